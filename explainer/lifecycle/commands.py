@@ -1,0 +1,89 @@
+"""What a container's command probably does: finish after N seconds, or run forever.
+
+The model needs each process's run time, and a manifest does not state it.  These guesses
+read the command the way a reviewer would (``sleep 5`` finishes, ``while true`` does not, a
+proxy image with no command is a server); every guess is reported as assumed, and a
+scenario can overrule it.  The findings reuse them, so the simulation and the pitfalls
+agree about which init container never completes.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .model import Container
+
+_FOREVER_PATTERNS = (
+    (re.compile(r"\bsleep\s+(inf|infinity)\b"), "sleeps forever (sleep infinity)"),
+    (re.compile(r"\bwhile\s+(true|:|\[\s*1\s*\]|\(\(\s*1\s*\)\))\s*;?\s*do\b"), "loops forever (while true)"),
+    (re.compile(r"\bfor\s*\(\(\s*;\s*;\s*\)\)"), "loops forever (for ((;;)))"),
+    (re.compile(r"\btail\s+(-[a-zA-Z]*f\b|--follow\b)"), "follows a file forever (tail -f)"),
+    (re.compile(r"\bsleep\s+\d{4,}\b"), None),  # handled below as long finite sleeps
+)
+_WAIT_LOOP = re.compile(r"\b(until|while\s+!)\b[^;]*;\s*do\b")
+_SLEEP = re.compile(r"\bsleep\s+(\d+(?:\.\d+)?)([smhd]?)\b")
+_UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
+# Images that serve until stopped when run with no command of their own.
+_SERVER_IMAGES = re.compile(
+    r"(^|/)(nginx|httpd|apache|envoy|proxyv2|istio-proxy|haproxy|traefik|caddy|redis|memcached|"
+    r"postgres(ql)?|mysql|mariadb|mongo(db)?|rabbitmq|kafka|zookeeper|consul|vault|etcd|"
+    r"elasticsearch|grafana|prometheus|node-exporter|statsd-exporter|fluent-bit|fluentd|"
+    r"filebeat|vector|otel|opentelemetry-collector|jaeger|linkerd2?-proxy|cloud-sql-proxy|"
+    r"oauth2-proxy|registry|pause|log-agent|proxy)([:@]|$)")
+_SERVER_NAMES = re.compile(r"(sidecar|proxy|envoy|agent|exporter|fluent|logger|log-|-log|"
+                           r"collector|mesh|istio|linkerd|vault|server|nginx)", re.I)
+_SERVER_VERBS = {"serve", "server", "run", "start", "daemon", "agent", "proxy", "listen", "up", "watch"}
+
+
+@dataclass(frozen=True, slots=True)
+class RunGuess:
+    seconds: float | None          # None: runs until stopped
+    why: str
+    certain: bool = False          # read from an explicit sleep, not guessed from names
+
+
+def guess_run(c: Container, default_finite: bool) -> RunGuess:
+    """How long one run of ``c``'s main process lasts, and why we think so."""
+    script = c.script
+    for pattern, why in _FOREVER_PATTERNS[:4]:
+        if pattern.search(script):
+            return RunGuess(None, f"its command {why}", certain=True)
+    if _WAIT_LOOP.search(script):
+        return RunGuess(1.0, "its command waits in a loop for something outside the Pod; "
+                        "assumed to be there after 1 s")
+    sleeps = [float(n) * _UNITS[u] for n, u in _SLEEP.findall(script)]
+    if sleeps and not re.search(r"\bdo\b", script):
+        total = sum(sleeps)
+        return RunGuess(total, f"its command sleeps {_fmt(total)} s and then ends", certain=True)
+    if not c.command and not c.args and _SERVER_IMAGES.search(_image_name(c.image)):
+        return RunGuess(None, f"the image {c.image} is a server that runs until stopped")
+    if _looks_like_server_command(c):
+        return RunGuess(None, "its command starts a long-running process")
+    if default_finite and not c.command and _SERVER_NAMES.search(c.name):
+        return RunGuess(None, f"its name suggests a long-running helper ({c.name})")
+    if default_finite:
+        return RunGuess(1.0, "assumed to finish after 1 s with exit code 0")
+    return RunGuess(None, "assumed to run until stopped, as a service does")
+
+
+def hook_seconds(script: str) -> float | None:
+    """Duration of an exec hook: the sleeps it contains (None when it loops forever)."""
+    for pattern, _why in _FOREVER_PATTERNS[:4]:
+        if pattern.search(script):
+            return None
+    return sum(float(n) * _UNITS[u] for n, u in _SLEEP.findall(script))
+
+
+def _looks_like_server_command(c: Container) -> bool:
+    words = [w for w in (c.command + c.args) if not w.startswith("-")]
+    if len(words) < 2:
+        return False
+    return words[-1].lower() in _SERVER_VERBS
+
+
+def _image_name(image: str) -> str:
+    return image.rsplit("@", 1)[0].lower()
+
+
+def _fmt(x: float) -> str:
+    return str(int(x)) if x == int(x) else str(x)

@@ -1,0 +1,55 @@
+"""Kubernetes defaults and kubelet constants, each named once, with where it comes from."""
+from __future__ import annotations
+
+# https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#pod-termination
+TERMINATION_GRACE_PERIOD_SECONDS = 30
+# kuberuntime_container.go `minimumGracePeriodInSeconds`: the stop call always gets >= 2 s.
+MINIMUM_GRACE_PERIOD_SECONDS = 2
+# pkg/apis/core/v1/defaults.go `SetDefaults_Probe`
+PROBE_PERIOD_SECONDS = 10
+PROBE_TIMEOUT_SECONDS = 1
+PROBE_SUCCESS_THRESHOLD = 1
+PROBE_FAILURE_THRESHOLD = 3
+PROBE_INITIAL_DELAY_SECONDS = 0
+# pkg/kubelet/kubelet.go `newCrashLoopBackOff`: 10 s doubling to a 300 s cap.
+# https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#container-restarts
+CRASH_LOOP_INITIAL_SECONDS = 10
+CRASH_LOOP_MAX_SECONDS = 300
+# A container that ran this long without trouble has its back-off forgotten (kubelet.go).
+CRASH_LOOP_RESET_SECONDS = 600
+# kubelet.go `imageBackOffPeriod`, `MaxImageBackOff`
+IMAGE_BACKOFF_INITIAL_SECONDS = 10
+IMAGE_BACKOFF_MAX_SECONDS = 300
+# Exit codes the runtime reports: 128 + SIGTERM (15) and 128 + SIGKILL (9).
+EXIT_SIGTERM = 143
+EXIT_SIGKILL = 137
+# What the model assumes when neither the manifest nor the scenario says.
+ASSUMED_FINITE_RUN_SECONDS = 1.0
+DEFAULT_HORIZON_SECONDS = 300.0
+MAX_HORIZON_SECONDS = 86_400.0
+MAX_EVENTS = 200_000
+MAX_CONTAINERS_PER_POD = 500
+
+POD_RESTART_POLICIES = ("Always", "OnFailure", "Never")
+PROTOCOLS = ("TCP", "UDP", "SCTP")
+
+# Kubernetes versions the model knows (lifecycle-semantics.md §2); the newest is the default.
+SUPPORTED_VERSIONS = ("1.27", "1.28", "1.29", "1.30", "1.31", "1.32", "1.33", "1.34")
+DEFAULT_VERSION = SUPPORTED_VERSIONS[-1]
+
+DOCS = {
+    "pod-lifecycle": "https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/",
+    "init-containers": "https://kubernetes.io/docs/concepts/workloads/pods/init-containers/",
+    "sidecar-containers": "https://kubernetes.io/docs/concepts/workloads/pods/sidecar-containers/",
+    "ephemeral-containers": "https://kubernetes.io/docs/concepts/workloads/pods/ephemeral-containers/",
+    "hooks": "https://kubernetes.io/docs/concepts/containers/container-lifecycle-hooks/",
+    "probes": "https://kubernetes.io/docs/tasks/configure-pod-container/configure-liveness-readiness-startup-probes/",
+    "share-process-namespace": "https://kubernetes.io/docs/tasks/configure-pod-container/share-process-namespace/",
+    "volumes": "https://kubernetes.io/docs/concepts/storage/volumes/",
+    "resources": "https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/",
+    "security-context": "https://kubernetes.io/docs/tasks/configure-pod-container/security-context/",
+    "jobs": "https://kubernetes.io/docs/concepts/workloads/controllers/job/",
+    "feature-gates": "https://kubernetes.io/docs/reference/command-line-tools-reference/feature-gates/",
+    "debug-running-pod": "https://kubernetes.io/docs/tasks/debug/debug-application/debug-running-pod/",
+    "secrets": "https://kubernetes.io/docs/concepts/configuration/secret/",
+}

@@ -1,0 +1,56 @@
+"""The one error type of the core, and the record it becomes in the JSON contract."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorRecord:
+    """One problem with the input: what, where (1-based line and column) and which field.
+
+    ``kind`` says who would object: ``syntax`` (the YAML/JSON reader), ``structure``
+    (the shape of the manifest), ``validation`` (the API server would reject the Pod),
+    ``schema`` (the OpenAPI schema of the target version), ``limit`` (our own bounds),
+    ``scenario`` (the what-if document).  ``reason`` is the API server's word for it
+    ("Forbidden", "Unsupported value", "Duplicate value", ...) where there is one.
+    """
+
+    message: str
+    line: int | None = None
+    column: int | None = None
+    path: str | None = None
+    kind: str = "structure"
+    reason: str | None = None
+    document: int | None = None
+    pod: str | None = None
+
+    def one_line(self) -> str:
+        where = f"line {self.line}" if self.line else "input"
+        if self.line and self.column:
+            where += f", column {self.column}"
+        field = f" ({self.path})" if self.path else ""
+        return f"{where}{field}: {self.message}"
+
+
+class ManifestError(Exception):
+    """Bad input.  Carries one or more ``ErrorRecord``; ``str()`` is a one-line summary."""
+
+    def __init__(self, message: str, *, line: int | None = None, column: int | None = None,
+                 path: str | None = None, kind: str = "structure", reason: str | None = None,
+                 records: list[ErrorRecord] | None = None) -> None:
+        if records is None:
+            records = [ErrorRecord(message, line, column, path, kind, reason)]
+        self.records = records
+        super().__init__(records[0].one_line() if records else message)
+
+    @property
+    def message(self) -> str:
+        return self.records[0].message
+
+    @property
+    def line(self) -> int | None:
+        return self.records[0].line
+
+    @property
+    def path(self) -> str | None:
+        return self.records[0].path

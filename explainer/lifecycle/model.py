@@ -1,0 +1,156 @@
+"""The Pod as the model sees it: frozen values, every default already applied by parse.py."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+ROLE_INIT, ROLE_SIDECAR, ROLE_APP, ROLE_EPHEMERAL = "init", "sidecar", "app", "ephemeral"
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    kind: str                      # startup | readiness | liveness
+    handler: str                   # exec | httpGet | tcpSocket | grpc
+    detail: str                    # "GET /healthz on port 8080"
+    initial_delay: int
+    period: int
+    timeout: int
+    success_threshold: int
+    failure_threshold: int
+    termination_grace_period: int | None
+    line: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Hook:
+    kind: str                      # postStart | preStop
+    handler: str                   # exec | httpGet | tcpSocket | sleep
+    detail: str
+    command: tuple[str, ...] = ()
+    sleep_seconds: int | None = None
+    line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Port:
+    container_port: int
+    protocol: str
+    name: str | None
+    host_port: int | None
+    line: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Mount:
+    volume: str
+    mount_path: str
+    read_only: bool
+    sub_path: str | None
+    line: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class EnvVar:
+    name: str
+    value: str | None
+    line: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRef:
+    """A Secret or ConfigMap a container can read, and how."""
+
+    kind: str                      # secret | configMap
+    name: str
+    via: str                       # volume | env | envFrom
+    line: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Container:
+    name: str
+    role: str                      # init | sidecar | app | ephemeral
+    index: int                     # position in its own list
+    image: str
+    path: str                      # spec.initContainers[1]
+    line: int | None
+    command: tuple[str, ...] = ()
+    args: tuple[str, ...] = ()
+    restart_policy: str | None = None
+    startup_probe: Probe | None = None
+    readiness_probe: Probe | None = None
+    liveness_probe: Probe | None = None
+    post_start: Hook | None = None
+    pre_stop: Hook | None = None
+    ports: tuple[Port, ...] = ()
+    mounts: tuple[Mount, ...] = ()
+    env: tuple[EnvVar, ...] = ()
+    env_refs: tuple[SourceRef, ...] = ()
+    has_requests: bool = False
+    has_limits: bool = False
+    privileged: bool = False
+    target: str | None = None      # ephemeral: targetContainerName
+
+    @property
+    def probes(self) -> tuple[Probe, ...]:
+        return tuple(p for p in (self.startup_probe, self.readiness_probe, self.liveness_probe) if p)
+
+    @property
+    def script(self) -> str:
+        """command + args as one text, for the heuristics that read shell."""
+        return " ".join(self.command + self.args)
+
+
+@dataclass(frozen=True, slots=True)
+class Volume:
+    name: str
+    type: str                      # emptyDir | configMap | secret | projected | persistentVolumeClaim | ...
+    sources: tuple[tuple[str, str], ...]  # (secret|configMap|claim|path, name)
+    line: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class PodSource:
+    document: int                  # 0-based index of the YAML document
+    kind: str                      # Pod, Deployment, CronJob, ...
+    name: str
+    line: int | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Pod:
+    name: str
+    source: PodSource
+    spec_path: tuple[Any, ...]     # where the Pod spec sits in its document
+    restart_policy: str
+    termination_grace_period: int
+    active_deadline_seconds: int | None
+    share_process_namespace: bool
+    host_network: bool
+    host_pid: bool
+    host_ipc: bool
+    init_containers: tuple[Container, ...]
+    containers: tuple[Container, ...]
+    ephemeral_containers: tuple[Container, ...]
+    volumes: tuple[Volume, ...]
+    readiness_gates: int = 0
+    raw: Any = field(default=None, repr=False)   # the document, for line look-ups
+
+    @property
+    def batch(self) -> bool:
+        """Job and CronJob Pods run to completion (and their restartPolicy must say so)."""
+        return self.source.kind in ("Job", "CronJob")
+
+    @property
+    def sidecars(self) -> tuple[Container, ...]:
+        return tuple(c for c in self.init_containers if c.role == "sidecar")
+
+    @property
+    def all_containers(self) -> tuple[Container, ...]:
+        return self.init_containers + self.containers + self.ephemeral_containers
+
+    def container(self, name: str) -> Container | None:
+        for c in self.all_containers:
+            if c.name == name:
+                return c
+        return None

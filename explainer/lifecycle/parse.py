@@ -1,0 +1,427 @@
+"""Manifest intake: documents -> Pods (workloads reduced to their Pod template), with lines.
+
+This is the only module that reads raw manifest data.  Shape errors are collected per Pod
+(a Pod with any is not built, the others still are); nothing here raises past its caller
+except ``ManifestError`` for input that cannot be read at all.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import defaults as d
+from .errors import ErrorRecord, ManifestError
+from .model import (Container, EnvVar, Hook, Mount, Pod, PodSource, Port, Probe, SourceRef,
+                    Volume)
+from .yamlload import LList, LMap, Limits, format_path, load_documents, position
+
+# Where each workload kind keeps its Pod template.
+TEMPLATE_PATHS: dict[str, tuple[str, ...]] = {
+    "Pod": ("spec",),
+    "Deployment": ("spec", "template", "spec"),
+    "StatefulSet": ("spec", "template", "spec"),
+    "DaemonSet": ("spec", "template", "spec"),
+    "ReplicaSet": ("spec", "template", "spec"),
+    "ReplicationController": ("spec", "template", "spec"),
+    "Job": ("spec", "template", "spec"),
+    "CronJob": ("spec", "jobTemplate", "spec", "template", "spec"),
+    "PodTemplate": ("template", "spec"),
+}
+_PROBE_HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc")
+_HOOK_HANDLERS = ("exec", "httpGet", "tcpSocket", "sleep")
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    document: int
+    kind: str
+    name: str
+    line: int | None
+    reason: str
+
+
+@dataclass
+class Intake:
+    pods: list[Pod] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    errors: list[ErrorRecord] = field(default_factory=list)
+
+
+def parse_manifest(text: str, limits: Limits = Limits()) -> Intake:
+    """Every Pod in ``text``; raises ``ManifestError`` only when the text cannot be read."""
+    intake = Intake()
+    for doc in load_documents(text, limits):
+        if doc.data is None:
+            continue
+        _document(doc.data, doc.index, (), intake, limits)
+    return intake
+
+
+def parse_pod(text: str, limits: Limits = Limits()) -> Pod:
+    """The single Pod of ``text``: a convenience for tests and small callers."""
+    intake = parse_manifest(text, limits)
+    if intake.errors:
+        raise ManifestError("", records=intake.errors)
+    if len(intake.pods) != 1:
+        raise ManifestError(f"Expected one Pod, found {len(intake.pods)}.")
+    return intake.pods[0]
+
+
+def _document(data: Any, index: int, at: tuple[Any, ...], intake: Intake, limits: Limits) -> None:
+    root = data
+    obj = _get(root, at)
+    where = position(root, at)
+    if not isinstance(obj, dict):
+        intake.errors.append(ErrorRecord(
+            f"Document {index + 1} is {_kind_of(obj)}, not a Kubernetes object (a mapping with "
+            "apiVersion, kind, metadata).", where[0], where[1], format_path(at) or None, document=index))
+        return
+    kind = obj.get("kind")
+    name = _name_of(obj)
+    if not isinstance(kind, str) or not kind:
+        line, col = position(root, at + ("kind",)) if "kind" in obj else where
+        intake.errors.append(ErrorRecord(
+            "This object has no kind: say what it is (kind: Pod, Deployment, Job, ...).",
+            line, col, format_path(at + ("kind",)), document=index))
+        return
+    if kind == "List" or (kind.endswith("List") and isinstance(obj.get("items"), list)):
+        items = obj.get("items")
+        if not isinstance(items, list):
+            intake.errors.append(_err(root, at + ("items",), "A List needs items: a list of objects.",
+                                      index, name))
+            return
+        for i in range(len(items)):
+            _document(root, index, at + ("items", i), intake, limits)
+        return
+    if kind not in TEMPLATE_PATHS:
+        intake.skipped.append(Skipped(index, kind, name, where[0],
+                                      f"{kind} holds no Pod: nothing to simulate."))
+        return
+    errors: list[ErrorRecord] = []
+    builder = _Builder(root, index, name, errors, limits)
+    pod = builder.pod(obj, at, kind)
+    if errors or pod is None:
+        intake.errors.extend(errors)
+    else:
+        intake.pods.append(pod)
+
+
+def _get(data: Any, path: tuple[Any, ...]) -> Any:
+    for seg in path:
+        data = data[seg]
+    return data
+
+
+def _name_of(obj: dict) -> str:
+    meta = obj.get("metadata")
+    if isinstance(meta, dict):
+        for key in ("name", "generateName"):
+            if isinstance(meta.get(key), str) and meta[key]:
+                return meta[key]
+    return "(unnamed)"
+
+
+def _kind_of(value: Any) -> str:
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a text"
+    if value is None:
+        return "empty"
+    return f"a {type(value).__name__}"
+
+
+def _err(root: Any, path: tuple[Any, ...], message: str, document: int, pod: str,
+         kind: str = "structure", reason: str | None = None) -> ErrorRecord:
+    line, col = position(root, path)
+    return ErrorRecord(message, line, col, format_path(path), kind, reason, document, pod)
+
+
+class _Builder:
+    """Reads one Pod spec into the model, collecting every shape error with its path."""
+
+    def __init__(self, root: Any, document: int, name: str, errors: list[ErrorRecord],
+                 limits: Limits) -> None:
+        self.root, self.document, self.name, self.errors = root, document, name, errors
+        self.limits = limits
+
+    def error(self, path: tuple[Any, ...], message: str, reason: str | None = None) -> None:
+        self.errors.append(_err(self.root, path, message, self.document, self.name,
+                                reason=reason))
+
+    # typed getters: a wrong type is an error and the default is used
+    def value(self, m: dict, path: tuple[Any, ...], key: str, types: tuple[type, ...],
+              what: str, default: Any = None) -> Any:
+        v = m.get(key, default) if isinstance(m, dict) else default
+        if v is default or v is None:
+            return default
+        if not isinstance(v, types) or (bool not in types and isinstance(v, bool)):
+            self.error(path + (key,), f"{key} must be {what}, not {_kind_of(v)} ({v!r:.40}).")
+            return default
+        return v
+
+    def integer(self, m: dict, path: tuple[Any, ...], key: str, default: int | None,
+                minimum: int = 0, maximum: int | None = None) -> int | None:
+        v = self.value(m, path, key, (int,), "a whole number", default)
+        if v is None or v is default:
+            return v
+        if v < minimum or (maximum is not None and v > maximum):
+            bound = f"from {minimum} to {maximum}" if maximum is not None else f"at least {minimum}"
+            self.error(path + (key,), f"{key} is {v}; it must be {bound}.", "Invalid value")
+            return default
+        return v
+
+    def text(self, m: dict, path: tuple[Any, ...], key: str, default: str | None = None) -> str | None:
+        v = m.get(key) if isinstance(m, dict) else None
+        if isinstance(v, (int, float)) and not isinstance(v, bool) and key in ("image", "value"):
+            return str(v)
+        return self.value(m, path, key, (str,), "a text", default)
+
+    def mapping(self, m: dict, path: tuple[Any, ...], key: str) -> dict:
+        return self.value(m, path, key, (dict,), "a mapping", None) or {}
+
+    def items(self, m: dict, path: tuple[Any, ...], key: str) -> list[tuple[tuple[Any, ...], dict]]:
+        v = self.value(m, path, key, (list,), "a list", None) or []
+        out = []
+        for i, item in enumerate(v):
+            if isinstance(item, dict):
+                out.append((path + (key, i), item))
+            else:
+                self.error(path + (key, i), f"Each entry of {key} must be a mapping, not {_kind_of(item)}.")
+        return out
+
+    def strings(self, m: dict, path: tuple[Any, ...], key: str) -> tuple[str, ...]:
+        v = self.value(m, path, key, (list,), "a list of texts", None) or []
+        out = []
+        for i, item in enumerate(v):
+            if isinstance(item, str):
+                out.append(item)
+            else:
+                self.error(path + (key, i), f"Each entry of {key} must be a text; quote it "
+                           f"({item!r:.40} is {_kind_of(item)}).")
+        return tuple(out)
+
+    def pod(self, obj: dict, at: tuple[Any, ...], kind: str) -> Pod | None:
+        spec_path = at + TEMPLATE_PATHS[kind]
+        spec: Any = obj
+        for i, seg in enumerate(TEMPLATE_PATHS[kind]):
+            nxt = spec.get(seg) if isinstance(spec, dict) else None
+            if not isinstance(nxt, dict):
+                here = at + TEMPLATE_PATHS[kind][: i + 1]
+                self.error(here, f"A {kind} needs {format_path(TEMPLATE_PATHS[kind])}: a mapping "
+                           f"(found {_kind_of(nxt)}).")
+                return None
+            spec = nxt
+        p = spec_path
+        policy = self.text(spec, p, "restartPolicy", "Always")
+        if policy not in d.POD_RESTART_POLICIES:
+            self.error(p + ("restartPolicy",), f"restartPolicy {policy!r} is not one of Always, "
+                       "OnFailure, Never.", "Unsupported value")
+            policy = "Always"
+        init = self.containers(spec, p, "initContainers", "init")
+        apps = self.containers(spec, p, "containers", "app")
+        eph = self.containers(spec, p, "ephemeralContainers", "ephemeral")
+        total = len(init) + len(apps) + len(eph)
+        if total > d.MAX_CONTAINERS_PER_POD:
+            self.errors.append(_err(self.root, p, f"This Pod has {total} containers; the limit is "
+                                    f"{d.MAX_CONTAINERS_PER_POD}.", self.document, self.name, "limit"))
+            return None
+        src_line = position(self.root, at)[0]
+        return Pod(
+            name=self.name,
+            source=PodSource(self.document, kind, self.name, src_line),
+            spec_path=spec_path,
+            restart_policy=policy,
+            termination_grace_period=self.integer(spec, p, "terminationGracePeriodSeconds",
+                                                  d.TERMINATION_GRACE_PERIOD_SECONDS),
+            active_deadline_seconds=self.integer(spec, p, "activeDeadlineSeconds", None, 1),
+            share_process_namespace=bool(self.value(spec, p, "shareProcessNamespace", (bool,), "true or false", False)),
+            host_network=bool(self.value(spec, p, "hostNetwork", (bool,), "true or false", False)),
+            host_pid=bool(self.value(spec, p, "hostPID", (bool,), "true or false", False)),
+            host_ipc=bool(self.value(spec, p, "hostIPC", (bool,), "true or false", False)),
+            init_containers=init, containers=apps, ephemeral_containers=eph,
+            volumes=self.volumes(spec, p),
+            readiness_gates=len(self.value(spec, p, "readinessGates", (list,), "a list", None) or []),
+            raw=self.root,
+        )
+
+    def containers(self, spec: dict, p: tuple[Any, ...], key: str, role: str) -> tuple[Container, ...]:
+        out = []
+        for i, (cp, c) in enumerate(self.items(spec, p, key)):
+            built = self.container(c, cp, role, i)
+            if built:
+                out.append(built)
+        return tuple(out)
+
+    def container(self, c: dict, cp: tuple[Any, ...], role: str, index: int) -> Container | None:
+        name = self.text(c, cp, "name")
+        if not name:
+            self.error(cp + ("name",) if "name" in c else cp, "Every container needs a name.",
+                       "Required value")
+            return None
+        policy = self.text(c, cp, "restartPolicy")
+        if policy is not None and policy not in d.POD_RESTART_POLICIES:
+            self.error(cp + ("restartPolicy",), f"restartPolicy {policy!r} is not a restart policy "
+                       "(an init container takes only Always: a native sidecar).", "Unsupported value")
+            policy = None
+        if role == "init" and policy == "Always":
+            role = "sidecar"
+        sc = self.mapping(c, cp, "securityContext")
+        resources = self.mapping(c, cp, "resources")
+        return Container(
+            name=name, role=role, index=index,
+            image=self.text(c, cp, "image") or "",
+            path=format_path(cp), line=position(self.root, cp)[0],
+            command=self.strings(c, cp, "command"), args=self.strings(c, cp, "args"),
+            restart_policy=policy,
+            startup_probe=self.probe(c, cp, "startupProbe"),
+            readiness_probe=self.probe(c, cp, "readinessProbe"),
+            liveness_probe=self.probe(c, cp, "livenessProbe"),
+            post_start=self.hook(c, cp, "postStart"), pre_stop=self.hook(c, cp, "preStop"),
+            ports=self.ports(c, cp), mounts=self.mounts(c, cp),
+            env=self.env(c, cp), env_refs=self.env_refs(c, cp),
+            has_requests=bool(self.mapping(resources, cp + ("resources",), "requests")),
+            has_limits=bool(self.mapping(resources, cp + ("resources",), "limits")),
+            privileged=bool(self.value(sc, cp + ("securityContext",), "privileged", (bool,),
+                                       "true or false", False)),
+            target=self.text(c, cp, "targetContainerName"),
+        )
+
+    def probe(self, c: dict, cp: tuple[Any, ...], key: str) -> Probe | None:
+        if c.get(key) is None:
+            return None
+        pp = cp + (key,)
+        m = self.mapping(c, cp, key)
+        handlers = [h for h in _PROBE_HANDLERS if m.get(h) is not None]
+        handler = handlers[0] if len(handlers) == 1 else ("none" if not handlers else "multiple")
+        return Probe(
+            kind=key.removesuffix("Probe"), handler=handler, detail=_handler_detail(m, handler),
+            initial_delay=self.integer(m, pp, "initialDelaySeconds", d.PROBE_INITIAL_DELAY_SECONDS) or 0,
+            period=self.integer(m, pp, "periodSeconds", d.PROBE_PERIOD_SECONDS, 1) or d.PROBE_PERIOD_SECONDS,
+            timeout=self.integer(m, pp, "timeoutSeconds", d.PROBE_TIMEOUT_SECONDS, 1) or 1,
+            success_threshold=self.integer(m, pp, "successThreshold", d.PROBE_SUCCESS_THRESHOLD, 1) or 1,
+            failure_threshold=self.integer(m, pp, "failureThreshold", d.PROBE_FAILURE_THRESHOLD, 1) or 3,
+            termination_grace_period=self.integer(m, pp, "terminationGracePeriodSeconds", None, 1),
+            line=position(self.root, pp)[0],
+        )
+
+    def hook(self, c: dict, cp: tuple[Any, ...], key: str) -> Hook | None:
+        lc = self.mapping(c, cp, "lifecycle")
+        if lc.get(key) is None:
+            return None
+        hp = cp + ("lifecycle", key)
+        m = self.mapping(lc, cp + ("lifecycle",), key)
+        handlers = [h for h in _HOOK_HANDLERS if m.get(h) is not None]
+        handler = handlers[0] if len(handlers) == 1 else ("none" if not handlers else "multiple")
+        command: tuple[str, ...] = ()
+        sleep = None
+        if handler == "exec":
+            command = self.strings(self.mapping(m, hp, "exec"), hp + ("exec",), "command")
+        elif handler == "sleep":
+            sleep = self.integer(self.mapping(m, hp, "sleep"), hp + ("sleep",), "seconds", None)
+            if sleep is None:
+                self.error(hp + ("sleep", "seconds"), "A sleep hook needs seconds.", "Required value")
+        return Hook(kind=key, handler=handler, detail=_handler_detail(m, handler), command=command,
+                    sleep_seconds=sleep, line=position(self.root, hp)[0])
+
+    def ports(self, c: dict, cp: tuple[Any, ...]) -> tuple[Port, ...]:
+        out = []
+        for pp, m in self.items(c, cp, "ports"):
+            port = self.integer(m, pp, "containerPort", None, 1, 65535)
+            if port is None:
+                if "containerPort" not in m:
+                    self.error(pp, "A port needs containerPort (1-65535).", "Required value")
+                continue
+            proto = self.text(m, pp, "protocol", "TCP")
+            if proto not in d.PROTOCOLS:
+                self.error(pp + ("protocol",), f"protocol {proto!r} is not TCP, UDP or SCTP.",
+                           "Unsupported value")
+            out.append(Port(port, proto or "TCP", self.text(m, pp, "name"),
+                            self.integer(m, pp, "hostPort", None, 1, 65535), position(self.root, pp)[0]))
+        return tuple(out)
+
+    def mounts(self, c: dict, cp: tuple[Any, ...]) -> tuple[Mount, ...]:
+        out = []
+        for mp, m in self.items(c, cp, "volumeMounts"):
+            name, path = self.text(m, mp, "name"), self.text(m, mp, "mountPath")
+            if not name or not path:
+                self.error(mp, "A volumeMount needs name and mountPath.", "Required value")
+                continue
+            out.append(Mount(name, path, bool(self.value(m, mp, "readOnly", (bool,), "true or false", False)),
+                             self.text(m, mp, "subPath") or self.text(m, mp, "subPathExpr"),
+                             position(self.root, mp)[0]))
+        return tuple(out)
+
+    def env(self, c: dict, cp: tuple[Any, ...]) -> tuple[EnvVar, ...]:
+        out = []
+        for ep, m in self.items(c, cp, "env"):
+            name = self.text(m, ep, "name")
+            if name:
+                out.append(EnvVar(name, self.text(m, ep, "value"), position(self.root, ep)[0]))
+        return tuple(out)
+
+    def env_refs(self, c: dict, cp: tuple[Any, ...]) -> tuple[SourceRef, ...]:
+        out = []
+        for ep, m in self.items(c, cp, "env"):
+            vf = self.mapping(m, ep, "valueFrom")
+            for key, kind in (("secretKeyRef", "secret"), ("configMapKeyRef", "configMap")):
+                ref = vf.get(key)
+                if isinstance(ref, dict) and isinstance(ref.get("name"), str):
+                    out.append(SourceRef(kind, ref["name"], "env", position(self.root, ep)[0]))
+        for ep, m in self.items(c, cp, "envFrom"):
+            for key, kind in (("secretRef", "secret"), ("configMapRef", "configMap")):
+                ref = m.get(key)
+                if isinstance(ref, dict) and isinstance(ref.get("name"), str):
+                    out.append(SourceRef(kind, ref["name"], "envFrom", position(self.root, ep)[0]))
+        return tuple(out)
+
+    def volumes(self, spec: dict, p: tuple[Any, ...]) -> tuple[Volume, ...]:
+        out = []
+        for vp, m in self.items(spec, p, "volumes"):
+            name = self.text(m, vp, "name")
+            if not name:
+                self.error(vp, "Every volume needs a name.", "Required value")
+                continue
+            types = [k for k in m if k != "name"]
+            vtype = types[0] if types else "emptyDir"
+            out.append(Volume(name, vtype, _volume_sources(m, vtype), position(self.root, vp)[0]))
+        return tuple(out)
+
+
+def _volume_sources(m: dict, vtype: str) -> tuple[tuple[str, str], ...]:
+    body = m.get(vtype)
+    if not isinstance(body, dict):
+        return ()
+    if vtype == "secret" and isinstance(body.get("secretName"), str):
+        return (("secret", body["secretName"]),)
+    if vtype == "configMap" and isinstance(body.get("name"), str):
+        return (("configMap", body["name"]),)
+    if vtype == "persistentVolumeClaim" and isinstance(body.get("claimName"), str):
+        return (("claim", body["claimName"]),)
+    if vtype == "hostPath" and isinstance(body.get("path"), str):
+        return (("path", body["path"]),)
+    if vtype == "projected" and isinstance(body.get("sources"), list):
+        found = []
+        for s in body["sources"]:
+            if isinstance(s, dict):
+                for key, kind in (("secret", "secret"), ("configMap", "configMap")):
+                    if isinstance(s.get(key), dict) and isinstance(s[key].get("name"), str):
+                        found.append((kind, s[key]["name"]))
+        return tuple(found)
+    return ()
+
+
+def _handler_detail(m: dict, handler: str) -> str:
+    body = m.get(handler)
+    if handler == "exec" and isinstance(body, dict):
+        cmd = body.get("command")
+        return "exec " + " ".join(str(x) for x in cmd) if isinstance(cmd, list) else "exec"
+    if handler == "httpGet" and isinstance(body, dict):
+        return f"GET {body.get('path', '/')} on port {body.get('port', '?')}"
+    if handler == "tcpSocket" and isinstance(body, dict):
+        return f"TCP connect to port {body.get('port', '?')}"
+    if handler == "grpc" and isinstance(body, dict):
+        return f"gRPC health check on port {body.get('port', '?')}"
+    if handler == "sleep" and isinstance(body, dict):
+        return f"sleep {body.get('seconds', '?')}s"
+    return handler

@@ -1,0 +1,322 @@
+"""The what-if document: how each container really behaves, and what happens to the Pod.
+
+A manifest says what to run, not how long it runs, whether it crashes or how it answers
+SIGTERM.  The scenario supplies that; whatever it leaves out is guessed (``commands.py``)
+or defaulted, and every such value is reported as assumed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import defaults as d
+from .commands import guess_run, hook_seconds
+from .errors import ErrorRecord, ManifestError
+from .model import Container, Pod
+from .yamlload import Limits, format_path, load_documents, position
+
+FOREVER = None  # a duration of None means "never ends by itself"
+PROBE_KINDS = ("startup", "readiness", "liveness")
+_CONTAINER_KEYS = {"runSeconds", "exitCode", "runs", "imagePull", "startupSeconds", "failingProbes",
+                   "postStartSeconds", "preStopSeconds", "preStopExitCode", "stopSeconds", "stopExitCode"}
+_TOP_KEYS = {"kubernetesVersion", "deleteAt", "deleteGracePeriodSeconds", "sandboxLostAt", "until",
+             "containers", "debug", "featureGates"}
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    seconds: float | None          # None: runs until stopped
+    exit_code: int
+
+
+@dataclass(frozen=True, slots=True)
+class DebugRequest:
+    """``kubectl debug`` at time ``at``: an ephemeral container joins the running Pod."""
+
+    name: str
+    image: str
+    at: float
+    target: str | None
+    run_seconds: float | None
+    line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Behaviour:
+    """How one container behaves in this scenario; ``assumed`` maps a field to why."""
+
+    runs: tuple[Run, ...]
+    image_pull_fails: bool = False
+    startup_seconds: float = 0.0
+    failing_probes: frozenset[str] = frozenset()
+    post_start_seconds: float = 0.0
+    pre_stop_seconds: float | None = 0.0
+    pre_stop_exit_code: int = 0
+    stop_seconds: float | None = 0.0     # None: ignores SIGTERM
+    stop_exit_code: int = d.EXIT_SIGTERM
+    assumed: dict[str, str] = field(default_factory=dict)
+
+    def run(self, n: int) -> Run:
+        """The n-th run (0-based); the last entry repeats."""
+        return self.runs[min(n, len(self.runs) - 1)]
+
+
+@dataclass(frozen=True, slots=True)
+class Scenario:
+    kubernetes_version: str | None = None
+    delete_at: float | None = None
+    delete_grace: int | None = None
+    sandbox_lost_at: float | None = None
+    until: float | None = None
+    containers: dict[str, dict[str, Any]] = field(default_factory=dict)
+    debug: tuple[DebugRequest, ...] = ()
+    feature_gates: dict[str, bool] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)
+
+
+def parse_scenario(text: str | None, limits: Limits = Limits(max_bytes=256 * 1024)) -> Scenario:
+    """Read the scenario document (YAML or JSON); an empty text is the empty scenario."""
+    if text is None or not text.strip():
+        return Scenario()
+    try:
+        docs = load_documents(text, limits)
+    except ManifestError as exc:
+        raise ManifestError("", records=[_as_scenario(r) for r in exc.records]) from None
+    data = docs[0].data if docs else None
+    return scenario_from_data(data)
+
+
+def scenario_from_data(data: Any) -> Scenario:
+    """Build a Scenario from already-parsed data (the JSON API passes an object)."""
+    if data is None:
+        return Scenario()
+    errors: list[ErrorRecord] = []
+    if not isinstance(data, dict):
+        raise _error(data, (), "The scenario must be a mapping (kubernetesVersion, deleteAt, containers, ...).")
+    for key in data:
+        if key not in _TOP_KEYS:
+            errors.append(_record(data, (key,), f"Unknown scenario field {key!r}; known: "
+                                  + ", ".join(sorted(_TOP_KEYS)) + "."))
+    version = data.get("kubernetesVersion")
+    if version is not None:
+        version = str(version)
+    containers = data.get("containers") or {}
+    if not isinstance(containers, dict):
+        errors.append(_record(data, ("containers",), "containers must map container names to behaviour."))
+        containers = {}
+    for name, spec in containers.items():
+        if not isinstance(spec, dict):
+            errors.append(_record(data, ("containers", name), f"The behaviour of {name!r} must be a mapping."))
+            continue
+        for key in spec:
+            if key not in _CONTAINER_KEYS:
+                errors.append(_record(data, ("containers", name, key), f"Unknown field {key!r} for "
+                                      f"container {name!r}; known: " + ", ".join(sorted(_CONTAINER_KEYS)) + "."))
+    gates = data.get("featureGates") or {}
+    if not isinstance(gates, dict) or not all(isinstance(v, bool) for v in gates.values()):
+        errors.append(_record(data, ("featureGates",), "featureGates maps gate names to true or false."))
+        gates = {}
+    scenario = Scenario(
+        kubernetes_version=version,
+        delete_at=_number(data, ("deleteAt",), errors),
+        delete_grace=_integer(data, ("deleteGracePeriodSeconds",), errors),
+        sandbox_lost_at=_number(data, ("sandboxLostAt",), errors),
+        until=_number(data, ("until",), errors, maximum=d.MAX_HORIZON_SECONDS),
+        containers={str(k): v for k, v in containers.items() if isinstance(v, dict)},
+        debug=_debug(data, errors),
+        feature_gates=dict(gates),
+        lines={str(k): position(data, ("containers", k))[0] or 0 for k in containers},
+    )
+    if errors:
+        raise ManifestError("", records=errors)
+    return scenario
+
+
+def _debug(data: dict, errors: list[ErrorRecord]) -> tuple[DebugRequest, ...]:
+    raw = data.get("debug") or []
+    if not isinstance(raw, list):
+        errors.append(_record(data, ("debug",), "debug must be a list of {name, image, target, at, runSeconds}."))
+        return ()
+    out = []
+    for i, item in enumerate(raw):
+        p = ("debug", i)
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            errors.append(_record(data, p, "Each debug entry needs a name (and image, at, optional target)."))
+            continue
+        unknown = set(item) - {"name", "image", "target", "at", "runSeconds"}
+        if unknown:
+            errors.append(_record(data, p + (sorted(unknown)[0],), f"Unknown debug field {sorted(unknown)[0]!r}."))
+        at = _number(item, ("at",), errors, root=data, prefix=p)
+        run = _duration(item, ("runSeconds",), errors, root=data, prefix=p, words=("forever",))
+        out.append(DebugRequest(item["name"], str(item.get("image") or "busybox:1.36"),
+                                at if at is not None else 0.0,
+                                str(item["target"]) if item.get("target") is not None else None,
+                                run, position(data, p)[0]))
+    return tuple(out)
+
+
+def check_names(scenario: Scenario, pods: list[Pod]) -> list[ErrorRecord]:
+    """Scenario entries that name no container of any Pod, and debug names already taken."""
+    known = {c.name for p in pods for c in p.all_containers}
+    errors = []
+    for name in scenario.containers:
+        if name not in known and not any(dbg.name == name for dbg in scenario.debug):
+            hint = ", ".join(sorted(known)) or "none"
+            errors.append(ErrorRecord(f"The scenario names container {name!r}, which no Pod has "
+                                      f"(containers: {hint}).", scenario.lines.get(name) or None,
+                                      path=f"containers.{name}", kind="scenario"))
+    for dbg in scenario.debug:
+        if dbg.name in known:
+            errors.append(ErrorRecord(f"The debug container {dbg.name!r} takes the name of an existing "
+                                      "container; names are unique across all containers of a Pod.",
+                                      dbg.line, path="debug", kind="scenario", reason="Duplicate value"))
+    return errors
+
+
+def behaviour_for(c: Container, pod: Pod, scenario: Scenario) -> Behaviour:
+    """The resolved behaviour of ``c``: scenario values first, then guesses from the manifest."""
+    raw = scenario.containers.get(c.name, {})
+    assumed: dict[str, str] = {}
+    runs = _runs(c, pod, raw, assumed)
+    return Behaviour(
+        runs=runs,
+        image_pull_fails=raw.get("imagePull") == "fails",
+        startup_seconds=float(raw.get("startupSeconds", 0) or 0),
+        failing_probes=frozenset(raw.get("failingProbes") or ()),
+        post_start_seconds=_hook_default(c.post_start, raw, "postStartSeconds", assumed, 0.0),
+        pre_stop_seconds=_hook_default(c.pre_stop, raw, "preStopSeconds", assumed, 0.0),
+        pre_stop_exit_code=int(raw.get("preStopExitCode", 0)),
+        stop_seconds=_stop_seconds(raw, assumed),
+        stop_exit_code=int(raw.get("stopExitCode", d.EXIT_SIGTERM)),
+        assumed=assumed,
+    )
+
+
+def validate_behaviour(raw: dict[str, Any], name: str) -> list[ErrorRecord]:
+    """Bad values in one container's scenario entry (types, units, words)."""
+    errors: list[ErrorRecord] = []
+    root = {"containers": {name: raw}}
+    pre = ("containers", name)
+    for key in ("runSeconds", "preStopSeconds"):
+        _duration(raw, (key,), errors, root=root, prefix=pre, words=("forever",))
+    _duration(raw, ("stopSeconds",), errors, root=root, prefix=pre, words=("never",))
+    for key in ("startupSeconds", "postStartSeconds"):
+        _number(raw, (key,), errors, root=root, prefix=pre)
+    for key in ("exitCode", "preStopExitCode", "stopExitCode"):
+        _integer(raw, (key,), errors, root=root, prefix=pre, maximum=255)
+    if raw.get("imagePull", "ok") not in ("ok", "fails"):
+        errors.append(ErrorRecord(f"imagePull of {name!r} must be ok or fails.", path=f"containers.{name}.imagePull",
+                                  kind="scenario"))
+    probes = raw.get("failingProbes") or []
+    if not isinstance(probes, list) or any(p not in PROBE_KINDS for p in probes):
+        errors.append(ErrorRecord(f"failingProbes of {name!r} lists probes among startup, readiness, "
+                                  "liveness.", path=f"containers.{name}.failingProbes", kind="scenario"))
+    runs = raw.get("runs")
+    if runs is not None:
+        if not isinstance(runs, list) or not runs or not all(isinstance(r, dict) for r in runs):
+            errors.append(ErrorRecord(f"runs of {name!r} must be a non-empty list of {{runSeconds, exitCode}}.",
+                                      path=f"containers.{name}.runs", kind="scenario"))
+        else:
+            for i, r in enumerate(runs):
+                _duration(r, ("runSeconds",), errors, root=root, prefix=pre + ("runs", i), words=("forever",))
+                _integer(r, ("exitCode",), errors, root=root, prefix=pre + ("runs", i), maximum=255)
+    return errors
+
+
+def _runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, str]) -> tuple[Run, ...]:
+    if isinstance(raw.get("runs"), list) and raw["runs"]:
+        return tuple(Run(_as_duration(r.get("runSeconds", "forever"), "forever"), int(r.get("exitCode", 0)))
+                     for r in raw["runs"])
+    if c.role == "ephemeral":
+        seconds = _as_duration(raw.get("runSeconds", "forever"), "forever")
+        if "runSeconds" not in raw:
+            assumed["runSeconds"] = "a debug session is assumed to stay open"
+        return (Run(seconds, int(raw.get("exitCode", 0))),)
+    finite_by_default = c.role == "init" or (pod.batch and c.role == "app")
+    if "runSeconds" in raw:
+        seconds = _as_duration(raw["runSeconds"], "forever")
+    else:
+        guess = guess_run(c, finite_by_default)
+        seconds = guess.seconds
+        assumed["runSeconds"] = guess.why
+    if "exitCode" not in raw and seconds is not None:
+        assumed.setdefault("exitCode", "assumed to exit with code 0")
+    return (Run(seconds, int(raw.get("exitCode", 0))),)
+
+
+def _hook_default(hook: Any, raw: dict[str, Any], key: str, assumed: dict[str, str], fallback: float) -> float | None:
+    if key in raw:
+        return _as_duration(raw[key], "forever")
+    if hook is None:
+        return fallback
+    if hook.handler == "sleep" and hook.sleep_seconds is not None:
+        return float(hook.sleep_seconds)
+    if hook.handler == "exec":
+        seconds = hook_seconds(" ".join(hook.command))
+        assumed[key] = ("the hook's command loops forever" if seconds is None else
+                        f"the hook's command sleeps {seconds:g} s" if seconds else
+                        "the hook is assumed to finish at once")
+        return seconds
+    assumed[key] = f"the {hook.handler} hook is assumed to answer at once"
+    return fallback
+
+
+def _stop_seconds(raw: dict[str, Any], assumed: dict[str, str]) -> float | None:
+    if "stopSeconds" in raw:
+        return _as_duration(raw["stopSeconds"], "never")
+    assumed["stopSeconds"] = "assumed to exit at once on SIGTERM (code 143)"
+    return 0.0
+
+
+def _as_duration(v: Any, word: str) -> float | None:
+    return None if v == word else float(v)
+
+
+def _number(m: dict, key: tuple[str], errors: list[ErrorRecord], *, root: Any = None,
+            prefix: tuple[Any, ...] = (), maximum: float | None = None) -> float | None:
+    v = m.get(key[0])
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0 or (maximum and v > maximum):
+        bound = f" up to {maximum:g}" if maximum else ""
+        errors.append(_record(root if root is not None else m, prefix + key,
+                              f"{key[0]} must be a number of seconds, 0 or more{bound}, not {v!r}."))
+        return None
+    return float(v)
+
+
+def _integer(m: dict, key: tuple[str], errors: list[ErrorRecord], *, root: Any = None,
+             prefix: tuple[Any, ...] = (), maximum: int | None = None) -> int | None:
+    v = m.get(key[0])
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0 or (maximum is not None and v > maximum):
+        errors.append(_record(root if root is not None else m, prefix + key,
+                              f"{key[0]} must be a whole number from 0{f' to {maximum}' if maximum else ''}, not {v!r}."))
+        return None
+    return v
+
+
+def _duration(m: dict, key: tuple[str], errors: list[ErrorRecord], *, root: Any, prefix: tuple[Any, ...],
+              words: tuple[str, ...]) -> float | None:
+    v = m.get(key[0])
+    if v is None or v in words:
+        return None
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
+        errors.append(_record(root, prefix + key, f"{key[0]} must be a number of seconds or "
+                              f"{' / '.join(words)}, not {v!r}."))
+        return None
+    return float(v)
+
+
+def _record(root: Any, path: tuple[Any, ...], message: str) -> ErrorRecord:
+    line, col = position(root, path)
+    return ErrorRecord(message, line, col, format_path(path), kind="scenario")
+
+
+def _error(root: Any, path: tuple[Any, ...], message: str) -> ManifestError:
+    return ManifestError("", records=[_record(root, path, message)])
+
+
+def _as_scenario(r: ErrorRecord) -> ErrorRecord:
+    return ErrorRecord("Scenario: " + r.message, r.line, r.column, r.path, "scenario", r.reason)

@@ -1,0 +1,332 @@
+"""Read YAML or JSON text into plain data that remembers where every key and item stood.
+
+PyYAML's own ``load`` neither keeps line numbers nor bounds its work: a "billion laughs"
+document expands aliases until memory runs out, and deep nesting recurses until Python's
+stack does.  So we drive the (C, when available) event parser ourselves and build the
+data iteratively: every limit is checked as the events stream in, before the work is done.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import yaml
+from yaml.nodes import ScalarNode
+
+from .errors import ManifestError
+
+try:  # the C parser is ~10x faster; fall back to pure Python where libyaml is missing
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - depends on the build of PyYAML
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+_CONSTRUCTED_TAGS = {
+    "tag:yaml.org,2002:int", "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null",
+}
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+_STR_TAGS = {"tag:yaml.org,2002:str", "tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:binary"}
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Bounds on the work one input may cause; each is a clear error when exceeded."""
+
+    max_bytes: int = 1024 * 1024
+    max_depth: int = 100
+    max_nodes: int = 200_000  # values built, counting every alias expansion in full
+    max_documents: int = 1000
+
+
+class LMap(dict):
+    """A mapping that knows its own position and the position of each key (1-based)."""
+
+    __slots__ = ("line", "column", "pos")
+
+    def __init__(self, line: int | None = None, column: int | None = None) -> None:
+        super().__init__()
+        self.line, self.column = line, column
+        self.pos: dict[Any, tuple[int, int]] = {}
+
+
+class LList(list):
+    """A sequence that knows its own position and the position of each item (1-based)."""
+
+    __slots__ = ("line", "column", "pos")
+
+    def __init__(self, line: int | None = None, column: int | None = None) -> None:
+        super().__init__()
+        self.line, self.column = line, column
+        self.pos: list[tuple[int, int]] = []
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    index: int
+    line: int
+    data: Any
+
+
+class _Frame:
+    __slots__ = ("obj", "key", "key_pos", "size", "anchor", "merges", "has_key", "seg")
+
+    def __init__(self, obj: Any, anchor: str | None, seg: Any) -> None:
+        self.obj, self.anchor, self.seg = obj, anchor, seg
+        self.key: Any = None
+        self.key_pos: tuple[int, int] = (0, 0)
+        self.has_key = False
+        self.size = 1
+        self.merges: list[Any] | None = None
+
+
+def _pos(mark: Any) -> tuple[int, int]:
+    return (mark.line + 1, mark.column + 1)
+
+
+def _fail(message: str, mark: Any = None, path: str | None = None, kind: str = "syntax") -> ManifestError:
+    line, column = _pos(mark) if mark is not None else (None, None)
+    return ManifestError(message, line=line, column=column, path=path, kind=kind)
+
+
+def format_path(segments: list[Any] | tuple[Any, ...]) -> str:
+    """('spec', 'containers', 1, 'name') -> 'spec.containers[1].name'."""
+    out = ""
+    for seg in segments:
+        if isinstance(seg, int):
+            out += f"[{seg}]"
+        else:
+            out += ("." if out else "") + str(seg)
+    return out
+
+
+def load_documents(text: str, limits: Limits = Limits()) -> list[Document]:
+    """Parse every document of ``text``; raise ``ManifestError`` with a line for bad input."""
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > limits.max_bytes:
+        raise ManifestError(
+            f"The manifest is {size:,} bytes; the limit is {limits.max_bytes:,} bytes.", kind="limit")
+    try:
+        return _load(text, limits)
+    except ManifestError as yaml_error:
+        if yaml_error.records[0].kind == "syntax" and text.lstrip()[:1] in ("{", "["):
+            return _load_json(text, yaml_error)
+        raise
+
+
+def _load_json(text: str, yaml_error: ManifestError) -> list[Document]:
+    try:
+        data = json.loads(text, object_pairs_hook=_json_map)
+    except json.JSONDecodeError as exc:
+        raise ManifestError(f"Invalid JSON: {exc.msg}.", line=exc.lineno, column=exc.colno,
+                            kind="syntax") from None
+    except RecursionError:
+        raise yaml_error from None
+    return [Document(0, 1, data)]
+
+
+def _json_map(pairs: list[tuple[str, Any]]) -> LMap:
+    m = LMap()
+    m.update(pairs)
+    return m
+
+
+def _load(text: str, limits: Limits) -> list[Document]:
+    loader = _Loader(text)
+    docs: list[Document] = []
+    try:
+        _stream(loader, limits, docs)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        problem = (exc.problem or str(exc)).strip()
+        context = f" ({exc.context})" if exc.context else ""
+        raise _with_source_line(_fail(f"YAML syntax error: {problem}{context}.", mark), text) from None
+    except yaml.reader.ReaderError as exc:  # binary data, control characters
+        at = exc.position
+        line = text.count("\n", 0, at) + 1
+        raise ManifestError(
+            f"The input holds a character YAML does not allow ({exc.character!r}) at offset {at}: "
+            "is it binary data?", line=line, kind="syntax") from None
+    except yaml.YAMLError as exc:
+        raise ManifestError(f"Not readable as YAML: {str(exc).splitlines()[0]}", kind="syntax") from None
+    finally:
+        loader.dispose()
+    return docs
+
+
+def _with_source_line(err: ManifestError, text: str) -> ManifestError:
+    rec = err.records[0]
+    if rec.line:
+        lines = text.splitlines()
+        if 0 < rec.line <= len(lines):
+            shown = lines[rec.line - 1][:200]
+            msg = f"{rec.message} The line reads: {shown.strip()!r}"
+            return ManifestError(msg, line=rec.line, column=rec.column, kind="syntax")
+    return err
+
+
+def _stream(loader: Any, limits: Limits, docs: list[Document]) -> None:
+    anchors: dict[str, tuple[Any, int]] = {}
+    stack: list[_Frame] = []
+    budget = [0]
+    doc_line = 1
+    root: list[Any] = []
+    while True:
+        ev = loader.get_event()
+        if ev is None or isinstance(ev, yaml.StreamEndEvent):
+            return
+        if isinstance(ev, yaml.DocumentStartEvent):
+            doc_line = ev.start_mark.line + 1
+            anchors.clear()
+            root.clear()
+            if len(docs) >= limits.max_documents:
+                raise _fail(f"More than {limits.max_documents} documents.", ev.start_mark, kind="limit")
+            continue
+        if isinstance(ev, yaml.DocumentEndEvent):
+            docs.append(Document(len(docs), doc_line, root[0] if root else None))
+            continue
+        if isinstance(ev, (yaml.StreamStartEvent,)):
+            continue
+        if isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+            frame = stack.pop()
+            if frame.merges:
+                _apply_merges(frame, ev)
+            if frame.anchor:
+                anchors[frame.anchor] = (frame.obj, frame.size)
+            _attach(stack, root, frame.obj, frame.size, None, ev, limits)
+            continue
+        value, size = _value(ev, loader, anchors, stack, limits, budget)
+        if value is _OPEN:
+            continue
+        _attach(stack, root, value, size, _pos(ev.start_mark), ev, limits)
+
+
+_OPEN = object()
+
+
+def _value(ev: Any, loader: Any, anchors: dict, stack: list[_Frame], limits: Limits,
+           budget: list[int]) -> tuple[Any, int]:
+    budget[0] += 1
+    if isinstance(ev, yaml.AliasEvent):
+        if ev.anchor not in anchors:
+            raise _fail(f"Unknown or recursive alias *{ev.anchor}.", ev.start_mark, _path(stack))
+        value, size = anchors[ev.anchor]
+        budget[0] += size
+        if budget[0] > limits.max_nodes:
+            raise _fail(f"Aliases expand to more than {limits.max_nodes:,} values "
+                        "(a \"billion laughs\" document?).", ev.start_mark, kind="limit")
+        return value, size
+    if budget[0] > limits.max_nodes:
+        raise _fail(f"More than {limits.max_nodes:,} values in the input.", ev.start_mark, kind="limit")
+    line, column = _pos(ev.start_mark)
+    if isinstance(ev, yaml.ScalarEvent):
+        value = _scalar(ev, loader)
+        if ev.anchor:
+            anchors[ev.anchor] = (value, 1)
+        return value, 1
+    if len(stack) >= limits.max_depth:
+        raise _fail(f"Nesting deeper than {limits.max_depth} levels.", ev.start_mark, kind="limit")
+    obj = LMap(line, column) if isinstance(ev, yaml.MappingStartEvent) else LList(line, column)
+    frame = _Frame(obj, ev.anchor, None)
+    frame.key_pos = (line, column)
+    stack.append(frame)
+    return _OPEN, 0
+
+
+def _scalar(ev: Any, loader: Any) -> Any:
+    tag = ev.tag
+    if tag is None or tag == "!":
+        tag = loader.resolve(ScalarNode, ev.value, ev.implicit)
+    if tag in _CONSTRUCTED_TAGS:
+        node = ScalarNode(tag, ev.value, ev.start_mark, ev.end_mark, ev.style)
+        return loader.yaml_constructors[tag](loader, node)
+    if tag == _MERGE_TAG:
+        return _MergeKey
+    if tag in _STR_TAGS:
+        return ev.value
+    raise _fail(f"Unsupported YAML tag {tag!r}: a Kubernetes manifest holds plain data only.",
+                ev.start_mark)
+
+
+class _MergeKey:
+    """Marker for the ``<<`` merge key."""
+
+
+def _attach(stack: list[_Frame], root: list[Any], value: Any, size: int,
+            pos: tuple[int, int] | None, ev: Any, limits: Limits) -> None:
+    if not stack:
+        root.append(value)
+        return
+    parent = stack[-1]
+    parent.size += size
+    obj = parent.obj
+    if pos is None:
+        pos = (value.line, value.column) if isinstance(value, (LMap, LList)) and value.line else (0, 0)
+    if isinstance(obj, LList):
+        obj.append(value)
+        obj.pos.append(pos)
+        return
+    if not parent.has_key:
+        if isinstance(value, (LMap, LList)):
+            raise _fail("A mapping key must be a plain value, not a mapping or a list.",
+                        ev.start_mark, _path(stack))
+        parent.key, parent.key_pos, parent.has_key = value, pos, True
+        return
+    key = parent.key
+    parent.has_key = False
+    if key is _MergeKey:
+        parent.merges = (parent.merges or []) + (list(value) if isinstance(value, list) else [value])
+        return
+    if key in obj:
+        first = obj.pos[key][0]
+        raise ManifestError(
+            f"Duplicate key {key!r} (first set at line {first}); kubectl rejects this.",
+            line=parent.key_pos[0], column=parent.key_pos[1],
+            path=format_path(_segments(stack[:-1]) + [str(key)]), kind="syntax")
+    obj[key] = value
+    obj.pos[key] = parent.key_pos
+
+
+def _apply_merges(frame: _Frame, ev: Any) -> None:
+    obj = frame.obj
+    for merged in frame.merges or []:
+        if not isinstance(merged, dict):
+            raise _fail("A merge key (<<) must point at a mapping.", ev.start_mark)
+        for k, v in merged.items():
+            if k not in obj:
+                obj[k] = v
+                obj.pos[k] = getattr(merged, "pos", {}).get(k, (frame.obj.line or 0, 0))
+
+
+def _segments(frames: list[_Frame]) -> list[Any]:
+    """The path to the value being read, from the frames that hold it."""
+    segs: list[Any] = []
+    for frame in frames:
+        obj = frame.obj
+        if isinstance(obj, LList):
+            segs.append(len(obj))
+        elif frame.has_key:
+            segs.append(str(frame.key))
+    return segs
+
+
+def _path(stack: list[_Frame]) -> str | None:
+    return format_path(_segments(stack)) or None
+
+
+def position(data: Any, path: tuple[Any, ...] | list[Any]) -> tuple[int | None, int | None]:
+    """The (line, column) of the deepest element of ``path`` found in ``data``."""
+    best: tuple[int | None, int | None] = (getattr(data, "line", None), getattr(data, "column", None))
+    node = data
+    for seg in path:
+        if isinstance(node, LMap) and seg in node:
+            p = node.pos.get(seg)
+            node = node[seg]
+        elif isinstance(node, LList) and isinstance(seg, int) and 0 <= seg < len(node):
+            p = node.pos[seg]
+            node = node[seg]
+        else:
+            break
+        if p and p[0]:
+            best = p
+    return best

@@ -1,0 +1,151 @@
+"""Settings for the Pod Lifecycle Explainer: one file, driven by EXPLAINER_* env vars.
+
+A fresh checkout works with no environment at all (DEBUG on, SQLite next to
+manage.py). The README lists every variable.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.translation import gettext_lazy as _
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    if value.lower() not in ("true", "false"):
+        raise ImproperlyConfigured(f"{name} must be 'true' or 'false', got {value!r}")
+    return value.lower() == "true"
+
+
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be an integer, got {value!r}") from None
+
+
+def env_list(name: str, default: str) -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+def _postgres_from_url(url: str) -> dict[str, object]:
+    """Parse postgres://user:pass@host:port/name?sslmode=require into a DATABASES entry."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("postgres", "postgresql"):
+        raise ImproperlyConfigured(f"DATABASE_URL must start with postgres://, got {parts.scheme}://")
+    return {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": unquote(parts.path.lstrip("/")),
+        "USER": unquote(parts.username or ""),
+        "PASSWORD": unquote(parts.password or ""),
+        "HOST": parts.hostname or "",
+        "PORT": str(parts.port or ""),
+        "OPTIONS": dict(parse_qsl(parts.query)),
+        # Reuse connections between requests instead of reconnecting each time.
+        "CONN_MAX_AGE": 60,
+    }
+
+
+DEBUG = env_bool("EXPLAINER_DEBUG", True)
+
+SECRET_KEY = os.environ.get("EXPLAINER_SECRET_KEY", "")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("EXPLAINER_SECRET_KEY must be set when EXPLAINER_DEBUG is false")
+    SECRET_KEY = "dev-only-insecure-secret-key"
+
+ALLOWED_HOSTS = env_list("EXPLAINER_ALLOWED_HOSTS", "localhost,127.0.0.1")
+
+# Largest manifest the form and the API will analyse (1 MiB).
+MAX_MANIFEST_BYTES = env_int("EXPLAINER_MAX_MANIFEST_BYTES", 1048576)
+# A urlencoded form body can be up to 3x the manifest; let the form reject
+# oversize manifests with a readable error instead of Django's bare 400.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 4 * MAX_MANIFEST_BYTES
+
+INSTALLED_APPS = [
+    "django.contrib.staticfiles",
+    "django.contrib.contenttypes",
+    "django_htmx",
+    "explainer.web",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "explainer.urls"
+WSGI_APPLICATION = "explainer.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.debug",
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+            ],
+        },
+    },
+]
+
+# SQLite by default so a fresh checkout needs no server; WAL lets readers
+# (permalink views) run while a write is in progress. DATABASE_URL switches
+# to PostgreSQL for deployments.
+if os.environ.get("DATABASE_URL"):
+    DATABASES = {"default": _postgres_from_url(os.environ["DATABASE_URL"])}
+else:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": os.environ.get("EXPLAINER_DB_PATH", str(BASE_DIR / "db.sqlite3")),
+            "OPTIONS": {"init_command": "PRAGMA journal_mode=WAL;"},
+        }
+    }
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+if os.environ.get("REDIS_URL"):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": os.environ["REDIS_URL"],
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", _("English")), ("zh-hans", _("Simplified Chinese"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = "UTC"
+USE_TZ = True
+
+STATIC_URL = "/static/"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Not the Manifest variant: that one fails on every page until
+    # collectstatic has run, which would break tests and a fresh checkout.
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}

@@ -1,0 +1,9 @@
+"""Root URLconf: pages under "", the JSON API under "api/"."""
+from __future__ import annotations
+
+from django.urls import include, path
+
+urlpatterns = [
+    path("", include("explainer.web.urls")),
+    path("api/", include("explainer.web.api_urls")),
+]

@@ -1,0 +1,80 @@
+"""Enforce the dependency direction in style.md 3.2 by reading imports with ast.
+
+lifecycle <- findings <- render <- explain.py <- web (<- settings/urls)
+"""
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "explainer"
+
+# layer -> (project packages it may import, third-party top-level modules it may import)
+LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "lifecycle": (("explainer.lifecycle",), ("yaml",)),
+    "findings": (("explainer.lifecycle", "explainer.findings"), ()),
+    "render": (("explainer.lifecycle", "explainer.findings", "explainer.render"), ("graphviz",)),
+    "explain.py": (("explainer.lifecycle", "explainer.findings", "explainer.render"), ()),
+}
+# Project files to the right of web in the arrow; they may refer to it.
+WEB_USERS = {"settings.py", "urls.py", "wsgi.py"}
+
+
+def _files(layer: str) -> list[Path]:
+    path = PACKAGE / layer
+    return [path] if path.is_file() else sorted(path.rglob("*.py"))
+
+
+def _imports(path: Path) -> list[tuple[int, str]]:
+    """(line, absolute module name) for every import in the file, relative ones resolved."""
+    package = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts[:-1])
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package.rsplit(".", node.level - 1)[0] if node.level else ""
+            name = ".".join(part for part in (base, node.module) if part)
+            # `from explainer import web` imports explainer.web: check the names too.
+            found += [(node.lineno, f"{name}.{alias.name}") for alias in node.names]
+    return found
+
+
+def _allowed(name: str, project: tuple[str, ...], third_party: tuple[str, ...]) -> bool:
+    top = name.split(".")[0]
+    if top == "explainer":
+        return any(name == p or name.startswith(p + ".") for p in project)
+    return top in sys.stdlib_module_names or top in third_party
+
+
+def _where(path: Path, line: int) -> str:
+    return f"{path.relative_to(PACKAGE.parent)}:{line}"
+
+
+@pytest.mark.parametrize("layer", LAYERS)
+def test_layer_imports_only_what_is_to_its_left(layer: str) -> None:
+    project, third_party = LAYERS[layer]
+    bad = [
+        f"{_where(path, line)} imports {name}"
+        for path in _files(layer)
+        for line, name in _imports(path)
+        if not _allowed(name, project, third_party)
+    ]
+    assert not bad, (
+        f"explainer/{layer} may import only the stdlib, {', '.join(third_party) or 'no third-party'} "
+        f"and {', '.join(project)} (style.md 3.2; never django):\n  " + "\n  ".join(bad)
+    )
+
+
+def test_nothing_outside_web_imports_web() -> None:
+    bad = [
+        f"{_where(path, line)} imports {name}"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        if path.relative_to(PACKAGE).parts[0] != "web" and path.relative_to(PACKAGE).as_posix() not in WEB_USERS
+        for line, name in _imports(path)
+        if name == "explainer.web" or name.startswith("explainer.web.")
+    ]
+    assert not bad, "only explainer/web may import explainer.web (style.md 3.2):\n  " + "\n  ".join(bad)
