@@ -66,6 +66,26 @@ def guess_run(c: Container, default_finite: bool) -> RunGuess:
     return RunGuess(None, "assumed to run until stopped, as a service does")
 
 
+_SHELLS = re.compile(r"^(/usr)?(/bin/)?(ba|a|da|z)?sh$")
+
+
+def guess_stop(c: Container) -> tuple[float | None, str]:
+    """How the main process answers SIGTERM: (seconds to exit, or None if it ignores it; why).
+
+    PID 1 gets no default signal handling from the kernel: a shell script or a bare ``sleep``
+    running as PID 1 ignores SIGTERM unless it traps it, so the kubelet's SIGKILL at the end
+    of the grace period is what stops it.
+    """
+    argv = c.command + c.args
+    if argv:
+        prog = argv[0]
+        if _SHELLS.match(prog) and "trap" not in c.script:
+            return None, "a shell as PID 1 ignores SIGTERM unless it traps it"
+        if prog.rsplit("/", 1)[-1] in ("sleep", "tail"):
+            return None, f"{prog} as PID 1 has no SIGTERM handler"
+    return 0.0, "assumed to exit at once on SIGTERM (code 143)"
+
+
 def hook_seconds(script: str) -> float | None:
     """Duration of an exec hook: the sleeps it contains (None when it loops forever)."""
     for pattern, _why in _FOREVER_PATTERNS[:4]:

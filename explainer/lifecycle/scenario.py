@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import defaults as d
-from .commands import guess_run, hook_seconds
+from .commands import guess_run, guess_stop, hook_seconds
 from .errors import ErrorRecord, ManifestError
 from .model import Container, Pod
 from .yamlload import Limits, format_path, load_documents, position
@@ -186,7 +186,7 @@ def behaviour_for(c: Container, pod: Pod, scenario: Scenario) -> Behaviour:
         post_start_seconds=_hook_default(c.post_start, raw, "postStartSeconds", assumed, 0.0),
         pre_stop_seconds=_hook_default(c.pre_stop, raw, "preStopSeconds", assumed, 0.0),
         pre_stop_exit_code=int(raw.get("preStopExitCode", 0)),
-        stop_seconds=_stop_seconds(raw, assumed),
+        stop_seconds=_stop_seconds(c, raw, assumed),
         stop_exit_code=int(raw.get("stopExitCode", d.EXIT_SIGTERM)),
         assumed=assumed,
     )
@@ -238,7 +238,8 @@ def _runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, str]) 
     else:
         guess = guess_run(c, finite_by_default)
         seconds = guess.seconds
-        assumed["runSeconds"] = guess.why
+        if not guess.certain:
+            assumed["runSeconds"] = guess.why
     if "exitCode" not in raw and seconds is not None:
         assumed.setdefault("exitCode", "assumed to exit with code 0")
     return (Run(seconds, int(raw.get("exitCode", 0))),)
@@ -261,11 +262,12 @@ def _hook_default(hook: Any, raw: dict[str, Any], key: str, assumed: dict[str, s
     return fallback
 
 
-def _stop_seconds(raw: dict[str, Any], assumed: dict[str, str]) -> float | None:
+def _stop_seconds(c: Container, raw: dict[str, Any], assumed: dict[str, str]) -> float | None:
     if "stopSeconds" in raw:
         return _as_duration(raw["stopSeconds"], "never")
-    assumed["stopSeconds"] = "assumed to exit at once on SIGTERM (code 143)"
-    return 0.0
+    seconds, why = guess_stop(c)
+    assumed["stopSeconds"] = why
+    return seconds
 
 
 def _as_duration(v: Any, word: str) -> float | None:

@@ -330,3 +330,18 @@ def position(data: Any, path: tuple[Any, ...] | list[Any]) -> tuple[int | None, 
         if p and p[0]:
             best = p
     return best
+
+
+def parse_path(path: str) -> tuple[Any, ...]:
+    """'spec.containers[1].name' -> ('spec', 'containers', 1, 'name')."""
+    out: list[Any] = []
+    for part in path.split("."):
+        while "[" in part:
+            head, _, rest = part.partition("[")
+            if head:
+                out.append(head)
+            idx, _, part = rest.partition("]")
+            out.append(int(idx))
+        if part:
+            out.append(part)
+    return tuple(out)

@@ -1,0 +1,106 @@
+"""The one pipeline: manifest text (+ scenario, version) -> Explanation.
+
+Views, the JSON API and the CLI all call `explain()`; nothing else strings the core together.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+from .lifecycle import defaults as d
+from .lifecycle.errors import ErrorRecord, ManifestError
+from .lifecycle.model import Pod
+from .lifecycle.parse import TEMPLATE_PATHS, Skipped, parse_manifest
+from .lifecycle.scenario import Scenario, check_names, parse_scenario, scenario_from_data, validate_behaviour
+from .lifecycle.simulate import Simulation, simulate
+from .lifecycle.validate import admit
+from .lifecycle.yamlload import Limits
+from .schema import validate_document
+
+
+@dataclass
+class PodReport:
+    pod: Pod
+    admitted: bool
+    errors: list[ErrorRecord] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    simulation: Simulation | None = None
+    sharing: dict[str, Any] = field(default_factory=dict)
+    findings: list[Any] = field(default_factory=list)
+
+
+@dataclass
+class Explanation:
+    version: str
+    scenario: Scenario
+    pods: list[PodReport] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    errors: list[ErrorRecord] = field(default_factory=list)   # every error, the pods' included
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def explain(manifest: str, scenario: str | dict | Scenario | None = None, version: str | None = None,
+            *, limits: Limits = Limits(), schema: bool = True) -> Explanation:
+    """Parse, validate, simulate and analyse every Pod of ``manifest``.  Never raises for bad input."""
+    try:
+        sc = _scenario(scenario)
+    except ManifestError as exc:
+        return Explanation(version or d.DEFAULT_VERSION, Scenario(), errors=list(exc.records))
+    version = version or sc.kubernetes_version or d.DEFAULT_VERSION
+    result = Explanation(version, sc)
+    if version not in d.SUPPORTED_VERSIONS:
+        result.errors.append(ErrorRecord(
+            f"Kubernetes {version} is not supported; choose one of {', '.join(d.SUPPORTED_VERSIONS)}.",
+            path="kubernetesVersion", kind="scenario"))
+        return result
+    try:
+        intake = parse_manifest(manifest, limits)
+    except ManifestError as exc:
+        result.errors.extend(exc.records)
+        return result
+    result.skipped = intake.skipped
+    result.errors.extend(intake.errors)
+    scenario_errors = check_names(sc, intake.pods)
+    for name, raw in sc.containers.items():
+        scenario_errors.extend(validate_behaviour(raw, name))
+    if scenario_errors:
+        result.errors.extend(scenario_errors)
+        return result
+    schema_errors = _schema_errors(manifest, intake.pods, version) if schema else {}
+    for pod in intake.pods:
+        report = _explain_pod(pod, sc, version, schema_errors.get(id(pod), []))
+        result.pods.append(report)
+        result.errors.extend(report.errors)
+    return result
+
+
+def _scenario(scenario: str | dict | Scenario | None) -> Scenario:
+    if isinstance(scenario, Scenario):
+        return scenario
+    if isinstance(scenario, dict):
+        return scenario_from_data(scenario)
+    return parse_scenario(scenario)
+
+
+def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[ErrorRecord]) -> PodReport:
+    adm = admit(pod, version, sc.feature_gates)
+    errors = schema_errors + adm.errors
+    report = PodReport(adm.pod, admitted=not errors, errors=errors, notes=list(adm.notes))
+    if report.admitted:
+        report.simulation = simulate(adm.pod, sc, container_restart_rules=adm.container_restart_rules)
+        report.notes.extend(report.simulation.notes)
+    return report
+
+
+def _schema_errors(manifest: str, pods: list[Pod], version: str) -> dict[int, list[ErrorRecord]]:
+    """Strict OpenAPI validation of each object that holds a Pod, keyed by the Pod."""
+    out: dict[int, list[ErrorRecord]] = {}
+    for pod in pods:
+        at = pod.spec_path[: len(pod.spec_path) - len(TEMPLATE_PATHS[pod.source.kind])]
+        errors = validate_document(pod.raw, pod.source.document, version, at)
+        out[id(pod)] = [dataclasses.replace(e, pod=pod.name, document=pod.source.document) for e in errors]
+    return out

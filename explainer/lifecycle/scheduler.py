@@ -1,0 +1,45 @@
+"""A tiny deterministic discrete-event scheduler."""
+from __future__ import annotations
+
+import heapq
+import itertools
+from typing import Any, Callable
+
+# Priorities at one instant: what happens to containers first, the kubelet's decision last,
+# so that a sync sees every change of its instant (lifecycle-semantics.md §3.2: decisions are
+# made on the sync that follows a runtime event).
+HAPPEN = 1
+DECIDE = 9
+
+
+class Scheduler:
+    """Runs actions in (time, priority, insertion) order.
+
+    Time never goes backwards: an action scheduled in the past runs now.  Two actions at the
+    same time and priority run in the order they were scheduled, which is their causal order.
+    """
+
+    def __init__(self, until: float, max_actions: int) -> None:
+        self.now = 0.0
+        self.until = until
+        self.max_actions = max_actions
+        self.actions = 0
+        self._heap: list[tuple[float, int, int, Callable[..., Any], tuple[Any, ...]]] = []
+        self._seq = itertools.count()
+
+    def at(self, t: float, priority: int, action: Callable[..., Any], *args: Any) -> None:
+        if t is None or t > self.until:
+            return
+        heapq.heappush(self._heap, (max(t, self.now), priority, next(self._seq), action, args))
+
+    def run(self) -> bool:
+        """Run to the horizon; False when the action budget ran out first."""
+        heap = self._heap
+        while heap:
+            t, _prio, _seq, action, args = heapq.heappop(heap)
+            self.now = t
+            self.actions += 1
+            if self.actions > self.max_actions:
+                return False
+            action(*args)
+        return True

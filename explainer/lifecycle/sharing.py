@@ -1,0 +1,217 @@
+"""What the containers of one Pod share: namespaces, volumes, ports and Secret/ConfigMap data."""
+from __future__ import annotations
+
+from .model import ROLE_APP, ROLE_SIDECAR, Container, Pod
+
+# The kubelet always mounts these read-only, whatever volumeMounts says (since 1.9.4/1.10).
+# https://kubernetes.io/docs/concepts/storage/volumes/#secret
+ALWAYS_READ_ONLY_TYPES = ("secret", "configMap", "downwardAPI", "projected")
+# Volume types whose sources are Secret or ConfigMap data a container can read.
+_DATA_TYPES = ("secret", "configMap", "projected")
+# Volume.sources kinds from parse.py -> the prefix shown to people.
+_SOURCE_PREFIX = {"secret": "secret", "configMap": "configMap",
+                  "claim": "persistentVolumeClaim", "path": "hostPath"}
+FILESYSTEM = {"shared": False, "because": "each container has its own root filesystem from its "
+              "image; only mounted volumes are shared"}
+_POD_BECAUSE = {
+    "network": "All containers share the Pod's network namespace: one IP address, and they "
+               "reach each other on localhost.",
+    "ipc": "All containers share the Pod's IPC namespace, so they can use System V IPC and "
+           "POSIX shared memory with each other.",
+    "uts": "All containers share the Pod's UTS namespace, so they see the same hostname.",
+    "pid": "shareProcessNamespace: true gives the Pod one PID namespace, so containers see and "
+           "can signal each other's processes and PID 1 is the pause container.",
+}
+_NODE_BECAUSE = {
+    "network": "hostNetwork: true puts every container in the node's network namespace, so "
+               "they use the node's IP address and can clash with its ports.",
+    "ipc": "hostIPC: true puts every container in the node's IPC namespace, so they can reach "
+           "shared memory of processes on the node.",
+    "uts": "hostNetwork: true also gives every container the node's UTS namespace, so they see "
+           "the hostname of the node.",
+    "pid": "hostPID: true puts every container in the node's PID namespace, so they see every "
+           "process on the node.",
+}
+
+
+def analyse_sharing(pod: Pod, debug_containers: tuple[Container, ...] = ()) -> dict:
+    """Every sharing fact about ``pod`` as plain JSON-ready data (lifecycle-semantics.md §13)."""
+    everyone = pod.all_containers + tuple(debug_containers)
+    names = [c.name for c in everyone]
+    host = {"network": pod.host_network, "ipc": pod.host_ipc, "uts": pod.host_network}
+    namespaces = {kind: {"groups": _shared_groups(names, kind, host[kind])} for kind in host}
+    namespaces["pid"] = {"groups": _pid_groups(pod, everyone)}
+    volumes, undeclared = _volumes(pod, everyone)
+    return {
+        "namespaces": namespaces,
+        "volumes": volumes,
+        "undeclared": undeclared,
+        "ports": [{"container": c.name, "containerPort": p.container_port, "protocol": p.protocol,
+                   "name": p.name, "hostPort": p.host_port} for c in everyone for p in c.ports],
+        "conflicts": _conflicts(pod),
+        "exposure": _exposure(pod, everyone),
+        "filesystem": dict(FILESYSTEM),
+    }
+
+
+def _group(names: list[str], scope: str, because: str) -> dict:
+    return {"containers": list(names), "scope": scope, "because": because}
+
+
+def _shared_groups(names: list[str], kind: str, on_host: bool) -> list[dict]:
+    if not names:
+        return []
+    if on_host:
+        return [_group(names, "node", _NODE_BECAUSE[kind])]
+    return [_group(names, "pod", _POD_BECAUSE[kind])]
+
+
+def _pid_groups(pod: Pod, everyone: tuple[Container, ...]) -> list[dict]:
+    names = [c.name for c in everyone]
+    if pod.host_pid or pod.share_process_namespace:
+        return _shared_groups(names, "pid", pod.host_pid)
+    groups: dict[str, dict] = {}
+    for c in everyone:
+        # kubectl debug --target: the ephemeral container joins the target's PID namespace
+        # (kuberuntime_container_linux.go; lifecycle-semantics.md §11).
+        if c.target and c.target in groups:
+            target = groups[c.target]
+            target["containers"].append(c.name)
+            joined = ", ".join(target["containers"][1:])
+            target["because"] = (f"{joined} joined the PID namespace of {c.target} through "
+                                 "targetContainerName (kubectl debug --target), which works only "
+                                 "when the container runtime supports it.")
+            groups[c.name] = target
+        else:
+            groups[c.name] = _group([c.name], "container", f"{c.name} has its own PID namespace "
+                                    "(the default), so it sees only its own processes.")
+    unique: list[dict] = []
+    for g in groups.values():
+        if not any(g is u for u in unique):
+            unique.append(g)
+    return unique
+
+
+def _volumes(pod: Pod, everyone: tuple[Container, ...]) -> tuple[list[dict], list[dict]]:
+    declared = {v.name: v for v in pod.volumes}
+    undeclared = [{"volume": m.volume, "container": c.name, "mountPath": m.mount_path}
+                  for c in everyone for m in c.mounts if m.volume not in declared]
+    out = []
+    for v in pod.volumes:
+        forced = v.type in ALWAYS_READ_ONLY_TYPES
+        mounts = [{"container": c.name, "mountPath": m.mount_path,
+                   "readOnly": forced or m.read_only, "subPath": m.sub_path}
+                  for c in everyone for m in c.mounts if m.volume == v.name]
+        writable: dict[str, bool] = {}
+        for m in mounts:
+            writable[m["container"]] = writable.get(m["container"], False) or not m["readOnly"]
+        out.append({
+            "name": v.name, "type": v.type, "mounts": mounts,
+            "sources": [f"{_SOURCE_PREFIX.get(kind, kind)}/{name}" for kind, name in v.sources],
+            "exchanges": [{"from": w, "to": r} for w, rw in writable.items() if rw
+                          for r in writable if r != w],
+            "alwaysReadOnly": forced,
+        })
+    return out, undeclared
+
+
+def _clashes(containers: list[Container]) -> list[dict]:
+    seen: dict[tuple[int, str], list[str]] = {}
+    for c in containers:
+        for p in c.ports:
+            names = seen.setdefault((p.container_port, p.protocol), [])
+            if c.name not in names:
+                names.append(c.name)
+    return [{"port": port, "protocol": proto, "containers": names}
+            for (port, proto), names in seen.items() if len(names) > 1]
+
+
+def _conflicts(pod: Pod) -> list[dict]:
+    """Same containerPort and protocol in containers that run at the same time.
+
+    Sidecars and app containers run together; a plain init container runs alone except for
+    the sidecars declared before it, which are already running.
+    """
+    running = [c for c in pod.all_containers if c.role in (ROLE_SIDECAR, ROLE_APP)]
+    out = _clashes(running)
+    before: list[Container] = []
+    for c in pod.init_containers:
+        if c.role == ROLE_SIDECAR:
+            before.append(c)
+        else:
+            out += [x for x in _clashes(before + [c]) if c.name in x["containers"]]
+    return out
+
+
+def _exposure(pod: Pod, everyone: tuple[Container, ...]) -> list[dict]:
+    volumes = {v.name: v for v in pod.volumes if v.type in _DATA_TYPES}
+    found: dict[tuple[str, str], list[str]] = {}
+    for c in everyone:
+        refs = [(kind, name, "volume") for m in c.mounts if m.volume in volumes
+                for kind, name in volumes[m.volume].sources if kind in ("secret", "configMap")]
+        refs += [(r.kind, r.name, r.via) for r in c.env_refs]
+        for kind, name, via in refs:
+            names = found.setdefault((f"{kind}/{name}", via), [])
+            if c.name not in names:
+                names.append(c.name)
+    return [{"source": source, "containers": names, "via": via}
+            for (source, via), names in found.items()]
+
+
+def sharing_as_text(sharing: dict) -> str:
+    """The result of ``analyse_sharing`` as a few plain-English lines per topic."""
+    lines = ["Namespaces"]
+    for kind, ns in sharing["namespaces"].items():
+        for g in ns["groups"]:
+            lines.append(f"  {kind} ({g['scope']}): {', '.join(g['containers'])}")
+            lines.append(f"    {g['because']}")
+    because = sharing["filesystem"]["because"]
+    lines += ["Filesystem", f"  {because[:1].upper()}{because[1:]}.", "Volumes"]
+    for v in sharing["volumes"]:
+        lines += _volume_text(v)
+    for u in sharing["undeclared"]:
+        lines.append(f"  {u['container']} mounts {u['volume']!r} at {u['mountPath']}, but the Pod "
+                     "declares no such volume.")
+    if not sharing["volumes"] and not sharing["undeclared"]:
+        lines.append("  (none)")
+    lines.append("Ports")
+    for p in sharing["ports"]:
+        extra = "".join([f" ({p['name']})" if p["name"] else "",
+                         f", hostPort {p['hostPort']}" if p["hostPort"] else ""])
+        lines.append(f"  {p['container']}: {p['containerPort']}/{p['protocol']}{extra}")
+    for x in sharing["conflicts"]:
+        lines.append(f"  Conflict: {x['port']}/{x['protocol']} is used by "
+                     f"{' and '.join(x['containers'])} at the same time in one network namespace.")
+    if not sharing["ports"]:
+        lines.append("  (none)")
+    lines.append("Secret and ConfigMap exposure")
+    for e in sharing["exposure"]:
+        lines.append(f"  {e['source']} -> {', '.join(e['containers'])} via {e['via']}")
+    if not sharing["exposure"]:
+        lines.append("  (none)")
+    return "\n".join(lines) + "\n"
+
+
+def _volume_text(v: dict) -> list[str]:
+    sources = f" from {', '.join(v['sources'])}" if v["sources"] else ""
+    fixed = ", always read-only" if v["alwaysReadOnly"] else ""
+    lines = [f"  {v['name']} ({v['type']}{fixed}){sources}"]
+    first: dict[str, dict] = {}
+    mode: dict[str, str] = {}
+    for m in v["mounts"]:
+        first.setdefault(m["container"], m)
+        if not m["readOnly"]:
+            mode[m["container"]] = "rw"
+        mode.setdefault(m["container"], "ro")
+    for x in v["exchanges"]:
+        a, b = first[x["from"]]["mountPath"], first[x["to"]]["mountPath"]
+        where = f"shared at {a}" if a == b else f"({a} -> {b})"
+        lines.append(f"    {x['from']} ({mode[x['from']]}) -> {x['to']} ({mode[x['to']]}) "
+                     f"via {v['type']} {where}")
+    if not v["exchanges"]:
+        for m in v["mounts"]:
+            lines.append(f"    mounted by {m['container']} ({'ro' if m['readOnly'] else 'rw'}) "
+                         f"at {m['mountPath']}")
+        if not v["mounts"]:
+            lines.append("    not mounted by any container")
+    return lines

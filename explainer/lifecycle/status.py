@@ -1,0 +1,191 @@
+"""Pod phase, conditions and kubectl's STATUS column, kept up to date in O(log n) a change.
+
+The rules are the kubelet's `getPhase` (pkg/kubelet/kubelet_pods.go), the conditions of
+pkg/kubelet/status/generate.go and kubectl's `printPod`
+(pkg/printers/internalversion/printers.go), as summarised in lifecycle-semantics.md §7 and
+§12.  Recomputing them from every container after every event is quadratic in the number of
+containers, so each container contributes to a few counters, and the two "first container
+that ..." walks of `printPod` use heaps with lazy deletion.
+"""
+from __future__ import annotations
+
+import heapq
+from typing import Any
+
+NONE, WAITING, RUNNING, EXITED = "none", "waiting", "running", "exited"
+
+# counter slots
+(PEND_INIT, FAILED_INIT, PEND_SIDECAR, RUNNING_N, WAITING_N, STOPPED, SUCCEEDED,
+ READY_NEEDED_OK, RUN_READY_APP, RESTARTS_INIT, RESTARTS_SIDECAR, RESTARTS_APP,
+ READY_SIDECAR) = range(13)
+_SLOTS = 13
+_ZERO = (0,) * _SLOTS
+
+
+class RuntimeStatus:
+    """The part of a container's status the Pod-level rules read."""
+
+    __slots__ = ("role", "index", "state", "waiting_reason", "exit_code", "last_exit", "started",
+                 "ready", "restarts", "contrib")
+
+    def __init__(self, role: str, index: int, waiting_reason: str) -> None:
+        self.role, self.index = role, index
+        self.state = WAITING
+        self.waiting_reason = waiting_reason
+        self.exit_code: int | None = None
+        self.last_exit: int | None = None      # lastState.terminated.exitCode
+        self.started = False
+        self.ready = False
+        self.restarts = 0
+        self.contrib: tuple[int, ...] = _ZERO
+
+    def terminated_reason(self) -> str:
+        return "Completed" if self.exit_code == 0 else "Error"
+
+
+def _contribution(s: RuntimeStatus) -> tuple[int, ...]:
+    c = [0] * _SLOTS
+    if s.role == "init":
+        c[RESTARTS_INIT] = s.restarts
+        if s.state == RUNNING:
+            c[PEND_INIT] = 1
+        elif s.state == EXITED:
+            c[FAILED_INIT] = int(s.exit_code != 0)
+        elif s.last_exit is not None:
+            c[FAILED_INIT] = int(s.last_exit != 0)
+        else:
+            c[PEND_INIT] = 1
+    elif s.role == "sidecar":
+        c[RESTARTS_SIDECAR] = s.restarts
+        if s.state == RUNNING:
+            c[RUNNING_N] = 1
+            c[PEND_SIDECAR] = int(not s.started)
+        elif s.state == WAITING and s.last_exit is None:
+            c[PEND_SIDECAR] = 1
+            c[WAITING_N] = 1
+        c[READY_NEEDED_OK] = int(s.ready)
+        c[READY_SIDECAR] = int(s.started and s.ready)
+    elif s.role == "app":
+        c[RESTARTS_APP] = s.restarts
+        if s.state == RUNNING:
+            c[RUNNING_N] = 1
+            c[RUN_READY_APP] = int(s.ready)
+        elif s.state == EXITED:
+            c[STOPPED] = 1
+            c[SUCCEEDED] = int(s.exit_code == 0)
+        elif s.last_exit is not None:
+            c[STOPPED] = 1
+        else:
+            c[WAITING_N] = 1
+        c[READY_NEEDED_OK] = int(s.ready)
+    return tuple(c)
+
+
+class StatusBook:
+    """Counters over all containers, and the answers the Pod-level rules need."""
+
+    def __init__(self, statuses: list[RuntimeStatus], n_init: int, n_ready_needed: int,
+                 restart_policy: str, readiness_gates: int) -> None:
+        self.counts = [0] * _SLOTS
+        self.n_init = n_init
+        self.n_ready_needed = n_ready_needed
+        self.restart_policy = restart_policy
+        self.readiness_gates = readiness_gates
+        self.init: list[RuntimeStatus] = []
+        self.apps: list[RuntimeStatus] = []
+        self._blocking: list[int] = []     # heap of init indices that stop printPod's init walk
+        self._reasoned: list[int] = []     # heap of app indices that carry a waiting/terminated reason
+        for s in statuses:
+            (self.init if s.role in ("init", "sidecar") else self.apps if s.role == "app" else []).append(s)
+            self.changed(s)
+
+    def changed(self, s: RuntimeStatus) -> None:
+        new = _contribution(s)
+        old = s.contrib
+        if new != old:
+            counts = self.counts
+            for i in range(_SLOTS):
+                counts[i] += new[i] - old[i]
+            s.contrib = new
+        if s.role in ("init", "sidecar"):
+            if _init_blocks(s):
+                heapq.heappush(self._blocking, s.index)
+        elif s.role == "app" and s.state != RUNNING:
+            heapq.heappush(self._reasoned, s.index)
+
+    def _first(self, heap: list[int], items: list[RuntimeStatus], keep: Any) -> RuntimeStatus | None:
+        while heap:
+            s = items[heap[0]]
+            if keep(s):
+                return s
+            heapq.heappop(heap)
+        return None
+
+    def phase(self, pod_has_initialized: bool, terminal: bool) -> str:
+        """`getPhase`: the phase from the containers' states (lifecycle-semantics.md §7)."""
+        c = self.counts
+        if c[FAILED_INIT] > 0 and self.restart_policy == "Never":
+            return "Failed"
+        if c[PEND_INIT] > 0 or (c[PEND_SIDECAR] > 0 and not pod_has_initialized) or c[WAITING_N] > 0:
+            return "Pending"
+        if c[RUNNING_N] > 0:
+            return "Running"
+        if c[STOPPED] > 0:
+            if terminal:
+                return "Succeeded" if c[STOPPED] == c[SUCCEEDED] else "Failed"
+            if self.restart_policy == "Always":
+                return "Running"
+            if c[STOPPED] == c[SUCCEEDED]:
+                return "Succeeded"
+            return "Failed" if self.restart_policy == "Never" else "Running"
+        return "Pending"
+
+    def containers_ready(self) -> bool:
+        return self.counts[READY_NEEDED_OK] == self.n_ready_needed
+
+    def ready(self, phase: str) -> bool:
+        """The Pod's Ready condition: every sidecar and app container ready, gates passed."""
+        return (phase not in ("Succeeded", "Failed") and self.containers_ready()
+                and self.readiness_gates == 0)
+
+    def ready_count(self) -> str:
+        c = self.counts
+        return f"{c[RUN_READY_APP] + c[READY_SIDECAR]}/{self.n_ready_needed}"
+
+    def restarts(self, initializing: bool) -> int:
+        c = self.counts
+        if initializing:
+            return c[RESTARTS_INIT] + c[RESTARTS_SIDECAR] + c[RESTARTS_APP]
+        return c[RESTARTS_SIDECAR] + c[RESTARTS_APP]
+
+    def kubectl_status(self, phase: str, status_reason: str | None, initialized: bool,
+                       deleting: bool) -> tuple[str, bool]:
+        """`printPod`'s STATUS value, and whether the init walk stopped (the Pod is initializing)."""
+        reason = status_reason or phase
+        initializing = False
+        blocking = self._first(self._blocking, self.init, _init_blocks)
+        if blocking is not None:
+            initializing = True
+            if blocking.state == EXITED:
+                reason = "Init:" + blocking.terminated_reason()
+            elif blocking.state == WAITING and blocking.waiting_reason not in ("PodInitializing", ""):
+                reason = "Init:" + blocking.waiting_reason
+            else:
+                reason = f"Init:{blocking.index}/{self.n_init}"
+        if not initializing or initialized:
+            first = self._first(self._reasoned, self.apps, lambda s: s.state != RUNNING)
+            if first is not None:
+                reason = first.terminated_reason() if first.state == EXITED else first.waiting_reason
+            if reason == "Completed" and self.counts[RUN_READY_APP] > 0:
+                reason = "Running" if self.ready(phase) else "NotReady"
+        if deleting and phase not in ("Succeeded", "Failed"):
+            reason = "Terminating"
+        return reason, initializing
+
+
+def _init_blocks(s: RuntimeStatus) -> bool:
+    if s.state == EXITED and s.exit_code == 0:
+        return False
+    if s.role == "sidecar" and s.started:
+        return False
+    return True

@@ -1,0 +1,74 @@
+"""The JSON contract (schemaVersion 1), one shape for the CLI and the API."""
+from __future__ import annotations
+
+from typing import Any
+
+from ..explain import Explanation, PodReport
+from ..lifecycle.errors import ErrorRecord
+from ..lifecycle.model import Container
+
+SCHEMA_VERSION = 1
+
+
+def explanation_to_dict(expl: Explanation) -> dict[str, Any]:
+    return {
+        "schemaVersion": SCHEMA_VERSION,
+        "kubernetesVersion": expl.version,
+        "pods": [pod_to_dict(r) for r in expl.pods],
+        "skipped": [{"document": s.document, "kind": s.kind, "name": s.name, "line": s.line, "reason": s.reason}
+                    for s in expl.skipped],
+        "errors": [error_to_dict(e) for e in expl.errors],
+    }
+
+
+def error_to_dict(e: ErrorRecord) -> dict[str, Any]:
+    return {"message": e.message, "line": e.line, "column": e.column, "path": e.path, "kind": e.kind,
+            "reason": e.reason, "document": e.document, "pod": e.pod}
+
+
+def _container(c: Container, assumed: dict[str, str]) -> dict[str, Any]:
+    return {"name": c.name, "role": c.role, "index": c.index, "image": c.image, "line": c.line,
+            "path": c.path, "target": c.target, "assumed": dict(assumed)}
+
+
+def pod_to_dict(r: PodReport) -> dict[str, Any]:
+    pod, sim = r.pod, r.simulation
+    behaviours = sim.behaviours if sim else {}
+    containers = [_container(c, behaviours[c.name].assumed if c.name in behaviours else {})
+                  for c in pod.all_containers]
+    if sim:
+        containers += [_container(c, behaviours[c.name].assumed) for c in sim.debug_containers]
+    out: dict[str, Any] = {
+        "name": pod.name,
+        "source": {"document": pod.source.document, "kind": pod.source.kind, "name": pod.source.name,
+                   "line": pod.source.line},
+        "admitted": r.admitted,
+        "restartPolicy": pod.restart_policy,
+        "terminationGracePeriodSeconds": pod.termination_grace_period,
+        "containers": containers,
+        "events": [],
+        "statusTimeline": [],
+        "finalPhase": None,
+        "restartCounts": {},
+        "errors": [error_to_dict(e) for e in r.errors],
+        "notes": list(r.notes),
+        "sharing": r.sharing,
+        "findings": [f.to_dict() if hasattr(f, "to_dict") else f for f in r.findings],
+    }
+    if sim:
+        out.update({
+            "events": [{"t": e.t, "container": e.container, "type": e.type, "restartCount": e.restart_count,
+                        "exitCode": e.exit_code, "reason": e.reason, "message": e.message, "assumed": e.assumed}
+                       for e in sim.events],
+            "statusTimeline": [{"t": p.t, "status": p.status, "phase": p.phase, "ready": p.ready,
+                                "readyContainers": p.ready_count, "restarts": p.restarts,
+                                "initialized": p.initialized} for p in sim.timeline],
+            "finalPhase": sim.final_phase,
+            "restartCounts": dict(sim.restart_counts),
+            "endTime": sim.end_time,
+            "until": sim.until,
+            "truncated": sim.truncated,
+            "dependencies": [{"container": dep.container, "waitsFor": dep.waits_for, "condition": dep.condition,
+                              "guaranteed": dep.guaranteed} for dep in sim.dependencies],
+        })
+    return out

@@ -1,0 +1,142 @@
+"""'What happens, step by step': the events of a simulation told in plain words."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..lifecycle.model import Container, Pod
+from ..lifecycle.simulate import Simulation
+from ..lifecycle.trace import TraceEvent
+from .i18n import Text, gettext_noop as _
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    t: float
+    container: str | None
+    text: Text
+    assumed: bool = False
+
+
+def _secs(x: float) -> str:
+    return f"{x:g}"
+
+
+def story(pod: Pod, sim: Simulation) -> list[Step]:
+    """One numbered step per event that changes what a reader should picture."""
+    specs: dict[str, Container] = {c.name: c for c in pod.all_containers}
+    specs.update({c.name: c for c in sim.debug_containers})
+    steps: list[Step] = []
+    for i, e in enumerate(sim.events):
+        text = _sentence(e, specs.get(e.container or ""), pod, sim.events, i)
+        if text is not None:
+            steps.append(Step(e.t, e.container, text, e.assumed))
+    steps.append(Step(sim.end_time, None, _ending(sim)))
+    return steps
+
+
+def _ending(sim: Simulation) -> Text:
+    last = sim.timeline[-1]
+    if last.phase in ("Succeeded", "Failed"):
+        return Text(_("The Pod ends {phase} at {t} s (kubectl shows {status})."),
+                    {"phase": last.phase, "t": _secs(sim.end_time), "status": last.status})
+    return Text(_("At {t} s, where the simulation stops, the Pod is {phase}: kubectl shows {status}, "
+                  "READY {ready}."), {"t": _secs(sim.end_time), "phase": last.phase, "status": last.status,
+                                      "ready": last.ready_count})
+
+
+def _sentence(e: TraceEvent, c: Container | None, pod: Pod, events: list[TraceEvent], i: int) -> Text | None:
+    name = e.container or ""
+    k = e.type
+    if k == "sandbox_ready":
+        return Text(_("The kubelet creates the Pod sandbox: the network namespace and IP address that every "
+                      "container of the Pod shares."))
+    if k == "started" and c is not None:
+        return _started(e, c, pod)
+    if k == "poststart_done":
+        return Text(_("{c}'s postStart hook finishes; only now is {c} reported Running, and only now does the "
+                      "kubelet go on to the next container."), {"c": name})
+    if k == "startup_probe_ok":
+        if c is not None and c.role == "sidecar":
+            return Text(_("{c}'s startupProbe succeeds: the sidecar counts as started, so the next container "
+                          "may start."), {"c": name})
+        return Text(_("{c}'s startupProbe succeeds: liveness and readiness checks begin."), {"c": name})
+    if k == "startup_probe_failed":
+        return Text(_("{c}'s startupProbe gives up ({m}): the kubelet kills the container."), {"c": name, "m": e.message})
+    if k == "ready":
+        return Text(_("{c} is ready ({m})."), {"c": name, "m": e.message})
+    if k == "liveness_failed":
+        return Text(_("{c}'s livenessProbe fails ({m}): the kubelet kills the container."), {"c": name, "m": e.message})
+    if k == "exited":
+        return _exited(e, c, pod)
+    if k == "backoff":
+        if e.reason == "ImagePullBackOff":
+            return Text(_("The kubelet backs off before pulling {c}'s image again ({m})."), {"c": name, "m": e.message})
+        return Text(_("{c} is in CrashLoopBackOff: {m}."), {"c": name, "m": e.message})
+    if k == "image_pull_failed":
+        return Text(_("The kubelet cannot pull {c}'s image (ErrImagePull). A container that never ran has no "
+                      "exit code, so the Pod stays Pending whatever its restartPolicy."), {"c": name})
+    if k == "delete_requested":
+        return Text(_("The Pod is deleted ({m}). From now on nothing is restarted; liveness and startup probes "
+                      "stop."), {"m": e.message})
+    if k == "prestop_started":
+        return Text(_("{c}'s preStop hook starts ({m}); SIGTERM waits until it ends."), {"c": name, "m": e.message})
+    if k == "prestop_done":
+        if e.reason == "GracePeriodExceeded":
+            return Text(_("The grace period runs out while {c}'s preStop hook still runs; the kubelet stops waiting "
+                          "for it."), {"c": name})
+        return Text(_("{c}'s preStop hook ends."), {"c": name})
+    if k == "terminating":
+        if c is not None and c.role == "sidecar":
+            return Text(_("Sidecar {c} gets SIGTERM ({m}): sidecars stop after the app containers, in reverse "
+                          "order."), {"c": name, "m": e.message})
+        return Text(_("The kubelet sends {c} SIGTERM ({m})."), {"c": name, "m": e.message})
+    if k == "killed":
+        return Text(_("The grace period is over: SIGKILL for {c}."), {"c": name})
+    if k == "sandbox_lost":
+        return Text(_("The node reboots: the sandbox and every container are gone. The kubelet builds a new "
+                      "sandbox and runs the init containers again, from the first."))
+    if k == "deadline_exceeded":
+        return Text(_("activeDeadlineSeconds has passed: the Pod fails (DeadlineExceeded) and the kubelet stops "
+                      "its containers."))
+    if k == "debug_requested":
+        return Text(_("{m}."), {"m": e.message})
+    return None
+
+
+def _started(e: TraceEvent, c: Container, pod: Pod) -> Text:
+    name = c.name
+    if e.restart_count:
+        return Text(_("{c} starts again (restart {n})."), {"c": name, "n": e.restart_count})
+    if c.role == "init":
+        last = c.index == len(pod.init_containers) - 1
+        if last:
+            return Text(_("Init container {c} starts; it must exit 0 before the app containers can start."), {"c": name})
+        nxt = pod.init_containers[c.index + 1].name
+        return Text(_("Init container {c} starts; it must exit 0 before {next} can start."), {"c": name, "next": nxt})
+    if c.role == "sidecar":
+        if c.startup_probe:
+            return Text(_("Native sidecar {c} starts (an init container with restartPolicy: Always). The kubelet "
+                          "waits for its startupProbe before starting the next container; it keeps running "
+                          "beside the app."), {"c": name})
+        return Text(_("Native sidecar {c} starts (an init container with restartPolicy: Always). With no "
+                      "startupProbe it counts as started at once, so the next container starts right away, "
+                      "whether or not it is ready to serve."), {"c": name})
+    if c.role == "ephemeral":
+        target = f" --target={c.target}" if c.target else ""
+        return Text(_("Ephemeral container {c} joins the running Pod (kubectl debug{target}). It is never "
+                      "restarted and not part of start-up."), {"c": name, "target": target})
+    if c.index == 0 and len(pod.containers) > 1:
+        return Text(_("App container {c} starts. The kubelet starts app containers one after another in list "
+                      "order, but the API promises no order between them: nothing may rely on it."), {"c": name})
+    return Text(_("App container {c} starts."), {"c": name})
+
+
+def _exited(e: TraceEvent, c: Container | None, pod: Pod) -> Text:
+    name = e.container or ""
+    code = e.exit_code
+    if c is not None and c.role == "init" and code == 0:
+        return Text(_("Init container {c} exits 0: step {i} of {n} is done."),
+                    {"c": name, "i": c.index + 1, "n": len(pod.init_containers)})
+    if e.reason == "Unknown":
+        return Text(_("{c} is gone with the sandbox (exit code {code})."), {"c": name, "code": code})
+    return Text(_("{c} exits with code {code} ({m})."), {"c": name, "code": code, "m": e.message})
