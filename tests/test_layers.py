@@ -1,6 +1,9 @@
 """Enforce the dependency direction in style.md 3.2 by reading imports with ast.
 
-lifecycle <- findings <- render <- explain.py <- web (<- settings/urls)
+lifecycle <- schema <- findings <- render <- explain.py <- web (<- settings/urls)
+
+`schema` (strict OpenAPI validation per Kubernetes version) sits beside the core: pure
+Python like it, with jsonschema as its one extra dependency.
 """
 from __future__ import annotations
 
@@ -15,9 +18,11 @@ PACKAGE = Path(__file__).resolve().parent.parent / "explainer"
 # layer -> (project packages it may import, third-party top-level modules it may import)
 LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "lifecycle": (("explainer.lifecycle",), ("yaml",)),
+    "schema": (("explainer.lifecycle", "explainer.schema"), ("jsonschema", "referencing", "kubernetes_validate")),
     "findings": (("explainer.lifecycle", "explainer.findings"), ()),
-    "render": (("explainer.lifecycle", "explainer.findings", "explainer.render"), ("graphviz",)),
-    "explain.py": (("explainer.lifecycle", "explainer.findings", "explainer.render"), ()),
+    "render": (("explainer.lifecycle", "explainer.findings", "explainer.render", "explainer.explain"),
+               ("graphviz",)),
+    "explain.py": (("explainer.lifecycle", "explainer.schema", "explainer.findings"), ()),
 }
 # Project files to the right of web in the arrow; they may refer to it.
 WEB_USERS = {"settings.py", "urls.py", "wsgi.py"}

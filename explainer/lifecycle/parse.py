@@ -240,7 +240,7 @@ class _Builder:
             host_pid=bool(self.value(spec, p, "hostPID", (bool,), "true or false", False)),
             host_ipc=bool(self.value(spec, p, "hostIPC", (bool,), "true or false", False)),
             init_containers=init, containers=apps, ephemeral_containers=eph,
-            volumes=self.volumes(spec, p),
+            volumes=self.volumes(spec, p) + self.claim_templates(obj, at, kind),
             readiness_gates=len(self.value(spec, p, "readinessGates", (list,), "a list", None) or []),
             raw=self.root,
         )
@@ -375,6 +375,18 @@ class _Builder:
                     out.append(SourceRef(kind, ref["name"], "envFrom", position(self.root, ep)[0]))
         return tuple(out)
 
+    def claim_templates(self, obj: dict, at: tuple[Any, ...], kind: str) -> tuple[Volume, ...]:
+        """A StatefulSet's volumeClaimTemplates become volumes of each of its Pods."""
+        if kind != "StatefulSet" or not isinstance(obj.get("spec"), dict):
+            return ()
+        out = []
+        for vp, m in self.items(obj["spec"], at + ("spec",), "volumeClaimTemplates"):
+            name = _claim_name(m)
+            if name:
+                out.append(Volume(name, "persistentVolumeClaim", (("claim", f"{name}-<pod name>"),),
+                                  position(self.root, vp)[0]))
+        return tuple(out)
+
     def volumes(self, spec: dict, p: tuple[Any, ...]) -> tuple[Volume, ...]:
         out = []
         for vp, m in self.items(spec, p, "volumes"):
@@ -386,6 +398,11 @@ class _Builder:
             vtype = types[0] if types else "emptyDir"
             out.append(Volume(name, vtype, _volume_sources(m, vtype), position(self.root, vp)[0]))
         return tuple(out)
+
+
+def _claim_name(item: dict) -> str | None:
+    meta = item.get("metadata")
+    return meta.get("name") if isinstance(meta, dict) and isinstance(meta.get("name"), str) else None
 
 
 def _volume_sources(m: dict, vtype: str) -> tuple[tuple[str, str], ...]:
