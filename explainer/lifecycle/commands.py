@@ -32,7 +32,7 @@ _SERVER_IMAGES = re.compile(
     r"oauth2-proxy|registry|pause|log-agent|proxy)([:@]|$)")
 _SERVER_NAMES = re.compile(r"(sidecar|proxy|envoy|agent|exporter|fluent|logger|log-|-log|"
                            r"collector|mesh|istio|linkerd|vault|server|nginx)", re.I)
-_SERVER_VERBS = {"serve", "server", "run", "start", "daemon", "agent", "proxy", "listen", "up", "watch"}
+_SERVER_VERBS = {"serve", "server", "run", "start", "daemon", "agent", "proxy", "listen", "watch"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +62,7 @@ def guess_run(c: Container, default_finite: bool) -> RunGuess:
     if default_finite and not c.command and _SERVER_NAMES.search(c.name):
         return RunGuess(None, f"its name suggests a long-running helper ({c.name})")
     if default_finite:
-        return RunGuess(1.0, "assumed to finish after 1 s with exit code 0")
+        return RunGuess(1.0, "assumed to finish after 1 s")
     return RunGuess(None, "assumed to run until stopped, as a service does")
 
 

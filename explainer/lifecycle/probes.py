@@ -29,6 +29,11 @@ class Checks:
     gate: float                    # no check before this
     immediate: float | None = None
 
+    def __post_init__(self) -> None:
+        # the initial delay holds for the manual trigger too (`doProbe` checks it on every run)
+        if self.immediate is not None and self.immediate < self.base - _EPS:
+            object.__setattr__(self, "immediate", None)
+
     def nth_from(self, threshold: float, n: int) -> float:
         """Time of the n-th check (1-based) at or after ``threshold``."""
         if self.immediate is not None and self.immediate >= threshold - _EPS:

@@ -20,7 +20,7 @@ PROBE_KINDS = ("startup", "readiness", "liveness")
 _CONTAINER_KEYS = {"runSeconds", "exitCode", "runs", "imagePull", "startupSeconds", "failingProbes",
                    "postStartSeconds", "preStopSeconds", "preStopExitCode", "stopSeconds", "stopExitCode"}
 _TOP_KEYS = {"kubernetesVersion", "deleteAt", "deleteGracePeriodSeconds", "sandboxLostAt", "until",
-             "containers", "debug", "featureGates"}
+             "containers", "debug", "featureGates", "imageUpdates"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +38,16 @@ class DebugRequest:
     at: float
     target: str | None
     run_seconds: float | None
+    line: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ImageUpdate:
+    """``kubectl set image`` at time ``at``: the one Pod field a running Pod lets you change."""
+
+    container: str
+    image: str
+    at: float
     line: int | None = None
 
 
@@ -70,6 +80,7 @@ class Scenario:
     until: float | None = None
     containers: dict[str, dict[str, Any]] = field(default_factory=dict)
     debug: tuple[DebugRequest, ...] = ()
+    image_updates: tuple[ImageUpdate, ...] = ()
     feature_gates: dict[str, bool] = field(default_factory=dict)
     lines: dict[str, int] = field(default_factory=dict)
 
@@ -124,6 +135,7 @@ def scenario_from_data(data: Any) -> Scenario:
         until=_number(data, ("until",), errors, maximum=d.MAX_HORIZON_SECONDS),
         containers={str(k): v for k, v in containers.items() if isinstance(v, dict)},
         debug=_debug(data, errors),
+        image_updates=_image_updates(data, errors),
         feature_gates=dict(gates),
         lines={str(k): position(data, ("containers", k))[0] or 0 for k in containers},
     )
@@ -155,6 +167,23 @@ def _debug(data: dict, errors: list[ErrorRecord]) -> tuple[DebugRequest, ...]:
     return tuple(out)
 
 
+def _image_updates(data: dict, errors: list[ErrorRecord]) -> tuple[ImageUpdate, ...]:
+    raw = data.get("imageUpdates") or []
+    if not isinstance(raw, list):
+        errors.append(_record(data, ("imageUpdates",), "imageUpdates must be a list of {container, image, at}."))
+        return ()
+    out = []
+    for i, item in enumerate(raw):
+        p = ("imageUpdates", i)
+        if not isinstance(item, dict) or not isinstance(item.get("container"), str) or \
+                not isinstance(item.get("image"), str):
+            errors.append(_record(data, p, "Each image update needs container, image and at."))
+            continue
+        at = _number(item, ("at",), errors, root=data, prefix=p)
+        out.append(ImageUpdate(item["container"], item["image"], at or 0.0, position(data, p)[0]))
+    return tuple(out)
+
+
 def check_names(scenario: Scenario, pods: list[Pod]) -> list[ErrorRecord]:
     """Scenario entries that name no container of any Pod, and debug names already taken."""
     known = {c.name for p in pods for c in p.all_containers}
@@ -165,7 +194,14 @@ def check_names(scenario: Scenario, pods: list[Pod]) -> list[ErrorRecord]:
             errors.append(ErrorRecord(f"The scenario names container {name!r}, which no Pod has "
                                       f"(containers: {hint}).", scenario.lines.get(name) or None,
                                       path=f"containers.{name}", kind="scenario"))
+    for upd in scenario.image_updates:
+        if upd.container not in known:
+            errors.append(ErrorRecord(f"The image update names container {upd.container!r}, which no Pod has.",
+                                      upd.line, path="imageUpdates", kind="scenario"))
     for dbg in scenario.debug:
+        if dbg.target is not None and dbg.target not in known:
+            errors.append(ErrorRecord(f"The debug container {dbg.name!r} targets {dbg.target!r}, which no Pod has.",
+                                      dbg.line, path="debug", kind="scenario"))
         if dbg.name in known:
             errors.append(ErrorRecord(f"The debug container {dbg.name!r} takes the name of an existing "
                                       "container; names are unique across all containers of a Pod.",
@@ -238,7 +274,10 @@ def _runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, str]) 
     else:
         guess = guess_run(c, finite_by_default)
         seconds = guess.seconds
-        if not guess.certain:
+        if seconds is None and "exitCode" in raw:
+            seconds = d.ASSUMED_FINITE_RUN_SECONDS
+            assumed["runSeconds"] = "the scenario gives an exit code, so it is assumed to exit after 1 s"
+        elif not guess.certain:
             assumed["runSeconds"] = guess.why
     if "exitCode" not in raw and seconds is not None:
         assumed.setdefault("exitCode", "assumed to exit with code 0")

@@ -8,6 +8,7 @@ kuberuntime_termination_order.go.  Section numbers (§) refer to lifecycle-seman
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from . import defaults as d
@@ -168,6 +169,9 @@ class _Kubelet:
             s.at(float(self.pod.active_deadline_seconds), HAPPEN, self._deadline)
         for i, req in enumerate(sc.debug):
             s.at(req.at, HAPPEN, self._debug, i, req)
+        for upd in sc.image_updates:
+            if upd.container in self.cs:
+                s.at(upd.at, HAPPEN, self._update_image, self.cs[upd.container], upd.image)
         complete = s.run()
         if not complete:
             self.notes.append(f"The simulation stopped after {d.MAX_EVENTS:,} steps at "
@@ -452,6 +456,7 @@ class _Kubelet:
         if c.spec.role == "ephemeral":
             return
         self._set(c, RUNNING)
+        self._snapshot()
         if c.spec.startup_probe is None:
             self._started(c, immediate_readiness=False)
         else:
@@ -718,6 +723,27 @@ class _Kubelet:
         self.emit(c, "exited", exit_code=255, reason="Unknown", message="gone with the sandbox")
         if was_ready:
             self.emit(c, "not_ready", message="gone with the sandbox")
+
+    def _update_image(self, c: _C, image: str) -> None:
+        """§4.1, §4.3, §14: a new image restarts a running app container or sidecar, whatever the
+        restartPolicy; a finished init container is not run again; nothing restarts once terminating."""
+        c.spec = dataclasses.replace(c.spec, image=image)
+        self.emit(c, "image_updated", reason="SpecChanged", message=f"kubectl set image: {image}")
+        if self.terminal or self.deleting or self.pod_kill is not None or not c.alive or c.kill:
+            return
+        if c.spec.role == "init":
+            return
+        if self.busy:
+            self.after_free.append((self._update_kill, (c, c.gen)))
+            return
+        self._update_kill(c, c.gen)
+
+    def _update_kill(self, c: _C, gen: int) -> None:
+        if gen != c.gen or not c.alive or c.kill or self.pod_kill is not None:
+            return
+        c.force_restart = True
+        self.busy = True
+        self._begin_kill(c, self.pod.termination_grace_period, "SpecChanged", ordered=False)
 
     def _debug(self, i: int, req: DebugRequest) -> None:
         spec = Container(name=req.name, role="ephemeral", index=len(self.ephemeral), image=req.image,

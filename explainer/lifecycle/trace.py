@@ -9,7 +9,7 @@ EVENT_TYPES = (
     "exited", "backoff", "delete_requested", "prestop_started", "prestop_done", "terminating",
     "killed", "sandbox_lost",
     # additions to the contract (never renamed, only added):
-    "deadline_exceeded", "debug_requested",
+    "deadline_exceeded", "debug_requested", "image_updated",
 )
 
 

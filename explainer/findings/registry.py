@@ -1,0 +1,66 @@
+"""Every rule, by name, in one screen: add a module here and its two fixtures to add a rule."""
+from __future__ import annotations
+
+from types import ModuleType
+
+from .rules import (
+    ephemeral_in_spec,
+    file_shared_without_volume,
+    init_never_completes,
+    init_wait_without_timeout,
+    job_sidecar_blocks_completion,
+    kill_pid1_shared_namespace,
+    liveness_without_startup_probe,
+    missing_resources,
+    mount_without_volume,
+    native_sidecar_unsupported,
+    port_conflict,
+    prestop_exceeds_grace,
+    privileged_container,
+    probe_on_plain_init,
+    process_namespace_assumed,
+    readiness_probe_missing,
+    shell_pid1_ignores_sigterm,
+    sidecar_start_order_assumed,
+    sidecar_without_startup_probe,
+    volume_not_mounted,
+)
+
+RULES: tuple[ModuleType, ...] = (
+    ephemeral_in_spec,
+    file_shared_without_volume,
+    init_never_completes,
+    init_wait_without_timeout,
+    job_sidecar_blocks_completion,
+    kill_pid1_shared_namespace,
+    liveness_without_startup_probe,
+    missing_resources,
+    mount_without_volume,
+    native_sidecar_unsupported,
+    port_conflict,
+    prestop_exceeds_grace,
+    privileged_container,
+    probe_on_plain_init,
+    process_namespace_assumed,
+    readiness_probe_missing,
+    shell_pid1_ignores_sigterm,
+    sidecar_start_order_assumed,
+    sidecar_without_startup_probe,
+    volume_not_mounted,
+)
+
+
+def _by_id(rules: tuple[ModuleType, ...]) -> dict[str, ModuleType]:
+    out: dict[str, ModuleType] = {}
+    for rule in rules:
+        if rule.ID in out:
+            raise ImportError(f"duplicate rule id {rule.ID!r}: {out[rule.ID].__name__} and {rule.__name__}")
+        out[rule.ID] = rule
+    return out
+
+
+BY_ID: dict[str, ModuleType] = _by_id(RULES)
+
+
+def by_id(rule_id: str) -> ModuleType:
+    return BY_ID[rule_id]

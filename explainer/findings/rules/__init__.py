@@ -1,0 +1,1 @@
+"""One module per rule; the registry (../registry.py) lists them."""

@@ -1,0 +1,61 @@
+"""A Job or CronJob Pod with a classic sidecar that never exits: the Job never completes.
+
+A Pod of a Job succeeds when all its app containers have exited. A log shipper or proxy in
+`containers` runs until it is stopped, and nothing stops it: after the worker finishes, the
+Pod stays Running, the Job never counts a completion, and a CronJob's next run may pile up
+behind it.
+
+Fix: make the helper a native sidecar (`initContainers` with `restartPolicy: Always`, 1.29+):
+the kubelet stops it once the app containers have exited and the Pod succeeds. Before 1.29,
+give it an exit protocol (a file the worker writes on a shared volume).
+
+Fires when: a Job or CronJob Pod has, in `containers`, a container that runs until stopped
+beside one that finishes.
+Quiet when: the helper is a native sidecar, or every app container ends.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from explainer.lifecycle.commands import guess_run
+from explainer.lifecycle.defaults import DOCS
+
+from ..base import Finding, RuleContext, Severity, fill
+from ..scripts import main_field
+
+ID = "job-sidecar-blocks-completion"
+TITLE = "Classic sidecar keeps a Job from completing"
+SEVERITY = Severity.ERROR
+DOCS_URL = DOCS["sidecar-containers"]
+REFERENCES = (DOCS["jobs"],)
+FIX = """
+initContainers:
+  - name: $name               # moved here from containers
+    image: $image
+    restartPolicy: Always     # native sidecar: stopped once $other has exited
+containers:
+  - name: $other
+"""
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    pod = ctx.pod
+    if not pod.batch or len(pod.containers) < 2:
+        return
+    guesses = {c.name: guess_run(c, True) for c in pod.containers}
+    finishing = [c.name for c in pod.containers if guesses[c.name].seconds is not None]
+    if not finishing:
+        return
+    for c in pod.containers:
+        guess = guesses[c.name]
+        if guess.seconds is not None:
+            continue
+        workers = ", ".join(finishing)
+        explanation = (
+            f"{c.name} runs until stopped ({guess.why}) in a {pod.source.kind} Pod. After {workers} "
+            f"finish{'es' if len(finishing) == 1 else ''}, {c.name} keeps running and nothing stops it: "
+            f"the Pod stays Running, so the {pod.source.kind} never records a completion"
+            + (f" until activeDeadlineSeconds ({pod.active_deadline_seconds} s) fails it."
+               if pod.active_deadline_seconds else "."))
+        yield ctx.finding(ID, c, ctx.container_path(c, main_field(c)), explanation,
+                          fill(FIX, name=c.name, image=c.image, other=finishing[0]))

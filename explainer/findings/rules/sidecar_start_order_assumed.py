@@ -1,0 +1,69 @@
+"""A helper the app depends on (a proxy, a local server) is a classic sidecar in `containers`.
+
+App containers get no start order: the kubelet starts them one after another in list order,
+but waits for none of them to listen or be ready, and the API promises even less ("in
+parallel"). An app that talks to a proxy on localhost can send its first requests before
+the proxy listens, and gets "connection refused" at start-up; listing the proxy first does
+not help.
+
+Fix: move the helper to `initContainers` with `restartPolicy: Always` and a startupProbe
+(the app then starts only after the probe passes), or make the app wait for it explicitly.
+
+Fires when: a container in `containers` connects to localhost on a port another container
+there declares, without a wait loop; or a proxy (envoy, istio-proxy, cloud-sql-proxy, ...)
+sits in `containers` next to an app that does not wait for it.
+Quiet when: the helper is a native sidecar, or the app waits for it (`until nc -z localhost
+PORT; do sleep 1; done`).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from explainer.lifecycle.defaults import DOCS
+
+from ..base import Finding, RuleContext, Severity, fill
+from ..scripts import WAIT_LOOP, localhost_ports, looks_like_proxy, sources
+
+ID = "sidecar-start-order-assumed"
+TITLE = "Start order assumed between app containers"
+SEVERITY = Severity.WARNING
+DOCS_URL = DOCS["sidecar-containers"]
+REFERENCES = (DOCS["pod-lifecycle"],)
+FIX = """
+initContainers:
+  - name: $name               # moved here from containers
+    image: $image
+    restartPolicy: Always     # native sidecar: runs before and beside the app containers
+    startupProbe:             # the app containers start only after this passes
+      tcpSocket:
+        port: $port
+      periodSeconds: 1
+      failureThreshold: 30
+"""
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    for s in ctx.pod.containers:
+        others = [a for a in ctx.pod.containers if a is not s]
+        ports = {p.container_port for p in s.ports}
+        users, waiters = [], []
+        for a in others:
+            for _field, text in sources(a):
+                used = sorted(localhost_ports(text) & ports)
+                if used:
+                    (waiters if WAIT_LOOP.search(text) else users).append((a.name, used[0]))
+        if not users and not (looks_like_proxy(s) and others and not waiters):
+            continue
+        if users:
+            who = ", ".join(f"{name} connects to localhost:{port}" for name, port in users)
+            why = f"{who}, a port of {s.name}"
+        else:
+            why = f"{s.name} looks like a proxy the other containers ({', '.join(a.name for a in others)}) send traffic through"
+        explanation = (
+            f"{why}, but {s.name} is a classic sidecar in containers. App containers are started "
+            "one after another without waiting for any of them to listen, so at start-up the app can "
+            f"reach {s.name} before it is ready and get connection refused; its place in the list "
+            "guarantees nothing.")
+        port = users[0][1] if users else (min(ports) if ports else 15021)
+        yield ctx.finding(ID, s, ctx.container_path(s, "name"), explanation,
+                          fill(FIX, name=s.name, image=s.image, port=port))

@@ -1,0 +1,60 @@
+"""A native sidecar that later containers rely on has no startupProbe: started is not ready.
+
+The kubelet starts the container after a native sidecar as soon as the sidecar counts as
+started. Without a startupProbe that is the moment its process runs, long before a proxy has
+loaded its configuration or opened its port, so the next container's first connections
+can fail. Readiness and liveness probes of a sidecar do not hold anything back.
+
+Fix: give the sidecar a startupProbe that passes only when it can serve (a TCP or HTTP
+check on its port).
+
+Fires when: a sidecar (init container with restartPolicy: Always) without a startupProbe
+declares ports, is reached on localhost by a later container, or is a proxy.
+Quiet when: it has a startupProbe, or nothing connects to it (a log shipper, for example).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from explainer.lifecycle.defaults import DOCS
+
+from ..base import Finding, RuleContext, Severity, fill
+from ..scripts import localhost_ports, looks_like_proxy, sources
+
+ID = "sidecar-without-startup-probe"
+TITLE = "Native sidecar without a startupProbe"
+SEVERITY = Severity.WARNING
+DOCS_URL = DOCS["sidecar-containers"]
+REFERENCES = (DOCS["probes"],)
+FIX = """
+initContainers:
+  - name: $name
+    restartPolicy: Always
+    startupProbe:             # the next container starts only after this passes
+      tcpSocket:
+        port: $port
+      periodSeconds: 1
+      failureThreshold: 30
+"""
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    pod = ctx.pod
+    for c in pod.sidecars:
+        if c.startup_probe is not None:
+            continue
+        later = [x for x in pod.init_containers if x.index > c.index] + list(pod.containers)
+        ports = {p.container_port for p in c.ports}
+        users = sorted({x.name for x in later for _f, text in sources(x) if localhost_ports(text) & ports})
+        if not (ports or users or looks_like_proxy(c)):
+            continue
+        nxt = later[0].name if later else "the app containers"
+        port = min(ports) if ports else 15021
+        need = (f"{', '.join(users)} connect{'s' if len(users) == 1 else ''} to it on localhost"
+                if users else f"it serves port {port}" if ports else "it is a proxy")
+        explanation = (
+            f"Native sidecar {c.name} has no startupProbe, so the kubelet treats it as started the "
+            f"moment its process runs and starts {nxt} straight away. But {need}: until {c.name} "
+            "actually listens, those connections are refused. A startupProbe makes the kubelet wait.")
+        yield ctx.finding(ID, c, ctx.container_path(c, "restartPolicy"), explanation,
+                          fill(FIX, name=c.name, port=port))
