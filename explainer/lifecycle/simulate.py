@@ -9,6 +9,7 @@ kuberuntime_termination_order.go.  Section numbers (§) refer to lifecycle-seman
 from __future__ import annotations
 
 import dataclasses
+import heapq
 from dataclasses import dataclass, field
 
 from . import defaults as d
@@ -146,6 +147,9 @@ class _Kubelet:
         self.sync_pending = False
         self.busy = False             # the pod worker is inside a start loop or a kill
         self.sync_wanted = False
+        self.alive_total = 0
+        self.alive_apps = 0
+        self.sidecar_heap: list[int] = []   # -index of sidecars started, for "the last one running"
         self.after_free: list = []
         self.queue: list[_C] = []
         self.pod_kill: str | None = None
@@ -403,7 +407,7 @@ class _Kubelet:
         c.force_restart = False
         c.announced = False
         c.gen += 1
-        c.alive = True
+        self._mark_alive(c)
         c.start_t = now
         run = c.b.run(c.runs)
         c.runs += 1
@@ -541,7 +545,7 @@ class _Kubelet:
             return
         now = self.s.now
         was_ready = c.st.ready
-        c.alive = False
+        self._mark_dead(c)
         c.gen += 1
         c.finished_at = now
         aborted_poststart = c.in_poststart
@@ -606,11 +610,29 @@ class _Kubelet:
             return
         self._sigterm(c, k)
 
+    def _mark_alive(self, c: _C) -> None:
+        c.alive = True
+        self.alive_total += 1
+        if c.spec.role == "app":
+            self.alive_apps += 1
+        elif c.spec.role == "sidecar":
+            heapq.heappush(self.sidecar_heap, -c.spec.index)
+
+    def _mark_dead(self, c: _C) -> None:
+        c.alive = False
+        self.alive_total -= 1
+        if c.spec.role == "app":
+            self.alive_apps -= 1
+
+    def _last_alive_sidecar(self) -> _C | None:
+        heap = self.sidecar_heap
+        while heap and not self.init[-heap[0]].alive:
+            heapq.heappop(heap)
+        return self.init[-heap[0]] if heap else None
+
     def _my_turn(self, c: _C) -> bool:
         """§9.3: a sidecar's SIGTERM waits for every app container and every later sidecar."""
-        if any(a.alive for a in self.apps):
-            return False
-        return not any(o.alive for o in self.init[c.spec.index + 1:] if o.spec.role == "sidecar")
+        return self.alive_apps == 0 and self._last_alive_sidecar() is c
 
     def _turn_deadline(self, c: _C, k: _Kill) -> None:
         if c.kill is k and k.stage == "turn" and c.alive:
@@ -648,14 +670,13 @@ class _Kubelet:
         self._pod_kill_progress()
 
     def _pod_kill_progress(self) -> None:
-        alive = [c for c in self.init + self.apps + self.ephemeral if c.alive]
-        if not alive:
+        if self.alive_total == 0:
             self._finish()
             return
-        for c in reversed(self.init):   # sidecars whose turn has come, last one first
-            k = c.kill
-            if k is not None and k.stage == "turn" and c.alive and k.ordered and self._my_turn(c):
-                self._sigterm(c, k)
+        c = self._last_alive_sidecar() if self.alive_apps == 0 else None
+        k = c.kill if c is not None else None
+        if c is not None and k is not None and k.stage == "turn" and k.ordered:
+            self._sigterm(c, k)    # the last running sidecar's turn has come
 
     def _finish(self) -> None:
         self.terminal = True
@@ -716,7 +737,7 @@ class _Kubelet:
 
     def _exit_lost(self, c: _C) -> None:
         was_ready = c.st.ready
-        c.alive = False
+        self._mark_dead(c)
         c.gen += 1
         c.finished_at = self.s.now
         self._set(c, EXITED, exit_code=255)

@@ -1,0 +1,119 @@
+"""`make bench`: medians over repeated runs, each with its ratio to a baseline timed in the same run.
+
+Speed is measured here, never in a timed test (a busy CI machine makes those flaky).
+"""
+from __future__ import annotations
+
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import yaml
+
+from explainer.explain import explain
+from explainer.lifecycle.parse import parse_manifest
+from explainer.lifecycle.scenario import Scenario
+from explainer.lifecycle.simulate import simulate
+
+ROOT = Path(__file__).resolve().parent.parent
+LIFECYCLE_DEMO = ROOT / "tests" / "fixtures" / "seeds" / "lifecycle-demo.yaml"
+CORPUS = ROOT.parent / "shared" / "corpus"
+
+
+def median_seconds(fn: Callable[[], Any], *, repeat: int = 30, min_time: float = 0.2) -> float:
+    """Median wall time of ``fn`` over at least ``repeat`` runs (more for fast functions)."""
+    fn()  # warm up caches and imports
+    samples: list[float] = []
+    start = time.perf_counter()
+    while len(samples) < repeat or time.perf_counter() - start < min_time:
+        t = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - t)
+        if len(samples) >= 10_000:
+            break
+    return statistics.median(samples)
+
+
+def generated_pod(n: int) -> str:
+    """A Pod with ``n`` containers: a fifth plain init, a tenth native sidecars, the rest apps,
+    with probes and hooks on many of them."""
+    inits, sidecars = [], []
+    apps = []
+    for i in range(n):
+        if i % 10 == 0:
+            sidecars.append({
+                "name": f"sidecar-{i}", "image": "envoyproxy/envoy:v1.30", "restartPolicy": "Always",
+                "startupProbe": {"tcpSocket": {"port": 15000 + i}, "periodSeconds": 2, "failureThreshold": 10},
+                "readinessProbe": {"httpGet": {"path": "/ready", "port": 15000 + i}, "periodSeconds": 5},
+                "lifecycle": {"preStop": {"exec": {"command": ["sh", "-c", "sleep 2"]}}},
+            })
+        elif i % 5 == 0:
+            inits.append({"name": f"init-{i}", "image": "alpine:3.20", "command": ["sh", "-c", "sleep 1"]})
+        else:
+            app: dict[str, Any] = {"name": f"app-{i}", "image": "example/app:1.0",
+                                   "ports": [{"containerPort": 8000 + i}],
+                                   "readinessProbe": {"httpGet": {"path": "/ready", "port": 8000 + i},
+                                                      "periodSeconds": 5},
+                                   "livenessProbe": {"httpGet": {"path": "/live", "port": 8000 + i},
+                                                     "periodSeconds": 10},
+                                   "resources": {"requests": {"cpu": "10m", "memory": "16Mi"}}}
+            if i % 3 == 0:
+                app["startupProbe"] = {"httpGet": {"path": "/started", "port": 8000 + i}, "periodSeconds": 5,
+                                       "failureThreshold": 30}
+            if i % 7 == 0:
+                app["lifecycle"] = {"postStart": {"exec": {"command": ["sh", "-c", "echo started"]}},
+                                    "preStop": {"sleep": {"seconds": 3}}}
+            apps.append(app)
+    init_containers = []
+    for i in range(max(len(inits), len(sidecars))):   # interleave plain init containers and sidecars
+        init_containers += sidecars[i:i + 1] + inits[i:i + 1]
+    doc = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": f"generated-{n}"},
+           "spec": {"terminationGracePeriodSeconds": 30, "initContainers": init_containers, "containers": apps}}
+    return yaml.safe_dump(doc, sort_keys=False)
+
+
+def _parse_and_simulate(text: str, scenario: Scenario) -> None:
+    for pod in parse_manifest(text).pods:
+        simulate(pod, scenario)
+
+
+def row(name: str, seconds: float, base: float | None = None, target: str = "") -> str:
+    ratio = f"{seconds / base:6.2f}x" if base else "       "
+    return f"  {name:58} {seconds * 1e3:9.3f} ms  {ratio}  {target}"
+
+
+def main() -> int:
+    print("Pod Lifecycle Explainer benchmarks (medians; ratios against a baseline timed in this run)")
+    print(f"  python {sys.version.split()[0]}, {os.cpu_count()} cpu(s)\n")
+    demo = LIFECYCLE_DEMO.read_text(encoding="utf-8")
+    deleting = Scenario(delete_at=30.0)
+    c_parse = median_seconds(lambda: yaml.load(demo, Loader=yaml.CSafeLoader))
+    ours = median_seconds(lambda: _parse_and_simulate(demo, deleting))
+    print("Engine")
+    print(row("lifecycle-demo: yaml.load(CSafeLoader) [baseline]", c_parse))
+    print(row("lifecycle-demo: parse + simulate (deleted at 30 s)", ours, c_parse, "target <= 10x"))
+    full = median_seconds(lambda: explain(demo, "deleteAt: 30"))
+    print(row("lifecycle-demo: explain() incl. schema + validation", full, c_parse))
+    t200 = generated_pod(200)
+    t400 = generated_pod(400)
+    sc = Scenario(delete_at=120.0)
+    m200 = median_seconds(lambda: _parse_and_simulate(t200, sc), repeat=15)
+    m400 = median_seconds(lambda: _parse_and_simulate(t400, sc), repeat=15)
+    print(row("generated Pod, 200 containers: parse + simulate", m200, None, "target < 50 ms"))
+    print(row("generated Pod, 400 containers: parse + simulate", m400, m200, "target <= 2.5x the 200 time"))
+    ok = ours / c_parse <= 10 and m200 < 0.050 and m400 / m200 <= 2.5
+    if CORPUS.is_dir():
+        files = sorted(p for p in CORPUS.rglob("*.y*ml"))
+        texts = [p.read_text(encoding="utf-8", errors="replace") for p in files]
+        whole = median_seconds(lambda: [explain(t) for t in texts], repeat=3)
+        print(f"\nCorpus ({len(files)} manifests from ../shared/corpus)")
+        print(row("explain() every manifest", whole))
+    print("\nall targets met" if ok else "\nSOME TARGETS MISSED")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
