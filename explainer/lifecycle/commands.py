@@ -69,7 +69,7 @@ def guess_run(c: Container, default_finite: bool) -> RunGuess:
 _SHELLS = re.compile(r"^(/usr)?(/bin/)?(ba|a|da|z)?sh$")
 
 
-def guess_stop(c: Container) -> tuple[float | None, str]:
+def guess_stop(c: Container, pid1: bool = True) -> tuple[float | None, str]:
     """How the main process answers SIGTERM: (seconds to exit, or None if it ignores it; why).
 
     PID 1 gets no default signal handling from the kernel: a shell script or a bare ``sleep``
@@ -77,7 +77,7 @@ def guess_stop(c: Container) -> tuple[float | None, str]:
     of the grace period is what stops it.
     """
     argv = c.command + c.args
-    if argv:
+    if argv and pid1:
         prog = argv[0]
         if _SHELLS.match(prog) and "trap" not in c.script:
             return None, "a shell as PID 1 ignores SIGTERM unless it traps it"
@@ -86,12 +86,20 @@ def guess_stop(c: Container) -> tuple[float | None, str]:
     return 0.0, "assumed to exit at once on SIGTERM (code 143)"
 
 
+_LOOP = re.compile(r"\b(while|until)\b.*?\bdone\b", re.S)
+
+
 def hook_seconds(script: str) -> float | None:
-    """Duration of an exec hook: the sleeps it contains (None when it loops forever)."""
+    """Duration of an exec hook: its top-level sleeps (None when it loops forever).
+
+    Sleeps inside a ``while``/``until`` loop wait for something else (a process to go away):
+    how long is unknown, so only the sleeps outside loops count.
+    """
     for pattern, _why in _FOREVER_PATTERNS[:4]:
         if pattern.search(script):
             return None
-    return sum(float(n) * _UNITS[u] for n, u in _SLEEP.findall(script))
+    outside = _LOOP.sub(" ", script)
+    return sum(float(n) * _UNITS[u] for n, u in _SLEEP.findall(outside))
 
 
 def _looks_like_server_command(c: Container) -> bool:

@@ -222,7 +222,7 @@ def behaviour_for(c: Container, pod: Pod, scenario: Scenario) -> Behaviour:
         post_start_seconds=_hook_default(c.post_start, raw, "postStartSeconds", assumed, 0.0),
         pre_stop_seconds=_hook_default(c.pre_stop, raw, "preStopSeconds", assumed, 0.0),
         pre_stop_exit_code=int(raw.get("preStopExitCode", 0)),
-        stop_seconds=_stop_seconds(c, raw, assumed),
+        stop_seconds=_stop_seconds(c, pod, raw, assumed),
         stop_exit_code=int(raw.get("stopExitCode", d.EXIT_SIGTERM)),
         assumed=assumed,
     )
@@ -301,10 +301,11 @@ def _hook_default(hook: Any, raw: dict[str, Any], key: str, assumed: dict[str, s
     return fallback
 
 
-def _stop_seconds(c: Container, raw: dict[str, Any], assumed: dict[str, str]) -> float | None:
+def _stop_seconds(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, str]) -> float | None:
     if "stopSeconds" in raw:
         return _as_duration(raw["stopSeconds"], "never")
-    seconds, why = guess_stop(c)
+    # with shareProcessNamespace the pause process is PID 1, so the main process is not
+    seconds, why = guess_stop(c, pid1=not pod.share_process_namespace)
     assumed["stopSeconds"] = why
     return seconds
 
