@@ -19,7 +19,7 @@ from explainer.lifecycle.scenario import Scenario
 from explainer.lifecycle.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
-LIFECYCLE_DEMO = ROOT / "tests" / "fixtures" / "seeds" / "lifecycle-demo.yaml"
+LIFECYCLE_DEMO = ROOT / "explainer" / "examples" / "lifecycle-demo.yaml"
 CORPUS = ROOT.parent / "shared" / "corpus"
 
 

@@ -20,8 +20,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
 
 
+EXAMPLES_DIR = TESTS_DIR.parent / "explainer" / "examples"
+
+
 def load_manifest(name: str) -> str:
-    """Text of tests/fixtures/<name>.yaml, e.g. load_manifest("pods/native_sidecar")."""
+    """Text of tests/fixtures/<name>.yaml, e.g. load_manifest("pods/native_sidecar").
+
+    "seeds/<slug>" reads the teaching examples the app ships (explainer/examples/<slug>.yaml),
+    so the gallery and the tests use the same files.
+    """
+    if name.startswith("seeds/"):
+        return (EXAMPLES_DIR / f"{name.removeprefix('seeds/')}.yaml").read_text(encoding="utf-8")
     return (FIXTURES_DIR / f"{name}.yaml").read_text(encoding="utf-8")
 
 

@@ -1,0 +1,52 @@
+"""The teaching examples of the source documents, and their counter-examples.
+
+One list serves the web gallery, the tests and the benchmarks, so an example exists once.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..render.i18n import gettext_noop as _
+
+HERE = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    slug: str
+    title: str          # message ids: the web layer translates them
+    summary: str
+    good: bool          # a teaching case (True) or a counter-example (False)
+    scenario: str = ""
+
+    def manifest(self) -> str:
+        return (HERE / f"{self.slug}.yaml").read_text(encoding="utf-8")
+
+
+EXAMPLES: tuple[Example, ...] = (
+    Example("init-example", _("Init container prepares a config"),
+            _("An init container writes a file into an emptyDir that the app then reads."), True),
+    Example("native-sidecar-example", _("Native sidecar"),
+            _("An init container with restartPolicy: Always keeps running beside the app."), True),
+    Example("native-sidecar-probe", _("Native sidecar with a startupProbe"),
+            _("The app waits until the proxy's startupProbe passes."), True,
+            "containers:\n  proxy:\n    startupSeconds: 5\n"),
+    Example("process-sharing-example", _("Shared process namespace"),
+            _("shareProcessNamespace: the containers see each other's processes; a debug container joins."),
+            True, "debug:\n  - {name: debugger, image: 'busybox:1.36', target: app, at: 20, runSeconds: 30}\n"),
+    Example("lifecycle-demo", _("Init, sidecar and app together"),
+            _("A plain init container, a native sidecar and the app, deleted after 30 s."), True,
+            "deleteAt: 30\n"),
+    Example("web-app-pod", _("Production-style web Pod"),
+            _("Three init containers, hooks, all three probes and classic sidecars."), True, "deleteAt: 60\n"),
+    Example("long-running-init", _("Long-running plain init container"),
+            _("A proxy written as a plain init container never exits: the app never starts."), False),
+    Example("job-classic-sidecar", _("Job with a classic sidecar"),
+            _("The worker finishes but the log sidecar keeps the Pod, and the Job, running."), False),
+    Example("classic-sidecar-order", _("Ordering by list position"),
+            _("A proxy listed before the app is not guaranteed to be ready first."), False),
+    Example("tmp-without-volume", _("/tmp shared without a volume"),
+            _("Each container has its own /tmp: the token the init container wrote is not there."), False),
+)
+BY_SLUG = {e.slug: e for e in EXAMPLES}
