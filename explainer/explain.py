@@ -8,11 +8,13 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
+from .findings import Finding, RuleContext, run_rules
 from .lifecycle import defaults as d
 from .lifecycle.errors import ErrorRecord, ManifestError
 from .lifecycle.model import Pod
 from .lifecycle.parse import TEMPLATE_PATHS, Skipped, parse_manifest
-from .lifecycle.scenario import Scenario, check_names, parse_scenario, scenario_from_data, validate_behaviour
+from .lifecycle.scenario import Scenario, check_names, parse_scenario, scenario_from_data
+from .lifecycle.sharing import analyse_sharing
 from .lifecycle.simulate import Simulation, simulate
 from .lifecycle.validate import admit
 from .lifecycle.yamlload import Limits
@@ -27,7 +29,7 @@ class PodReport:
     notes: list[str] = field(default_factory=list)
     simulation: Simulation | None = None
     sharing: dict[str, Any] = field(default_factory=dict)
-    findings: list[Any] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
 
 
 @dataclass
@@ -65,8 +67,6 @@ def explain(manifest: str, scenario: str | dict | Scenario | None = None, versio
     result.skipped = intake.skipped
     result.errors.extend(intake.errors)
     scenario_errors = check_names(sc, intake.pods)
-    for name, raw in sc.containers.items():
-        scenario_errors.extend(validate_behaviour(raw, name))
     if scenario_errors:
         result.errors.extend(scenario_errors)
         return result
@@ -93,6 +93,10 @@ def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[Error
     if report.admitted:
         report.simulation = simulate(adm.pod, sc, container_restart_rules=adm.container_restart_rules)
         report.notes.extend(report.simulation.notes)
+    debug = tuple(report.simulation.debug_containers) if report.simulation else ()
+    report.sharing = analyse_sharing(adm.pod, debug)
+    report.findings = run_rules(RuleContext(adm.pod, version, dict(sc.feature_gates), sc,
+                                            report.simulation, report.sharing))
     return report
 
 

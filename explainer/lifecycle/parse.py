@@ -122,13 +122,20 @@ def _name_of(obj: dict) -> str:
 
 
 def _kind_of(value: Any) -> str:
+    """What a reader calls the value's type: 'a mapping', 'a list', 'a number', ..."""
+    if isinstance(value, dict):
+        return "a mapping"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, str):
         return "a text"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return "a number"
     if value is None:
         return "empty"
-    return f"a {type(value).__name__}"
+    return "a value of another kind"
 
 
 def _err(root: Any, path: tuple[Any, ...], message: str, document: int, pod: str,

@@ -119,6 +119,7 @@ def scenario_from_data(data: Any) -> Scenario:
         if not isinstance(spec, dict):
             errors.append(_record(data, ("containers", name), f"The behaviour of {name!r} must be a mapping."))
             continue
+        errors.extend(validate_behaviour(spec, str(name), root=data))
         for key in spec:
             if key not in _CONTAINER_KEYS:
                 errors.append(_record(data, ("containers", name, key), f"Unknown field {key!r} for "
@@ -228,10 +229,10 @@ def behaviour_for(c: Container, pod: Pod, scenario: Scenario) -> Behaviour:
     )
 
 
-def validate_behaviour(raw: dict[str, Any], name: str) -> list[ErrorRecord]:
-    """Bad values in one container's scenario entry (types, units, words)."""
+def validate_behaviour(raw: dict[str, Any], name: str, root: Any = None) -> list[ErrorRecord]:
+    """Bad values in one container's scenario entry (types, units, words), with lines from ``root``."""
     errors: list[ErrorRecord] = []
-    root = {"containers": {name: raw}}
+    root = root if root is not None else {"containers": {name: raw}}
     pre = ("containers", name)
     for key in ("runSeconds", "preStopSeconds"):
         _duration(raw, (key,), errors, root=root, prefix=pre, words=("forever",))
@@ -241,17 +242,16 @@ def validate_behaviour(raw: dict[str, Any], name: str) -> list[ErrorRecord]:
     for key in ("exitCode", "preStopExitCode", "stopExitCode"):
         _integer(raw, (key,), errors, root=root, prefix=pre, maximum=255)
     if raw.get("imagePull", "ok") not in ("ok", "fails"):
-        errors.append(ErrorRecord(f"imagePull of {name!r} must be ok or fails.", path=f"containers.{name}.imagePull",
-                                  kind="scenario"))
+        errors.append(_record(root, pre + ("imagePull",), f"imagePull of {name!r} must be ok or fails."))
     probes = raw.get("failingProbes") or []
     if not isinstance(probes, list) or any(p not in PROBE_KINDS for p in probes):
-        errors.append(ErrorRecord(f"failingProbes of {name!r} lists probes among startup, readiness, "
-                                  "liveness.", path=f"containers.{name}.failingProbes", kind="scenario"))
+        errors.append(_record(root, pre + ("failingProbes",), f"failingProbes of {name!r} lists probes among "
+                              "startup, readiness, liveness."))
     runs = raw.get("runs")
     if runs is not None:
         if not isinstance(runs, list) or not runs or not all(isinstance(r, dict) for r in runs):
-            errors.append(ErrorRecord(f"runs of {name!r} must be a non-empty list of {{runSeconds, exitCode}}.",
-                                      path=f"containers.{name}.runs", kind="scenario"))
+            errors.append(_record(root, pre + ("runs",), f"runs of {name!r} must be a non-empty list of "
+                                  "{runSeconds, exitCode}."))
         else:
             for i, r in enumerate(runs):
                 _duration(r, ("runSeconds",), errors, root=root, prefix=pre + ("runs", i), words=("forever",))

@@ -8,6 +8,7 @@ data iteratively: every limit is checked as the events stream in, before the wor
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,29 +107,33 @@ def load_documents(text: str, limits: Limits = Limits()) -> list[Document]:
     if size > limits.max_bytes:
         raise ManifestError(
             f"The manifest is {size:,} bytes; the limit is {limits.max_bytes:,} bytes.", kind="limit")
+    looks_json = text.lstrip()[:1] in ("{", "[")
     try:
-        return _load(text, limits)
+        return _load(_json_as_yaml(text) if looks_json else text, limits)
     except ManifestError as yaml_error:
-        if yaml_error.records[0].kind == "syntax" and text.lstrip()[:1] in ("{", "["):
-            return _load_json(text, yaml_error)
+        if looks_json and yaml_error.records[0].kind == "syntax":
+            _raise_json_error(text)   # a JSON reader's message is clearer for broken JSON
         raise
 
 
-def _load_json(text: str, yaml_error: ManifestError) -> list[Document]:
+_ESCAPED_SLASH = re.compile(r'(?<!\\)((?:\\\\)*)\\/')
+
+
+def _json_as_yaml(text: str) -> str:
+    """JSON is YAML but for two things PyYAML (YAML 1.1) refuses: tabs as white space and
+    the ``\\/`` escape.  Raw tabs cannot occur inside valid JSON strings, so both rewrites keep
+    the meaning, and the YAML reader keeps its lines, limits and duplicate-key check."""
+    return _ESCAPED_SLASH.sub(r"\1/", text.replace("\t", " "))
+
+
+def _raise_json_error(text: str) -> None:
     try:
-        data = json.loads(text, object_pairs_hook=_json_map)
+        json.loads(text)
     except json.JSONDecodeError as exc:
         raise ManifestError(f"Invalid JSON: {exc.msg}.", line=exc.lineno, column=exc.colno,
                             kind="syntax") from None
     except RecursionError:
-        raise yaml_error from None
-    return [Document(0, 1, data)]
-
-
-def _json_map(pairs: list[tuple[str, Any]]) -> LMap:
-    m = LMap()
-    m.update(pairs)
-    return m
+        return
 
 
 def _load(text: str, limits: Limits) -> list[Document]:
@@ -139,6 +144,8 @@ def _load(text: str, limits: Limits) -> list[Document]:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         problem = (exc.problem or str(exc)).strip()
+        if "maximum nesting depth" in problem:   # libyaml's own bound, hit before ours in flow style
+            raise _fail(f"Nesting deeper than {limits.max_depth} levels.", mark, kind="limit") from None
         context = f" ({exc.context})" if exc.context else ""
         raise _with_source_line(_fail(f"YAML syntax error: {problem}{context}.", mark), text) from None
     except yaml.reader.ReaderError as exc:  # binary data, control characters

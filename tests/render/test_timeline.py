@@ -1,0 +1,295 @@
+"""The Gantt timeline: lanes, bar states, markers, arrows, scale, escaping and golden SVGs."""
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from explainer.bench import generated_pod
+from explainer.explain import PodReport, explain
+from explainer.render.timeline import (
+    STATES,
+    TimelineLayout,
+    layout_timeline,
+    nice_step,
+    render_timeline_svg,
+    timeline_rows,
+)
+from tests.conftest import load_manifest
+
+SVG = "{http://www.w3.org/2000/svg}"
+CRASHING = "containers: {app: {runSeconds: 2, exitCode: 1}}"
+DEBUG = "debug: [{name: dbg, image: busybox, target: app, at: 20}]"
+
+
+def report(name: str, scenario: str | None = None) -> PodReport:
+    result = explain(load_manifest(name), scenario)
+    assert result.ok, result.errors
+    return result.pods[0]
+
+
+def states_of(layout: TimelineLayout, lane: str) -> list[str]:
+    """The bar states of one lane, left to right, repeated states merged."""
+    index = next(l.index for l in layout.lanes if l.name == lane)
+    out: list[str] = []
+    for bar in sorted((b for b in layout.bars if b.lane == index), key=lambda b: b.t0):
+        if not out or out[-1] != bar.state:
+            out.append(bar.state)
+    return out
+
+
+def parse(svg: str) -> ET.Element:
+    root = ET.fromstring(svg)
+    assert root.tag == f"{SVG}svg"
+    return root
+
+
+# ---- lanes ----------------------------------------------------------------------------------------
+def test_lanes_in_start_order_with_their_roles() -> None:
+    layout = layout_timeline(report("seeds/lifecycle-demo", DEBUG))
+    assert [(l.name, l.role, l.role_label) for l in layout.lanes] == [
+        ("prepare", "init", "Init container"),
+        ("helper", "sidecar", "Native sidecar"),
+        ("app", "app", "App container"),
+        ("dbg", "ephemeral", "Ephemeral container"),
+    ]
+    ys = [l.y for l in layout.lanes]
+    assert ys == sorted(ys) and len(set(ys)) == 4
+    assert [l.group for l in layout.lanes] == [0, 0, 1, 2]
+    # the debug container's lane starts when kubectl debug asks for it, not at 0
+    dbg = [b for b in layout.bars if b.lane == 3]
+    assert dbg and min(b.t0 for b in dbg) == 20
+    assert states_of(layout, "dbg")[-1] == "running"
+    assert any(g.kind == "debug" and g.t == 20 for g in layout.guides)
+
+
+def test_every_lane_shows_its_role_in_the_svg() -> None:
+    root = parse(render_timeline_svg(report("seeds/lifecycle-demo", DEBUG)))
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    for label in ("Init container", "Native sidecar", "App container", "Ephemeral container"):
+        assert label in texts
+    for name in ("prepare", "helper", "app", "dbg"):
+        assert name in texts
+
+
+# ---- bars and markers -----------------------------------------------------------------------------
+def test_startup_states_of_lifecycle_demo() -> None:
+    layout = layout_timeline(report("seeds/lifecycle-demo", "deleteAt: 30"))
+    assert states_of(layout, "prepare") == ["running", "exited"]
+    assert states_of(layout, "helper") == ["waiting", "ready"]
+    assert states_of(layout, "app") == ["waiting", "ready"]
+    prepare_run = next(b for b in layout.bars if b.lane == 0 and b.state == "running")
+    assert (prepare_run.t0, prepare_run.t1) == (0, 1)
+    # prepare's 1 s is assumed: the bar is marked and says so
+    assert prepare_run.assumed and "(assumed" in prepare_run.tooltip
+    exits = [m for m in layout.markers if m.kind == "exit"]
+    assert sorted((layout.lanes[m.lane].name, m.label) for m in exits) == [
+        ("app", "143"), ("helper", "143"), ("prepare", "0")]
+    assert {layout.lanes[m.lane].name for m in layout.markers if m.kind == "sigterm"} == {"app", "helper"}
+
+
+def test_crashing_app_goes_through_backoff() -> None:
+    layout = layout_timeline(report("pods/crashing_app", CRASHING))
+    states = states_of(layout, "app")
+    assert states[:5] == ["ready", "backoff", "ready", "backoff", "ready"]
+    assert set(states) <= set(STATES)
+    first_backoff = next(b for b in layout.bars if b.state == "backoff")
+    assert (first_backoff.t0, first_backoff.t1) == (4, 14)
+    assert "CrashLoopBackOff" in first_backoff.tooltip
+    assert first_backoff.css_class == "tl-bar tl-backoff"
+    restarts = [m.t for m in layout.markers if m.kind == "restart"]
+    assert restarts == [2, 14, 36, 78, 160]
+    assert {m.label for m in layout.markers if m.kind == "exit"} == {"1"}
+    # the status strip tells the same story
+    assert "CrashLoopBackOff" in {s.value for s in layout.segments if s.row == "status"}
+
+
+def test_starting_until_the_startup_probe_passes() -> None:
+    layout = layout_timeline(report("seeds/native-sidecar-probe", "containers: {proxy: {startupSeconds: 5}}"))
+    proxy = [b for b in layout.bars if b.lane == 0]
+    assert [(b.state, b.t0, b.t1) for b in proxy] == [("starting", 0, 6), ("ready", 6, 16)]
+    assert [(m.kind, m.t) for m in layout.markers if m.lane == 0] == [("startup-ok", 6)]
+    assert states_of(layout, "app") == ["waiting", "ready"]
+
+
+def test_termination_shows_prestop_and_sigterm() -> None:
+    layout = layout_timeline(report("seeds/web-app-pod", "deleteAt: 60"))
+    envoy = [b for b in layout.bars if layout.lanes[b.lane].name == "envoy-sidecar" and b.state == "terminating"]
+    assert [(b.t0, b.t1) for b in envoy] == [(60, 70)]
+    assert "preStop" in envoy[0].tooltip and envoy[0].assumed
+    kinds = {(layout.lanes[m.lane].name, m.kind) for m in layout.markers}
+    assert ("app", "poststart") in kinds and ("app", "startup-ok") in kinds
+    assert any(g.kind == "deleted" and g.t == 60 for g in layout.guides)
+
+
+# ---- dependency arrows ----------------------------------------------------------------------------
+def test_arrows_for_init_then_sidecar_then_app() -> None:
+    layout = layout_timeline(report("seeds/lifecycle-demo", "deleteAt: 30"))
+    pairs = {(a.waits_for, a.container, a.condition, a.guaranteed) for a in layout.arrows}
+    assert pairs == {("prepare", "helper", "exit0", True), ("helper", "app", "started", True)}
+    lanes = {l.name: l for l in layout.lanes}
+    x1 = layout.plot_x + 1 * layout.px_per_second
+    for a in layout.arrows:
+        (xs, ys), (xe, ye) = a.points[0], a.points[-1]
+        assert xs == pytest.approx(x1, abs=0.1) and xe == pytest.approx(x1, abs=0.1)
+        assert lanes[a.waits_for].y < ys < ye <= lanes[a.container].y + lanes[a.container].height
+        assert a.css_class == "tl-arrow"
+
+
+def test_arrow_from_the_startup_probe_and_dashed_when_not_guaranteed() -> None:
+    layout = layout_timeline(report("seeds/native-sidecar-probe", "containers: {proxy: {startupSeconds: 5}}"))
+    (arrow,) = layout.arrows
+    assert (arrow.waits_for, arrow.container, arrow.condition) == ("proxy", "app", "startupProbe")
+    assert arrow.points[0][0] == pytest.approx(layout.plot_x + 6 * layout.px_per_second, abs=0.1)
+    web = layout_timeline(report("seeds/web-app-pod"))
+    dashed = [a for a in web.arrows if not a.guaranteed]
+    assert dashed and all("tl-dashed" in a.css_class for a in dashed)
+    assert ("app", "envoy-sidecar", "postStart") in {(a.waits_for, a.container, a.condition) for a in dashed}
+
+
+# ---- window, scale, axis --------------------------------------------------------------------------
+def test_window_stops_after_the_last_event_and_says_so() -> None:
+    layout = layout_timeline(report("seeds/native-sidecar-probe", "containers: {proxy: {startupSeconds: 5}}"))
+    assert layout.end_time == 300 and layout.view_end == 16
+    assert "300" in layout.note
+    whole = layout_timeline(report("seeds/lifecycle-demo", "deleteAt: 30"))
+    assert whole.view_end == 30 and whole.note == ""
+    explicit = layout_timeline(report("seeds/lifecycle-demo", "deleteAt: 30"), view_end=10)
+    assert explicit.view_end == 10 and "30" in explicit.note
+    assert all(b.t1 <= 10 for b in explicit.bars)
+
+
+@pytest.mark.parametrize("name,scenario", [("seeds/lifecycle-demo", "deleteAt: 30"), ("pods/crashing_app", CRASHING),
+                                           ("seeds/web-app-pod", "deleteAt: 60"), ("seeds/long-running-init", None)])
+def test_plot_width_and_rounding(name: str, scenario: str | None) -> None:
+    layout = layout_timeline(report(name, scenario))
+    assert 700 - 0.1 <= layout.plot_width <= 4000 + 0.1
+    numbers = [layout.width, layout.height, layout.plot_x]
+    for b in layout.bars:
+        numbers += [b.x, b.width, b.y, b.height]
+    for m in layout.markers:
+        numbers += [m.x, m.y]
+    for a in layout.arrows:
+        numbers += [v for p in a.points for v in p]
+    assert all(v == round(v, 1) for v in numbers)
+    steps = {round(b.t - a.t, 6) for a, b in zip(layout.ticks, layout.ticks[1:])}
+    assert len(steps) == 1 and layout.ticks[0].t == 0
+
+
+def test_nice_steps() -> None:
+    assert nice_step(1 / 23.3) == 5
+    assert nice_step(1 / 16) == 5
+    assert nice_step(1 / 4) == 20
+    assert nice_step(1 / 200) == 0.5
+    assert nice_step(1.0) == 100
+
+
+# ---- scale: 200 containers -------------------------------------------------------------------------
+def test_two_hundred_containers() -> None:
+    result = explain(generated_pod(200), "deleteAt: 120")
+    assert result.ok
+    r = result.pods[0]
+    layout = layout_timeline(r)
+    assert len(layout.lanes) == 200
+    assert all(l.height >= 20 for l in layout.lanes)
+    root = parse(render_timeline_svg(r))
+    lane_stripes = [e for e in root.iter(f"{SVG}rect") if (e.get("class") or "").startswith("tl-role-")]
+    assert len(lane_stripes) == 200
+    assert float(root.get("width")) <= 4000 + 400
+
+
+# ---- the SVG document --------------------------------------------------------------------------------
+def test_standalone_accessible_svg() -> None:
+    svg = render_timeline_svg(report("seeds/lifecycle-demo", "deleteAt: 30"))
+    root = parse(svg)
+    assert root.get("viewBox") == f"0 0 {root.get('width')} {root.get('height')}"
+    assert root.find(f"{SVG}title").text == "Timeline of Pod lifecycle-demo"
+    assert "Failed" in root.find(f"{SVG}desc").text
+    style = root.find(f"{SVG}style").text
+    assert "prefers-color-scheme: dark" in style
+    assert "<script" not in svg and "href" not in svg and "http://" not in svg.replace(
+        'xmlns="http://www.w3.org/2000/svg"', "")
+    # hover details: every bar and marker group carries a <title>
+    groups = [g for g in root.iter(f"{SVG}g") if g.find(f"{SVG}rect") is not None or g.find(f"{SVG}path") is not None]
+    assert groups and all(g.find(f"{SVG}title") is not None for g in groups if g.get("class") is None)
+    # the legend names every state
+    texts = {t.text for t in root.iter(f"{SVG}text")}
+    assert {"Waiting", "Starting", "Running", "Ready", "Terminating", "Back-off", "Exited", "Assumed duration"} <= texts
+
+
+def test_escaping_of_manifest_and_scenario_text() -> None:
+    manifest = (
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: evil}\nspec:\n  containers:\n"
+        "    - name: app\n      image: '\"evil<script>alert(1)</script>\" & '' ]]>'\n"
+    )
+    scenario = "debug: [{name: dbg, image: \"<img src=x onerror=alert(1)> \\\"q\\\" 'q' &\", target: app, at: 5}]"
+    result = explain(manifest, scenario)
+    assert result.ok, result.errors
+    r = result.pods[0]
+    assert "<script>" in r.pod.containers[0].image and "<img" in r.simulation.debug_containers[0].image
+    svg = render_timeline_svg(r, title='Pod <b>"evil"</b>')
+    root = parse(svg)
+    assert "<script" not in svg and "<img" not in svg and "<b>" not in svg
+    assert "&lt;img src=x onerror=alert(1)&gt;" in svg
+    assert root.find(f"{SVG}title").text == 'Pod <b>"evil"</b>'
+    # the text survives, as text, in the hover details
+    titles = "".join(t.text or "" for t in root.iter(f"{SVG}title"))
+    assert "evil<script>alert(1)</script>" in titles and "<img src=x onerror=alert(1)>" in titles
+
+
+def test_control_characters_do_not_break_the_xml() -> None:
+    manifest = ("apiVersion: v1\nkind: Pod\nmetadata: {name: bell}\nspec:\n  containers:\n"
+                "    - name: app\n      image: \"busybox\\a\\x01:1\"\n")
+    result = explain(manifest, None)
+    assert result.ok, result.errors
+    parse(render_timeline_svg(result.pods[0]))
+
+
+def test_fixed_labels_go_through_gettext() -> None:
+    svg = render_timeline_svg(report("seeds/lifecycle-demo", DEBUG), gettext=lambda s: f"«{s}»")
+    root = parse(svg)
+    texts = {t.text for t in root.iter(f"{SVG}text")}
+    for label in ("«Init container»", "«Native sidecar»", "«App container»", "«Ephemeral container»",
+                  "«Phase»", "«Status»", "«Ready»", "«seconds»", "«Waiting»", "«Assumed duration»"):
+        assert label in texts
+    assert "«assumed»" in svg
+    assert "prepare" in texts     # names from the manifest are never translated
+
+
+def test_a_pod_that_never_runs_still_renders() -> None:
+    result = explain(load_manifest("pods/ephemeral_in_spec"), None)
+    r = result.pods[0]
+    assert r.simulation is None
+    layout = layout_timeline(r)
+    assert layout.lanes and not layout.bars and layout.note
+    assert timeline_rows(r) == []
+    parse(render_timeline_svg(r))
+
+
+# ---- the accessible table -------------------------------------------------------------------------
+def test_rows_are_the_events() -> None:
+    r = report("seeds/lifecycle-demo", DEBUG)
+    rows = timeline_rows(r)
+    assert len(rows) == len(r.simulation.events)
+    assert set(rows[0]) >= {"t", "container", "role", "event", "detail"}
+    assert rows[0]["event"] == "sandbox_ready" and rows[0]["container"] == ""
+    first_exit = next(row for row in rows if row["event"] == "exited")
+    assert first_exit["container"] == "prepare" and first_exit["role"] == "init"
+    assert "exit code 0" in first_exit["detail"] and first_exit["detail"].endswith("(assumed)")
+    debug = next(row for row in rows if row["event"] == "debug_requested")
+    assert (debug["container"], debug["role"], debug["t"]) == ("dbg", "ephemeral", 20)
+    assert [row["t"] for row in rows] == sorted(row["t"] for row in rows)
+
+
+# ---- golden SVGs -------------------------------------------------------------------------------------
+GOLDEN = [
+    ("lifecycle-demo", "deleteAt: 30"),
+    ("native-sidecar-probe", "containers: {proxy: {startupSeconds: 5}}"),
+]
+
+
+@pytest.mark.parametrize("name,scenario", GOLDEN, ids=[g[0] for g in GOLDEN])
+def test_golden_timeline(name: str, scenario: str, golden) -> None:
+    svg = render_timeline_svg(report(f"seeds/{name}", scenario))
+    parse(svg)
+    golden(f"{name}/timeline.svg", svg)
