@@ -4,6 +4,7 @@ from __future__ import annotations
 from django.urls import include, path
 
 urlpatterns = [
+    path("i18n/", include("django.conf.urls.i18n")),
     path("", include("explainer.web.urls")),
     path("api/", include("explainer.web.api_urls")),
 ]

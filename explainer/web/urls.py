@@ -9,4 +9,5 @@ app_name = "web"
 
 urlpatterns = [
     path("", views.index, name="index"),
+    path("rules/", views.rules, name="rules"),
 ]

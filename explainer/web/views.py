@@ -1,10 +1,24 @@
 """Page views: function-based, one view serves both the full page and its htmx fragment."""
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+import hashlib
+from typing import Any
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.middleware import HtmxDetails
+
+from explainer.examples import BY_SLUG, EXAMPLES
+from explainer.explain import explain
+from explainer.findings import catalogue
+from explainer.lifecycle import defaults as d
+from explainer.lifecycle.errors import ErrorRecord, ManifestError
+from explainer.lifecycle.yamlload import Limits
+from explainer.web.forms import ExplainForm
+from explainer.web.present import present
+from explainer.web.whatif import scenario_as_yaml, scenario_from_post
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -13,6 +27,59 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-@require_GET
+def fingerprint(manifest: str, scenario: Any, version: str) -> str:
+    return hashlib.sha256(f"{version}\0{scenario!r}\0{manifest}".encode()).hexdigest()
+
+
+def run_explain(manifest: str, scenario: Any, version: str) -> dict[str, Any]:
+    """The shared part of every page that shows an analysis."""
+    expl = explain(manifest, scenario, version, limits=Limits(max_bytes=settings.MAX_MANIFEST_BYTES))
+    return {"explanation": expl, "pods": present(expl, fingerprint(manifest, scenario, version)),
+            "errors": expl.errors, "version": expl.version}
+
+
+@require_http_methods(["GET", "POST"])
 def index(request: HtmxHttpRequest) -> HttpResponse:
-    return render(request, "pages/index.html")
+    context: dict[str, Any] = {"examples": EXAMPLES}
+    if request.method == "POST":
+        form = ExplainForm(request.POST)
+        context["form"] = form
+        if not form.is_valid():
+            context["errors"] = form_errors(form)
+        else:
+            data = form.cleaned_data
+            try:
+                scenario = scenario_from_post(request.POST)
+            except ManifestError as exc:
+                context["errors"] = list(exc.records)
+            else:
+                context.update(run_explain(data["manifest"], scenario, data["version"]))
+                context["scenario_yaml"] = scenario_as_yaml(scenario)
+    else:
+        context.update(_initial(request))
+    template = "partials/_result.html" if request.htmx else "pages/index.html"
+    return render(request, template, context)
+
+
+def form_errors(form: ExplainForm) -> list[ErrorRecord]:
+    """Form errors in the shape of the core's, so one panel shows both."""
+    return [ErrorRecord(str(message), kind="input", path=field if field != "__all__" else None)
+            for field, messages in form.errors.items() for message in messages]
+
+
+def _initial(request: HttpRequest) -> dict[str, Any]:
+    slug = request.GET.get("example")
+    if slug:
+        example = BY_SLUG.get(slug)
+        if example is None:
+            raise Http404("No such example")
+        form = ExplainForm(initial={"manifest": example.manifest(), "scenario": example.scenario,
+                                    "version": d.DEFAULT_VERSION})
+        ctx = run_explain(example.manifest(), example.scenario or None, d.DEFAULT_VERSION)
+        return {"form": form, "example": example, **ctx}
+    return {"form": ExplainForm(initial={"version": d.DEFAULT_VERSION})}
+
+
+@require_GET
+def rules(request: HttpRequest) -> HttpResponse:
+    return render(request, "pages/rules.html", {"rules": catalogue()})

@@ -1,0 +1,92 @@
+"""Explanation -> what the templates show, in the reader's language.
+
+Views stay thin: they call `explain()` and hand its result to `present()`; templates only loop
+and print.  Pictures are rendered here (server side), through the cache when configured.
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.cache import cache
+from django.utils.translation import get_language, gettext
+
+from explainer.explain import Explanation, PodReport
+from explainer.lifecycle.errors import ErrorRecord
+from explainer.render.diagram import DiagramError, render_svg, sharing_diagram
+from explainer.render.story import story
+from explainer.render.timeline import render_timeline_svg, timeline_rows
+
+ROLE_LABELS = {"init": "Init container", "sidecar": "Native sidecar", "app": "App container",
+               "ephemeral": "Ephemeral container"}
+
+
+@dataclass
+class PodView:
+    name: str
+    kind: str
+    line: int | None
+    admitted: bool
+    errors: list[ErrorRecord]
+    notes: list[str]
+    containers: list[dict[str, Any]] = field(default_factory=list)
+    timeline_svg: str = ""
+    diagram_svg: str = ""
+    diagram_dot: str = ""
+    diagram_error: str = ""
+    findings: list[dict[str, Any]] = field(default_factory=list)
+    steps: list[dict[str, Any]] = field(default_factory=list)
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    final: dict[str, Any] = field(default_factory=dict)
+    assumed: list[dict[str, str]] = field(default_factory=list)
+
+
+def _cached(kind: str, key_text: str, make: Any) -> Any:
+    key = f"{kind}:{get_language()}:{hashlib.sha256(key_text.encode()).hexdigest()}"
+    value = cache.get(key)
+    if value is None:
+        value = make()
+        cache.set(key, value)
+    return value
+
+
+def present(expl: Explanation, fingerprint: str = "") -> list[PodView]:
+    """One view per Pod.  ``fingerprint`` (a hash of the input) keys the picture cache."""
+    return [_pod(r, f"{fingerprint}:{i}") for i, r in enumerate(expl.pods)]
+
+
+def _pod(r: PodReport, key: str) -> PodView:
+    pod = r.pod
+    view = PodView(pod.name, pod.source.kind, pod.source.line, r.admitted, r.errors, r.notes)
+    view.findings = [_finding(f) for f in r.findings]
+    sim = r.simulation
+    behaviours = sim.behaviours if sim else {}
+    for c in pod.all_containers + (tuple(sim.debug_containers) if sim else ()):
+        view.containers.append({"name": c.name, "role": c.role, "role_label": gettext(ROLE_LABELS[c.role]),
+                                "image": c.image, "line": c.line})
+    dot = sharing_diagram(r, gettext=gettext)
+    view.diagram_dot = dot
+    try:
+        view.diagram_svg = _cached("diagram", key + dot, lambda: render_svg(dot))
+    except DiagramError as exc:
+        view.diagram_error = str(exc)
+    if sim is None:
+        return view
+    view.timeline_svg = _cached("timeline", key, lambda: render_timeline_svg(r, gettext=gettext))
+    view.rows = timeline_rows(r)
+    view.steps = [{"t": s.t, "text": s.text.render(gettext), "assumed": s.assumed} for s in story(pod, sim)]
+    last = sim.timeline[-1]
+    view.final = {"status": last.status, "phase": last.phase, "ready": last.ready,
+                  "ready_count": last.ready_count, "restarts": last.restarts, "t": sim.end_time}
+    view.assumed = [{"container": name, "field": f, "why": why}
+                    for name, b in behaviours.items() for f, why in b.assumed.items()]
+    return view
+
+
+def _finding(f: Any) -> dict[str, Any]:
+    d = f.to_dict() if hasattr(f, "to_dict") else dict(f)
+    render = getattr(f, "render", None)
+    if callable(render):
+        d.update(render(gettext))
+    return d

@@ -1,0 +1,94 @@
+"""The "what if" panel: form controls -> the scenario document of the engine.
+
+The panel edits the same scenario a CLI user writes in YAML; the advanced text box holds that
+YAML, and the controls are applied on top of it, container by container.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+from explainer.lifecycle.errors import ManifestError
+from explainer.lifecycle.yamlload import Limits, load_documents
+
+PREFIX = "c."
+CONTROLS = ("crashes", "startup", "run", "ignore_term")
+
+
+def _number(value: str | None) -> float | None:
+    if value is None or not value.strip():
+        return None
+    try:
+        n = float(value)
+    except ValueError:
+        return None
+    return n if n >= 0 else None
+
+
+def scenario_from_post(data: Any) -> dict[str, Any]:
+    """The scenario as a mapping: the advanced YAML, then every control on top of it.
+
+    Raises ManifestError (kind "scenario") when the advanced YAML is not a mapping.
+    """
+    text = (data.get("scenario") or "").strip()
+    scenario: dict[str, Any] = {}
+    if text:
+        docs = load_documents(text, Limits(max_bytes=64 * 1024))
+        raw = docs[0].data if docs else None
+        if raw is not None and not isinstance(raw, dict):
+            raise ManifestError("The scenario must be a mapping (deleteAt, containers, ...).", kind="scenario")
+        scenario = _plain(raw or {})
+    containers: dict[str, dict[str, Any]] = scenario.setdefault("containers", {}) or {}
+    scenario["containers"] = containers
+    for key in data:
+        if not key.startswith(PREFIX):
+            continue
+        name, _, control = key[len(PREFIX):].rpartition(".")
+        if not name or control not in CONTROLS:
+            continue
+        _apply(containers.setdefault(name, {}), control, data.get(key))
+    scenario["containers"] = {k: v for k, v in containers.items() if v}
+    delete_at = _number(data.get("delete_at"))
+    if delete_at is not None:
+        scenario["deleteAt"] = delete_at
+    debug_at = _number(data.get("debug_at"))
+    if debug_at is not None:
+        entry: dict[str, Any] = {"name": (data.get("debug_name") or "debugger").strip() or "debugger",
+                                 "image": (data.get("debug_image") or "busybox:1.36").strip() or "busybox:1.36",
+                                 "at": debug_at}
+        if data.get("debug_target"):
+            entry["target"] = data.get("debug_target")
+        scenario.setdefault("debug", []).append(entry)
+    return {k: v for k, v in scenario.items() if v not in ({}, [], None)}
+
+
+def _apply(entry: dict[str, Any], control: str, value: str | None) -> None:
+    if control == "ignore_term":
+        if value in ("on", "true", "1"):
+            entry["stopSeconds"] = "never"
+        return
+    n = _number(value)
+    if n is None:
+        return
+    if control == "crashes" and n >= 1:
+        entry["runs"] = [{"runSeconds": 1, "exitCode": 1}] * int(n) + [{"runSeconds": entry.get("runSeconds", "forever")}]
+    elif control == "startup":
+        entry["startupSeconds"] = n
+    elif control == "run":
+        entry["runSeconds"] = n
+        if "runs" in entry:
+            entry["runs"][-1] = {"runSeconds": n}
+
+
+def _plain(value: Any) -> Any:
+    """LMap/LList -> dict/list, so the mapping can be edited and dumped."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def scenario_as_yaml(scenario: dict[str, Any]) -> str:
+    return yaml.safe_dump(scenario, sort_keys=False, allow_unicode=True) if scenario else ""

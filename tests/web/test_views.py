@@ -1,0 +1,114 @@
+"""The explainer page: full page and htmx fragment, bad input, examples, rules, languages."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from explainer.examples import EXAMPLES
+from tests.conftest import load_manifest
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def post(client: Client, manifest: str, htmx: bool = False, **extra: str):
+    data = {"manifest": manifest, "version": "1.34", **extra}
+    return client.post("/", data, **(HX if htmx else {}))
+
+
+def assert_ok(response) -> str:
+    body = response.content.decode()
+    assert response.status_code == 200, body[:2000]
+    return body
+
+
+def test_empty_page_has_the_editor_and_the_gallery(client: Client) -> None:
+    body = assert_ok(client.get("/"))
+    assert 'id="manifest"' in body and 'id="result"' in body
+    for ex in EXAMPLES:
+        assert f"?example={ex.slug}" in body
+
+
+def test_htmx_post_returns_the_result_fragment_only(client: Client) -> None:
+    body = assert_ok(post(client, load_manifest("seeds/lifecycle-demo"), htmx=True))
+    assert "<html" not in body
+    assert 'id="result"' in body
+    assert "lifecycle-demo" in body and "<svg" in body
+    assert 'hx-swap-oob="true"' in body     # the what-if panel follows the new containers
+
+
+def test_plain_post_returns_the_full_page_with_the_same_result(client: Client) -> None:
+    body = assert_ok(post(client, load_manifest("seeds/lifecycle-demo")))
+    assert "<html" in body and 'id="result"' in body
+    assert "What happens, step by step" in body
+    assert body.count('id="what-if"') == 1
+
+
+def test_timeline_diagram_findings_and_story_are_shown(client: Client) -> None:
+    body = assert_ok(post(client, load_manifest("seeds/long-running-init"), htmx=True))
+    assert "init-never-completes" in body
+    assert body.count("<svg") >= 2
+    assert "Init container proxy starts" in body
+
+
+@pytest.mark.parametrize("manifest,expected", [
+    ("apiVersion: v1\nkind: Pod\nmetadata: {name: x\n", "line"),
+    ("apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec:\n  containers: {}\n", "spec.containers"),
+    ("- just\n- a list\n", "not a Kubernetes object"),
+    ("\x00\x01\x02", "binary file"),
+])
+def test_bad_input_is_shown_next_to_the_editor_not_a_500(client: Client, manifest: str, expected: str) -> None:
+    body = assert_ok(post(client, manifest, htmx=True))
+    assert "error-panel" in body
+    assert expected in body
+
+
+def test_empty_and_oversized_manifests_get_a_form_error(client: Client, settings) -> None:
+    settings.MAX_MANIFEST_BYTES = 1000
+    body = assert_ok(post(client, "x: " + "y" * 2000))
+    assert "the limit is 1,000 bytes" in body
+    body = assert_ok(post(client, "   "))
+    assert "Paste a Kubernetes manifest" in body
+
+
+def test_what_if_controls_change_the_explanation(client: Client) -> None:
+    manifest = load_manifest("seeds/lifecycle-demo")
+    calm = assert_ok(post(client, manifest, htmx=True))
+    assert "CrashLoopBackOff" not in calm
+    body = assert_ok(post(client, manifest, htmx=True, **{"c.app.crashes": "3", "delete_at": "200"}))
+    assert "CrashLoopBackOff" in body
+    assert "deleteAt: 200" in body          # the scenario in effect is shown as YAML
+    dbg = assert_ok(post(client, manifest, htmx=True, debug_at="20", debug_target="app"))
+    assert "Ephemeral container debugger joins" in dbg
+
+
+def test_scenario_yaml_errors_are_reported(client: Client) -> None:
+    body = assert_ok(post(client, load_manifest("seeds/lifecycle-demo"), htmx=True,
+                          scenario="containers:\n  nope: {runSeconds: 1}\n"))
+    assert "nope" in body and "error-panel" in body
+
+
+@pytest.mark.parametrize("slug", [e.slug for e in EXAMPLES])
+def test_each_example_loads_and_explains(client: Client, slug: str) -> None:
+    body = assert_ok(client.get(f"/?example={slug}"))
+    assert 'class="pod"' in body
+    assert "error-panel" not in body
+    assert re.search(r'<textarea[^>]*id="manifest"[^>]*>\s*# Seed', body)
+
+
+def test_unknown_example_is_404(client: Client) -> None:
+    assert client.get("/?example=nope").status_code == 404
+
+
+def test_rules_page_lists_every_rule(client: Client) -> None:
+    from explainer.findings import RULES
+    body = assert_ok(client.get("/rules/"))
+    for rule in RULES:
+        assert f'id="{rule.ID}"' in body
+
+
+def test_manifest_text_is_escaped_everywhere(client: Client) -> None:
+    body = assert_ok(post(client, load_manifest("pods/hostile_names"), htmx=True))
+    assert "<script>alert" not in body
+    assert "&lt;script&gt;" in body or "&amp;lt;script" in body
