@@ -11,7 +11,8 @@ __all__ = ["BY_ID", "RULES", "Finding", "RuleContext", "Severity", "catalogue", 
 
 # Placeholder values for a rule's FIX when it is shown in the catalogue, outside any Pod.
 EXAMPLE_VALUES = {"name": "my-container", "image": "example/image:1.0", "port": "8080", "grace": "60",
-                  "path": "/shared", "volume": "shared", "other": "app"}
+                  "path": "/shared", "volume": "shared", "other": "app",
+                  "version": "1.27", "file": "/shared/token", "target": "app", "program": "app"}
 
 
 def run_rules(ctx: RuleContext) -> list[Finding]:
@@ -33,6 +34,7 @@ def _entry(rule: Any) -> dict[str, Any]:
         flat = " ".join(p.split())
         if flat.startswith("Fix:"):
             fix = flat.removeprefix("Fix:").strip()
+            fix = fix[:1].upper() + fix[1:]
         elif flat.startswith(tuple(when)):
             key = ""
             for line in p.splitlines():

@@ -1,6 +1,7 @@
 """Finding, Severity and RuleContext: what every rule reads and what it yields."""
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from enum import Enum
 from string import Template
@@ -109,6 +110,11 @@ class RuleContext:
 
 def references(rule: Any) -> tuple[str, ...]:
     return (rule.DOCS_URL,) + tuple(getattr(rule, "REFERENCES", ()))
+
+
+def flow_yaml(key: str, value: Any) -> str:
+    """``key: value`` with the value in YAML flow style, for FIX snippets (JSON is valid YAML)."""
+    return f"{key}: {json.dumps(value)}"
 
 
 def fill(template: str, **values: Any) -> str:

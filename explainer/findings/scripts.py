@@ -8,12 +8,18 @@ from __future__ import annotations
 import posixpath
 import re
 
-from explainer.lifecycle.model import Container, Pod
+from explainer.lifecycle.model import Container
 
 SHELL = re.compile(r"^(/usr)?(/bin/)?(ba|a|da|z)?sh$")
 # localhost:8080, 127.0.0.1:15001, `nc -z localhost 5432`, http://[::1]:9000
 LOCALHOST_PORT = re.compile(r"(?:localhost|127\.0\.0\.1|\[::1\])(?::|\s+(?:-p\s+)?)(\d{1,5})\b")
-WAIT_LOOP = re.compile(r"\b(until\b|while\s+!)[^;]*?;\s*do\b", re.S)
+_LOOP_HEAD = re.compile(r"\b(?:until|while\s+!)\s*(.*)", re.S)
+_DO = re.compile(r"\s*do\b")
+_PATH = r"(/[^\s;&|<>'\"()`]+)"
+_WRITES = re.compile(r"(?:\d?>>?\s*|\btee\s+(?:-a\s+)?|\btouch\s+|\b(?:cp|mv)\s+(?:-\S+\s+)*\S+\s+)" + _PATH)
+_DOWNLOAD = re.compile(r"\b(?:curl|wget)\b")
+_OUTPUT = re.compile(r"\s-[oO]\s*" + _PATH)
+_MENTION = re.compile(r"(?<![\w/.-])" + _PATH)
 PROXY_NAME = re.compile(r"(envoy|istio-proxy|linkerd[\w-]*proxy|cloud-sql-proxy|"
                         r"(^|[-_/])proxy([-_:]|$))", re.I)
 
@@ -61,18 +67,57 @@ def names_of(c: Container) -> set[str]:
     return {n for n in (c.name, image_name(c.image), program(c)) if n}
 
 
+def wait_loops(text: str) -> list[str]:
+    """Conditions of `until COND; do` and `while ! COND; do` loops in a shell text.
+
+    Split on `;` and newlines instead of one regex: a regex that scans ahead for `; do`
+    from every `until` is quadratic on a long text without one.
+    """
+    parts = re.split(r"[;\n]", text)
+    out = []
+    for part, after in zip(parts, parts[1:]):
+        m = _LOOP_HEAD.search(part)
+        if m and _DO.match(after):
+            out.append(" ".join(m.group(1).split()))
+    return out
+
+
+def segments(text: str) -> list[str]:
+    """Simple commands of a shell text, split on ; & | and newlines (pipes kept apart too)."""
+    return [s for s in re.split(r"[;&|\n]", text) if s.strip()]
+
+
+def written_paths(text: str) -> list[str]:
+    """Absolute paths a shell text writes: > and >>, tee, touch, cp/mv targets, curl -o, wget -O."""
+    found = _WRITES.findall(text)
+    for command in segments(text):  # one simple command at a time, so the scan stays linear
+        if _DOWNLOAD.search(command):
+            found += _OUTPUT.findall(command)
+    return found
+
+
+def mentioned_paths(c: Container) -> dict[str, str]:
+    """Every absolute path in ``c``'s command, args, hooks and env -> the first field naming it."""
+    found: dict[str, str] = {}
+    for field, text in sources(c):
+        for path in _MENTION.findall(text):
+            found.setdefault(path, field)
+    return found
+
+
 def localhost_ports(text: str) -> set[int]:
     return {int(p) for p in LOCALHOST_PORT.findall(text)}
 
 
+def localhost_use(c: Container) -> tuple[set[int], set[int]]:
+    """(ports ``c`` reaches on localhost, ports it explicitly waits for in an until/while loop)."""
+    used: set[int] = set()
+    waited: set[int] = set()
+    for _field, text in sources(c):
+        used |= localhost_ports(text)
+        waited |= localhost_ports(" ".join(wait_loops(text)))
+    return used, waited
+
+
 def looks_like_proxy(c: Container) -> bool:
     return bool(PROXY_NAME.search(c.name) or PROXY_NAME.search(image_name(c.image)))
-
-
-def running_together(pod: Pod) -> list[Container]:
-    """Containers that keep running side by side: native sidecars and app containers."""
-    return list(pod.sidecars) + list(pod.containers)
-
-
-def fmt(seconds: float | None) -> str:
-    return "forever" if seconds is None else f"{seconds:g} s"

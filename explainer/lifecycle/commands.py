@@ -20,7 +20,10 @@ _FOREVER_PATTERNS = (
     (re.compile(r"\btail\s+(-[a-zA-Z]*f\b|--follow\b)"), "follows a file forever (tail -f)"),
     (re.compile(r"\bsleep\s+\d{4,}\b"), None),  # handled below as long finite sleeps
 )
-_WAIT_LOOP = re.compile(r"\b(until|while\s+!)\b[^;]*;\s*do\b")
+_WAIT_LOOP = re.compile(r"\b(until|while\s+!)\b[^;]{0,400};\s*do\b")
+# Heuristics read at most this much of a command: enough for any real script, and it
+# bounds the work a hostile 1 MiB command can cause.
+_SCAN_LIMIT = 16_384
 _SLEEP = re.compile(r"\bsleep\s+(\d+(?:\.\d+)?)([smhd]?)\b")
 _UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
 # Images that serve until stopped when run with no command of their own.
@@ -44,7 +47,7 @@ class RunGuess:
 
 def guess_run(c: Container, default_finite: bool) -> RunGuess:
     """How long one run of ``c``'s main process lasts, and why we think so."""
-    script = c.script
+    script = c.script[:_SCAN_LIMIT]
     for pattern, why in _FOREVER_PATTERNS[:4]:
         if pattern.search(script):
             return RunGuess(None, f"its command {why}", certain=True)
@@ -80,13 +83,22 @@ def guess_stop(c: Container, pid1: bool = True) -> tuple[float | None, str]:
     if argv and pid1:
         prog = argv[0]
         if _SHELLS.match(prog) and "trap" not in c.script:
-            return None, "a shell as PID 1 ignores SIGTERM unless it traps it"
-        if prog.rsplit("/", 1)[-1] in ("sleep", "tail"):
+            execs = _EXEC.findall(c.script[:_SCAN_LIMIT])
+            if not execs:
+                return None, "a shell as PID 1 ignores SIGTERM unless it traps it"
+            last = execs[-1].rsplit("/", 1)[-1]
+            if last in _NO_HANDLER:
+                return None, f"the script execs {last}, which as PID 1 has no SIGTERM handler"
+        elif prog.rsplit("/", 1)[-1] in _NO_HANDLER:
             return None, f"{prog} as PID 1 has no SIGTERM handler"
     return 0.0, "assumed to exit at once on SIGTERM (code 143)"
 
 
-_LOOP = re.compile(r"\b(while|until)\b.*?\bdone\b", re.S)
+_EXEC = re.compile(r"\bexec\s+(\S+)")
+_NO_HANDLER = ("sleep", "tail")
+
+
+_LOOP = re.compile(r"\b(while|until)\b.{0,2000}?\bdone\b", re.S)
 
 
 def hook_seconds(script: str) -> float | None:
@@ -95,6 +107,7 @@ def hook_seconds(script: str) -> float | None:
     Sleeps inside a ``while``/``until`` loop wait for something else (a process to go away):
     how long is unknown, so only the sleeps outside loops count.
     """
+    script = script[:_SCAN_LIMIT]
     for pattern, _why in _FOREVER_PATTERNS[:4]:
         if pattern.search(script):
             return None

@@ -30,7 +30,7 @@ DOCS_URL = DOCS["sidecar-containers"]
 REFERENCES = (DOCS["jobs"],)
 FIX = """
 initContainers:
-  - name: $name               # moved here from containers
+  - name: $name  # moved here from containers
     image: $image
     restartPolicy: Always     # native sidecar: stopped once $other has exited
 containers:
@@ -52,9 +52,11 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             continue
         workers = ", ".join(finishing)
         explanation = (
-            f"{c.name} runs until stopped ({guess.why}) in a {pod.source.kind} Pod. After {workers} "
+            f"In this {pod.source.kind} Pod, {c.name} runs until it is stopped: {guess.why}. After {workers} "
             f"finish{'es' if len(finishing) == 1 else ''}, {c.name} keeps running and nothing stops it: "
-            f"the Pod stays Running, so the {pod.source.kind} never records a completion"
+            "the Pod stays Running, so the Job never records a completion"
+            + (" (and the CronJob's later runs start beside it, or are skipped under "
+               "concurrencyPolicy: Forbid)" if pod.source.kind == "CronJob" else "")
             + (f" until activeDeadlineSeconds ({pod.active_deadline_seconds} s) fails it."
                if pod.active_deadline_seconds else "."))
         yield ctx.finding(ID, c, ctx.container_path(c, main_field(c)), explanation,

@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
-from ..scripts import WAIT_LOOP, localhost_ports, looks_like_proxy, sources
+from ..scripts import localhost_use, looks_like_proxy
 
 ID = "sidecar-start-order-assumed"
 TITLE = "Start order assumed between app containers"
@@ -31,7 +31,7 @@ DOCS_URL = DOCS["sidecar-containers"]
 REFERENCES = (DOCS["pod-lifecycle"],)
 FIX = """
 initContainers:
-  - name: $name               # moved here from containers
+  - name: $name  # moved here from containers
     image: $image
     restartPolicy: Always     # native sidecar: runs before and beside the app containers
     startupProbe:             # the app containers start only after this passes
@@ -43,26 +43,29 @@ initContainers:
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
+    use = {a.name: localhost_use(a) for a in ctx.pod.containers}
     for s in ctx.pod.containers:
         others = [a for a in ctx.pod.containers if a is not s]
         ports = {p.container_port for p in s.ports}
         users, waiters = [], []
         for a in others:
-            for _field, text in sources(a):
-                used = sorted(localhost_ports(text) & ports)
-                if used:
-                    (waiters if WAIT_LOOP.search(text) else users).append((a.name, used[0]))
+            used, loops = use[a.name]
+            if loops & ports if ports else loops:
+                waiters.append(a.name)   # it waits for the helper explicitly: the documented remedy
+            elif used & ports:
+                users.append((a.name, min(used & ports)))
         if not users and not (looks_like_proxy(s) and others and not waiters):
             continue
         if users:
             who = ", ".join(f"{name} connects to localhost:{port}" for name, port in users)
-            why = f"{who}, a port of {s.name}"
+            why, dependants = f"{who}, a port of {s.name}", ", ".join(name for name, _p in users)
         else:
-            why = f"{s.name} looks like a proxy the other containers ({', '.join(a.name for a in others)}) send traffic through"
+            dependants = ", ".join(a.name for a in others)
+            why = f"{s.name} looks like a proxy that {dependants} may send traffic through"
         explanation = (
             f"{why}, but {s.name} is a classic sidecar in containers. App containers are started "
-            "one after another without waiting for any of them to listen, so at start-up the app can "
-            f"reach {s.name} before it is ready and get connection refused; its place in the list "
+            f"one after another without waiting for any of them to listen, so at start-up {dependants} "
+            f"can reach {s.name} before it is ready and get connection refused; its place in the list "
             "guarantees nothing.")
         port = users[0][1] if users else (min(ports) if ports else 15021)
         yield ctx.finding(ID, s, ctx.container_path(s, "name"), explanation,

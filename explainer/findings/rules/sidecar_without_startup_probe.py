@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
-from ..scripts import localhost_ports, looks_like_proxy, sources
+from ..scripts import localhost_use, looks_like_proxy
 
 ID = "sidecar-without-startup-probe"
 TITLE = "Native sidecar without a startupProbe"
@@ -45,16 +45,16 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             continue
         later = [x for x in pod.init_containers if x.index > c.index] + list(pod.containers)
         ports = {p.container_port for p in c.ports}
-        users = sorted({x.name for x in later for _f, text in sources(x) if localhost_ports(text) & ports})
+        users = sorted(x.name for x in later if localhost_use(x)[0] & ports)
         if not (ports or users or looks_like_proxy(c)):
             continue
         nxt = later[0].name if later else "the app containers"
         port = min(ports) if ports else 15021
         need = (f"{', '.join(users)} connect{'s' if len(users) == 1 else ''} to it on localhost"
-                if users else f"it serves port {port}" if ports else "it is a proxy")
+                if users else f"it serves port {port}" if ports else "it is a proxy the app sends traffic through")
         explanation = (
             f"Native sidecar {c.name} has no startupProbe, so the kubelet treats it as started the "
             f"moment its process runs and starts {nxt} straight away. But {need}: until {c.name} "
-            "actually listens, those connections are refused. A startupProbe makes the kubelet wait.")
+            "actually listens, connections to it are refused. A startupProbe makes the kubelet wait.")
         yield ctx.finding(ID, c, ctx.container_path(c, "restartPolicy"), explanation,
                           fill(FIX, name=c.name, port=port))

@@ -1,0 +1,41 @@
+"""ephemeralContainers written into a manifest that creates a Pod or a Pod template.
+
+Ephemeral containers exist only to debug a running Pod: they are added through the
+ephemeralcontainers subresource (`kubectl debug`). The API server rejects a Pod that sets
+them on create, and a workload whose template contains them.
+
+Fix: delete the section and use `kubectl debug -it POD --image=busybox --target=CONTAINER`
+when you need a shell next to a running container.
+
+Fires when: the Pod spec has ephemeralContainers.
+Quiet when: it has none.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from explainer.lifecycle.defaults import DOCS
+
+from ..base import Finding, RuleContext, Severity, fill
+
+ID = "ephemeral-in-spec"
+TITLE = "Ephemeral container in a manifest"
+SEVERITY = Severity.ERROR
+DOCS_URL = DOCS["ephemeral-containers"]
+REFERENCES = (DOCS["debug-running-pod"],)
+FIX = """
+# remove spec.ephemeralContainers; once the Pod runs:
+#   kubectl debug -it <pod> --image=$image --target=$target --container=$name
+"""
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    for c in ctx.pod.ephemeral_containers:
+        target = c.target or (ctx.pod.containers[0].name if ctx.pod.containers else "app")
+        where = "a Pod template" if ctx.pod.source.kind != "Pod" else "a Pod being created"
+        explanation = (
+            f"Ephemeral container {c.name} is written into {where}. The API server rejects it: "
+            "ephemeral containers can only be added to a running Pod through the "
+            "ephemeralcontainers subresource (kubectl debug), so this Pod is never created.")
+        yield ctx.finding(ID, c, c.path, explanation,
+                          fill(FIX, name=c.name, image=c.image or "busybox:1.36", target=target))

@@ -1,0 +1,72 @@
+"""One container writes a file another reads, but no shared volume holds it.
+
+Every container has its own root filesystem from its image; only mounted volumes are
+shared. `echo token > /tmp/token` in an init container writes to that container's own
+/tmp, which disappears with it; the app's `cat /tmp/token` looks in its own /tmp and finds
+nothing (or whatever its image put there).
+
+Fix: declare an emptyDir volume and mount it at the same directory in both containers.
+
+Fires when: a path written by one container (`>`, `>>`, `tee`, `cp`, `mv`, `touch`,
+`curl -o`, `wget -O`) appears in another container's command, args, hooks or env, and no
+volume mounted by both covers it.
+Quiet when: both containers mount the same volume at a directory that holds the path.
+"""
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterator
+
+from explainer.lifecycle.defaults import DOCS
+from explainer.lifecycle.model import Container
+
+from ..base import Finding, RuleContext, Severity, fill
+from ..scripts import mentioned_paths, sources, written_paths
+
+ID = "file-shared-without-volume"
+TITLE = "File passed between containers without a shared volume"
+SEVERITY = Severity.WARNING
+DOCS_URL = DOCS["volumes"]
+REFERENCES = (DOCS["init-containers"],)
+FIX = """
+volumes:
+  - name: shared
+    emptyDir: {}
+# in both $other (writes $file) and $name (reads it):
+volumeMounts:
+  - name: shared
+    mountPath: $path
+"""
+_NOT_FILES = ("/dev/", "/proc/", "/sys/")
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    everyone = ctx.pod.init_containers + ctx.pod.containers
+    mentioned = {c.name: mentioned_paths(c) for c in everyone}
+    written = {c.name: {p for _f, text in sources(c) for p in written_paths(text)
+                        if not p.startswith(_NOT_FILES)} for c in everyone}
+    for w in everyone:
+        for path in sorted(written[w.name]):
+            for r in everyone:
+                # a container that writes the path itself reads its own copy: nothing to share
+                where = mentioned[r.name].get(path) if path not in written[r.name] else None
+                if where is None or _shared(w, r, path):
+                    continue
+                directory = posixpath.dirname(path) if posixpath.dirname(path) != "/" else "/shared"
+                explanation = (
+                    f"{w.name} writes {path} and {r.name} reads it, but no volume mounted in both "
+                    f"covers {directory}. Each container has its own root filesystem, so the file "
+                    f"{w.name} writes stays in {w.name}'s filesystem and {r.name} does not find it "
+                    f"(No such file or directory) when it runs.")
+                yield ctx.finding(ID, r, ctx.container_path(r, where), explanation,
+                                  fill(FIX, name=r.name, other=w.name, file=path, path=directory))
+
+
+def _under(path: str, mount: str) -> bool:
+    mount = mount.rstrip("/") or "/"
+    return path == mount or path.startswith(mount if mount == "/" else mount + "/")
+
+
+def _shared(a: Container, b: Container, path: str) -> bool:
+    held_a = {m.volume for m in a.mounts if _under(path, m.mount_path)}
+    return any(m.volume in held_a and _under(path, m.mount_path) for m in b.mounts)

@@ -1,0 +1,61 @@
+"""A container signals PID 1 although the Pod shares its process namespace.
+
+With `shareProcessNamespace: true` the container's own main process is no longer PID 1:
+PID 1 is the Pod's pause container (with hostPID it is the node's init). A preStop such as
+`kill -SIGTERM 1` or a reloader's `kill -HUP 1`, written for a container of its own,
+signals the sandbox instead (or fails with "Operation not permitted"), and the process it
+meant to reach never gets the signal. The Kubernetes docs call this out for
+shareProcessNamespace.
+
+Fix: signal the program by name or PID file (`kill -TERM $(pidof app)`), or drop the
+kill: the kubelet sends SIGTERM to the main process right after preStop anyway.
+
+Fires when: `kill ... 1` appears in a container's command, args or hooks and the Pod sets
+shareProcessNamespace or hostPID.
+Quiet when: each container has its own PID namespace (there PID 1 is its own main process).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from explainer.lifecycle.defaults import DOCS
+
+from ..base import Finding, RuleContext, Severity, fill
+from ..scripts import program, segments, sources
+
+ID = "kill-pid1-shared-namespace"
+TITLE = "Signal to PID 1 in a shared process namespace"
+SEVERITY = Severity.WARNING
+DOCS_URL = DOCS["share-process-namespace"]
+REFERENCES = (DOCS["hooks"],)
+FIX = """
+lifecycle:
+  preStop:
+    exec:
+      # PID 1 is the pause container here: address $name's own program instead
+      command: ["/bin/sh", "-c", "kill -TERM $$(pidof $program)"]
+"""
+# Anchored at the start of each simple command: unanchored, a long text is scanned from every `kill`.
+_KILL_1 = re.compile(r"\s*(?:then\s+|do\s+|else\s+|exec\s+|[{(!]\s*)?(kill\s+(?:-s\s+\w+\s+|-\S+\s+)*1)(?![\w.])")
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    pod = ctx.pod
+    if not (pod.share_process_namespace or pod.host_pid):
+        return
+    pid1 = "the node's init process (hostPID: true)" if pod.host_pid else \
+        "the Pod's pause container (shareProcessNamespace: true)"
+    for c in pod.all_containers:
+        for field, text in sources(c):
+            m = next(filter(None, (_KILL_1.match(s) for s in segments(text))), None)
+            if m is None or field.startswith("env"):
+                continue
+            explanation = (
+                f"{c.name} runs `{m.group(1)}` to signal its own main process, but in this Pod PID 1 "
+                f"is {pid1}. The signal goes there (or is refused) and {c.name}'s program never gets "
+                "it; a preStop that then waits for the program to exit waits until the grace period "
+                "runs out, because the kubelet sends its own SIGTERM only after preStop ends.")
+            yield ctx.finding(ID, c, ctx.container_path(c, field), explanation,
+                              fill(FIX, name=c.name, program=program(c) or c.name))
+            break

@@ -1,0 +1,61 @@
+"""A livenessProbe with a short budget and no startupProbe: a slow start is killed in a loop.
+
+The liveness probe starts right after initialDelaySeconds and the kubelet kills the
+container after failureThreshold failures periodSeconds apart. A start that takes longer
+than that (a cold cache, a migration, a busy node) never finishes: the container is killed,
+restarted, killed again, and ends in CrashLoopBackOff. A startupProbe holds liveness (and
+readiness) back until the program has started, however long that takes.
+
+Fix: add a startupProbe with the same check and a generous failureThreshold x periodSeconds.
+
+Fires when: a container has a livenessProbe, no startupProbe, and initialDelaySeconds +
+failureThreshold x periodSeconds is under 30 s.
+Quiet when: a startupProbe exists, or the liveness budget is 30 s or more.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from explainer.lifecycle.defaults import DOCS
+from explainer.lifecycle.model import Container
+
+from ..base import Finding, RuleContext, Severity, fill, flow_yaml
+
+ID = "liveness-without-startup-probe"
+TITLE = "Short livenessProbe without a startupProbe"
+SEVERITY = Severity.WARNING
+DOCS_URL = DOCS["probes"]
+FIX = """
+- name: $name
+  startupProbe:               # liveness starts only after this passes
+    $handler
+    periodSeconds: 5
+    failureThreshold: 30      # up to 150 s to start
+"""
+SLOW_START_SECONDS = 30       # below this, an ordinary slow start is already at risk
+EXAMPLE = {"handler": "httpGet: {path: /healthz, port: 8080}"}
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    for c in ctx.pod.containers + ctx.pod.sidecars:
+        p = c.liveness_probe
+        if p is None or c.startup_probe is not None:
+            continue
+        budget = p.initial_delay + p.failure_threshold * p.period
+        if budget >= SLOW_START_SECONDS:
+            continue
+        explanation = (
+            f"{c.name} has a livenessProbe ({p.detail}) and no startupProbe: the first check runs "
+            f"at {p.initial_delay} s and {p.failure_threshold} failures {p.period} s apart get it killed "
+            f"about {budget} s after it starts. If {c.name} ever needs longer to start, the kubelet "
+            "kills and restarts it before it is up, again and again (CrashLoopBackOff).")
+        yield ctx.finding(ID, c, ctx.container_path(c, "livenessProbe"), explanation,
+                          fill(FIX, name=c.name, handler=_handler(ctx, c)))
+
+
+def _handler(ctx: RuleContext, c: Container) -> str:
+    raw = ctx.raw(ctx.container_path(c, "livenessProbe"))
+    for key in ("httpGet", "tcpSocket", "grpc", "exec"):
+        if isinstance(raw, dict) and key in raw:
+            return flow_yaml(key, raw[key])
+    return "httpGet: {path: /healthz, port: 8080}"

@@ -1,0 +1,47 @@
+"""A volumeMount names a volume the Pod does not declare.
+
+The API server rejects the Pod ("Not found"): a volumeMount must name one of spec.volumes.
+Often the volume was renamed in one place but not the other, or declared in another
+workload.
+
+Fix: declare the volume under spec.volumes, or correct the name in volumeMounts.
+
+Fires when: a container's volumeMounts name a volume missing from spec.volumes.
+Quiet when: every mount names a declared volume.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from explainer.lifecycle.defaults import DOCS
+
+from ..base import Finding, RuleContext, Severity, fill
+
+ID = "mount-without-volume"
+TITLE = "volumeMount names an undeclared volume"
+SEVERITY = Severity.ERROR
+DOCS_URL = DOCS["volumes"]
+FIX = """
+volumes:
+  - name: $volume         # declare what $name mounts
+    emptyDir: {}          # or the configMap/secret/persistentVolumeClaim it should be
+# or point $name's mount at a declared volume:
+#   volumeMounts: [{name: $known, mountPath: $path}]
+"""
+EXAMPLE = {"known": "config"}
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    for u in ctx.sharing.get("undeclared", []):
+        c = ctx.pod.container(u["container"])
+        if c is None:
+            continue
+        i = next(i for i, m in enumerate(c.mounts) if m.volume == u["volume"])
+        known = ", ".join(v.name for v in ctx.pod.volumes) or "none"
+        explanation = (
+            f"{c.name} mounts volume {u['volume']!r} at {u['mountPath']}, but the Pod declares no such "
+            f"volume (declared: {known}). The API server rejects the Pod, so none of its containers "
+            "ever starts.")
+        yield ctx.finding(ID, c, ctx.container_path(c, f"volumeMounts[{i}].name"), explanation,
+                          fill(FIX, name=c.name, volume=u["volume"], path=u["mountPath"],
+                               known=ctx.pod.volumes[0].name if ctx.pod.volumes else "shared"))

@@ -1,0 +1,59 @@
+"""A native sidecar (`restartPolicy: Always` on an init container) for a version without them.
+
+Native sidecars arrived in Kubernetes 1.28 behind the SidecarContainers feature gate (off),
+were on by default from 1.29 and GA in 1.33. Before 1.28 the API server rejects the field
+(the Pod is never created). In 1.28 with the gate off it silently drops it: the sidecar
+becomes a plain init container that must exit before the next one starts, so a long-running
+helper blocks the Pod in Init for good.
+
+Fix: target 1.29 or later (or turn the SidecarContainers gate on in 1.28); on older clusters
+run the helper as a classic sidecar in `containers` and make the app wait for it.
+
+Fires when: an init container has restartPolicy: Always and the target version does not run
+native sidecars (error before 1.28, warning on 1.28 with the gate off).
+Quiet when: the version supports native sidecars (1.29+, or 1.28 with the gate on).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from explainer.lifecycle.defaults import DOCS
+from explainer.lifecycle.validate import sidecars_enabled, version_tuple
+
+from ..base import Finding, RuleContext, Severity, fill
+
+ID = "native-sidecar-unsupported"
+TITLE = "Native sidecar not supported by the target version"
+SEVERITY = Severity.ERROR
+DOCS_URL = DOCS["sidecar-containers"]
+REFERENCES = (DOCS["feature-gates"],)
+FIX = """
+# Kubernetes 1.29+ runs it as written. On $version, run it as a classic sidecar:
+containers:
+  - name: $name  # moved here from initContainers, without restartPolicy
+    image: $image
+  - name: app                 # and make the app wait for it, e.g. until nc -z localhost PORT
+"""
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    if sidecars_enabled(ctx.version, ctx.gates):
+        return
+    old = version_tuple(ctx.version) < (1, 28)
+    for c in ctx.pod.init_containers:
+        path = ctx.container_path(c, "restartPolicy")
+        if c.role != "sidecar" and ctx.raw(path) != "Always":
+            continue
+        if old:
+            explanation = (
+                f"{c.name} is a native sidecar (restartPolicy: Always), but Kubernetes {ctx.version} has "
+                "no restartPolicy on containers: the API server rejects the Pod (unknown field) and "
+                "nothing runs. Native sidecars need 1.29+ (1.28 with the SidecarContainers gate).")
+        else:
+            explanation = (
+                f"{c.name} is a native sidecar (restartPolicy: Always), but in Kubernetes {ctx.version} "
+                "the SidecarContainers feature gate is off, so the API server drops restartPolicy: "
+                f"{c.name} becomes a plain init container that must exit before the next container "
+                "starts. If it runs until stopped, the Pod never leaves Init.")
+        yield ctx.finding(ID, c, path, explanation, fill(FIX, name=c.name, image=c.image, version=ctx.version),
+                          severity=Severity.ERROR if old else Severity.WARNING)

@@ -1,0 +1,48 @@
+"""Two containers that run at the same time use the same port and protocol.
+
+All containers of a Pod share one network namespace: one IP address, one set of ports.
+Only one process can bind a given port; the second gets "address already in use", usually
+exits, and crash-loops with growing back-off. The API server does not catch this.
+
+Fix: give one of them another containerPort (and make its program listen there).
+
+Fires when: two app containers or native sidecars (or an init container and a sidecar
+already running) declare the same containerPort and protocol.
+Quiet when: ports differ, or the protocols differ (8125/UDP and 8125/TCP can coexist).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from explainer.lifecycle.defaults import DOCS
+
+from ..base import Finding, RuleContext, Severity, fill
+
+ID = "port-conflict"
+TITLE = "Two containers on the same port"
+SEVERITY = Severity.ERROR
+DOCS_URL = DOCS["pod-lifecycle"]
+REFERENCES = ("https://kubernetes.io/docs/concepts/services-networking/#the-kubernetes-network-model",)
+FIX = """
+containers:
+  - name: $name
+    ports:
+      - containerPort: $port    # a port no other container of the Pod uses; configure the program to match
+"""
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    for x in ctx.sharing.get("conflicts", []):
+        first, *rest = x["containers"]
+        for name in rest:
+            c = ctx.pod.container(name)
+            if c is None:
+                continue
+            i = next(i for i, p in enumerate(c.ports)
+                     if p.container_port == x["port"] and p.protocol == x["protocol"])
+            explanation = (
+                f"{first} and {name} both use port {x['port']}/{x['protocol']}. They share the "
+                "Pod's network namespace, so whichever binds second fails with \"address already "
+                "in use\", exits and is restarted with growing back-off (CrashLoopBackOff).")
+            yield ctx.finding(ID, c, ctx.container_path(c, f"ports[{i}].containerPort"), explanation,
+                              fill(FIX, name=name, port=x["port"] + 1))

@@ -1,0 +1,86 @@
+"""preStop plus the container's shutdown takes longer than terminationGracePeriodSeconds.
+
+Deletion starts one shared deadline for every container: preStop runs first, SIGTERM
+follows when it ends, and SIGKILL comes when the grace period is used up (a preStop that
+overruns still leaves SIGTERM a 2 s minimum). A hook or a shutdown that needs more is cut
+off: connections are dropped mid-drain and the container ends with exit code 137. Sidecars
+get SIGTERM only after the app containers have exited, from the same deadline.
+
+Fix: keep preStop short and bounded, and raise terminationGracePeriodSeconds above preStop
+plus the time the program needs to exit after SIGTERM.
+
+Fires when: a container's preStop never ends, or its preStop plus its expected shutdown
+(or, for a sidecar, the wait for the app containers) exceeds the grace period.
+Quiet when: preStop and shutdown fit inside terminationGracePeriodSeconds.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from explainer.lifecycle.defaults import DOCS, MINIMUM_GRACE_PERIOD_SECONDS as MIN_GRACE
+
+from ..base import Finding, RuleContext, Severity, fill, flow_yaml
+
+ID = "prestop-exceeds-grace"
+TITLE = "preStop and shutdown exceed the grace period"
+SEVERITY = Severity.WARNING
+DOCS_URL = DOCS["pod-lifecycle"] + "#pod-termination"
+REFERENCES = (DOCS["hooks"],)
+FIX = """
+spec:
+  terminationGracePeriodSeconds: $grace   # preStop + shutdown after SIGTERM + a margin
+  containers:
+    - name: $name
+      lifecycle:
+        preStop:                # bounded, and well inside the grace period
+          $hook
+"""
+EXAMPLE = {"hook": "sleep: {seconds: 5}"}
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    pod, grace = ctx.pod, ctx.pod.termination_grace_period
+    apps_end = _apps_end(ctx, grace)
+    for c in pod.containers + pod.sidecars:
+        hook = c.pre_stop
+        if hook is None or (hook.handler == "sleep" and (hook.sleep_seconds or 0) > grace):
+            continue  # the API server rejects a sleep action longer than the grace period
+        b = ctx.behaviour(c)
+        pre, stop = b.pre_stop_seconds, b.stop_seconds
+        term = None if pre is None else max(pre, apps_end) if c.role == "sidecar" else pre
+        if term is not None and (term + stop <= grace if stop is not None else pre == 0 and term <= grace):
+            continue
+        kill_at = grace + MIN_GRACE if term is None or term >= grace else max(grace, term + MIN_GRACE)
+        if pre is None:
+            what = f"preStop of {c.name} never ends ({b.assumed.get('preStopSeconds', 'it loops')})"
+        elif pre > grace:
+            what = f"preStop of {c.name} takes {pre:g} s"
+        elif stop is None:
+            what = (f"preStop of {c.name} takes {pre:g} s and then it ignores SIGTERM "
+                    f"({b.assumed.get('stopSeconds', 'no handler')})")
+        else:
+            what = f"preStop of {c.name} takes {pre:g} s and it needs {stop:g} s after SIGTERM to exit"
+        side = (f" As a sidecar it gets SIGTERM only after the app containers have exited (at {apps_end:g} s "
+                "here), from the same deadline." if c.role == "sidecar" else "")
+        cut = "the hook" if pre is None or pre > grace else "its shutdown"
+        explanation = (
+            f"{what}, but terminationGracePeriodSeconds is {grace} s: at deletion SIGKILL ends it at "
+            f"{kill_at:g} s, cutting {cut} off (exit code 137).{side}")
+        needed = (term if term is not None else grace) + (stop or 0) + 10
+        path = ctx.container_path(c, "lifecycle.preStop")
+        raw = ctx.raw(path)
+        hook_yaml = (flow_yaml(*next(iter(raw.items()))) if pre is not None and isinstance(raw, dict)
+                     and len(raw) == 1 else "sleep: {seconds: 5}")
+        grace_fix = int(needed) if pre is not None else grace
+        yield ctx.finding(ID, c, path, explanation, fill(FIX, name=c.name, grace=grace_fix, hook=hook_yaml))
+
+
+def _apps_end(ctx: RuleContext, grace: int) -> float:
+    """When the last app container has exited after a deletion at 0 (at most the grace period)."""
+    end = 0.0
+    for a in ctx.pod.containers:
+        b = ctx.behaviour(a)
+        if b.pre_stop_seconds is None or b.stop_seconds is None:
+            return float(grace)
+        end = max(end, b.pre_stop_seconds + b.stop_seconds)
+    return min(end, grace)

@@ -1,0 +1,46 @@
+"""A container runs privileged.
+
+`privileged: true` gives the container every capability and the node's devices, and turns
+off most isolation. A sidecar that only ships logs or proxies traffic rarely needs it, and a
+compromise of a privileged container is a compromise of the node and of every Pod on it.
+
+Fix: drop `privileged` and add only the capabilities the program needs.
+
+Fires when: a container sets securityContext.privileged: true.
+Quiet when: no container is privileged.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from explainer.lifecycle.defaults import DOCS
+
+from ..base import Finding, RuleContext, Severity, fill
+
+ID = "privileged-container"
+TITLE = "Privileged container"
+SEVERITY = Severity.WARNING
+DOCS_URL = DOCS["security-context"]
+REFERENCES = ("https://kubernetes.io/docs/concepts/security/pod-security-standards/",)
+FIX = """
+- name: $name
+  securityContext:
+    privileged: false
+    allowPrivilegeEscalation: false
+    capabilities:
+      drop: ["ALL"]
+      add: ["NET_ADMIN"]      # only what the program really needs
+"""
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    for c in ctx.pod.all_containers:
+        if not c.privileged:
+            continue
+        explanation = (
+            f"{c.name} ({c.role} container) runs privileged: it has every Linux capability and "
+            "access to the node's devices for as long as it runs. Anyone who gets into it controls "
+            "the node, and the Pod is rejected where the baseline or restricted Pod Security "
+            "Standard is enforced.")
+        yield ctx.finding(ID, c, ctx.container_path(c, "securityContext.privileged"), explanation,
+                          fill(FIX, name=c.name))

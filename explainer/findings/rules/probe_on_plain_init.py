@@ -1,0 +1,47 @@
+"""Probes or lifecycle hooks on a plain init container.
+
+A plain init container runs to completion, so the API server forbids livenessProbe,
+readinessProbe, startupProbe and lifecycle on it ("may not be set for init containers
+without restartPolicy=Always") and rejects the whole Pod.
+
+Fix: remove them, or, if the container is meant to keep running beside the app, make it a
+native sidecar with `restartPolicy: Always`, where probes and hooks are allowed.
+
+Fires when: an init container without restartPolicy: Always has a probe or a hook.
+Quiet when: plain init containers have neither (sidecars may).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from explainer.lifecycle.defaults import DOCS
+
+from ..base import Finding, RuleContext, Severity, fill
+
+ID = "probe-on-plain-init"
+TITLE = "Probe or hook on a plain init container"
+SEVERITY = Severity.ERROR
+DOCS_URL = DOCS["init-containers"]
+REFERENCES = (DOCS["sidecar-containers"],)
+FIX = """
+initContainers:
+  - name: $name
+    restartPolicy: Always   # only if it should keep running; otherwise delete the $fields
+"""
+EXAMPLE = {"fields": "probes and lifecycle hooks"}
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    for c in ctx.pod.init_containers:
+        if c.role != "init":
+            continue
+        fields = [f"{p.kind}Probe" for p in c.probes] + (["lifecycle"] if c.post_start or c.pre_stop else [])
+        if not fields:
+            continue
+        listed = ", ".join(fields)
+        explanation = (
+            f"Init container {c.name} sets {listed}, which the API server forbids on an init "
+            "container without restartPolicy: Always: it runs to completion, so there is nothing to "
+            "probe and no hook point. The Pod is rejected and never created.")
+        yield ctx.finding(ID, c, ctx.container_path(c, fields[0]), explanation,
+                          fill(FIX, name=c.name, fields=listed))

@@ -1,0 +1,80 @@
+"""A container looks for or signals another container's process without a shared PID namespace.
+
+By default each container has its own PID namespace and sees only its own processes. A
+config reloader's `pkill -HUP nginx`, a `pidof app` or `ps | grep app` from a sidecar, or a
+`strace -p` aimed at the app finds nothing: the command fails (or matches nothing) every
+time, and the reload or the diagnosis silently never happens.
+
+Fix: set `shareProcessNamespace: true` on the Pod (then PID 1 is the pause container, and
+every container can see the others' processes and files under /proc/PID/root), or signal the
+other program another way (an HTTP admin endpoint, a file on a shared volume).
+
+Fires when: pkill, pidof, pgrep, killall or `ps | grep` in a container's command, args or
+hooks names another container's name, image or program, and the Pod neither shares its
+process namespace nor uses hostPID.
+Quiet when: shareProcessNamespace or hostPID is set, or the name is the container's own.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from explainer.lifecycle.defaults import DOCS
+from explainer.lifecycle.model import Container
+
+from ..base import Finding, RuleContext, Severity, fill
+from ..scripts import names_of, sources
+
+ID = "process-namespace-assumed"
+TITLE = "Process of another container assumed visible"
+SEVERITY = Severity.WARNING
+DOCS_URL = DOCS["share-process-namespace"]
+FIX = """
+spec:
+  shareProcessNamespace: true   # $name can now see and signal $other's processes
+"""
+_LOOKUP = re.compile(r"\b(?:pkill|pidof|pgrep|killall)\s+(?:-\S+\s+)*([\w.-]+)")
+_PS = re.compile(r"\bps\b")
+_GREP = re.compile(r"^\s*grep\s+(?:-\S+\s+)*([\w.-]+)")
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    pod = ctx.pod
+    if pod.share_process_namespace or pod.host_pid:
+        return
+    names = {c.name: names_of(c) for c in pod.all_containers}
+    owners: dict[str, list[Container]] = {}
+    for o in pod.all_containers:
+        for word in names[o.name]:
+            owners.setdefault(word, []).append(o)
+    for c in pod.all_containers:
+        target = pod.container(c.target) if c.target else None   # kubectl debug --target joins it
+        own = names[c.name] | (names[target.name] if target else set())
+        reported: set[str] = set()
+        for field, text in sources(c):
+            if field.startswith("env"):
+                continue
+            for used, word in _lookups(text):
+                other = None if word in own else next(
+                    (o for o in owners.get(word, ()) if o is not c and o is not target), None)
+                if other is None or other.name in reported:
+                    continue
+                reported.add(other.name)
+                explanation = (
+                    f"{c.name} runs `{used}` to find {other.name}'s process, but the Pod "
+                    "does not set shareProcessNamespace: each container has its own PID namespace, "
+                    f"so {c.name} sees only its own processes. The lookup finds nothing every time, "
+                    f"and the signal or inspection never reaches {other.name}.")
+                yield ctx.finding(ID, c, ctx.container_path(c, field), explanation,
+                                  fill(FIX, name=c.name, other=other.name))
+
+
+def _lookups(text: str) -> list[tuple[str, str]]:
+    """(what the script runs, the process name it looks for): pkill nginx, ps aux | grep nginx."""
+    found = [(m.group(0).strip(), m.group(1)) for m in _LOOKUP.finditer(text)]
+    parts = text.split("|")
+    for before, after in zip(parts, parts[1:]):
+        m = _GREP.match(after)
+        if m and _PS.search(before.rsplit(";", 1)[-1].rsplit("\n", 1)[-1]):
+            found.append((f"ps | grep {m.group(1)}", m.group(1)))
+    return found

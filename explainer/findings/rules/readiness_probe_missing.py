@@ -1,0 +1,48 @@
+"""An app container serves a port but has no readinessProbe.
+
+Without a readinessProbe a container counts as ready as soon as it has started (and its
+startupProbe, if any, has passed). The Pod turns Ready and Services send it traffic before
+the program listens, and in a rolling update the old Pod is taken away while the new one
+still refuses connections.
+
+Fix: add a readinessProbe that checks the port it serves.
+
+Fires when: an app container of a long-running Pod declares ports and has no readinessProbe.
+Quiet when: it has a readinessProbe, declares no ports, or the Pod belongs to a Job.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from explainer.lifecycle.defaults import DOCS
+
+from ..base import Finding, RuleContext, Severity, fill
+
+ID = "readiness-probe-missing"
+TITLE = "Serving container without a readinessProbe"
+SEVERITY = Severity.INFO
+DOCS_URL = DOCS["probes"]
+REFERENCES = (DOCS["pod-lifecycle"] + "#container-probes",)
+FIX = """
+- name: $name
+  readinessProbe:
+    tcpSocket:                # or httpGet on a health path
+      port: $port
+    periodSeconds: 5
+"""
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    if ctx.pod.batch:
+        return
+    for c in ctx.pod.containers:
+        if not c.ports or c.readiness_probe is not None:
+            continue
+        ports = ", ".join(str(p.container_port) for p in c.ports)
+        explanation = (
+            f"{c.name} serves port {ports} but has no readinessProbe, so it counts as ready the "
+            "moment it has started: once the other containers are ready too, the Pod turns Ready and "
+            f"Services send requests before {c.name} listens, and a rolling update removes old Pods "
+            "too early.")
+        yield ctx.finding(ID, c, ctx.container_path(c, "ports"), explanation,
+                          fill(FIX, name=c.name, port=c.ports[0].container_port))

@@ -1,0 +1,49 @@
+"""A volume is declared in the Pod but no container mounts it.
+
+Volumes are Pod-wide, but a container sees only the volumes it lists in `volumeMounts`.
+An unmounted volume still gets set up (a claim bound, a Secret fetched) for nothing, and it
+usually means a mount was forgotten: the container that should read it sees its image's
+directory instead.
+
+Fix: mount it where it is needed, or remove it.
+
+Fires when: a volume under spec.volumes is mounted by no init, sidecar, app or ephemeral
+container.
+Quiet when: every volume is mounted by at least one container.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from explainer.lifecycle.defaults import DOCS
+
+from ..base import Finding, RuleContext, Severity, fill
+
+ID = "volume-not-mounted"
+TITLE = "Volume declared but never mounted"
+SEVERITY = Severity.INFO
+DOCS_URL = DOCS["volumes"]
+FIX = """
+containers:
+  - name: $name
+    volumeMounts:
+      - name: $volume
+        mountPath: $path
+"""
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    mounted = {m.volume for c in ctx.pod.all_containers for m in c.mounts}
+    raw = ctx.raw(ctx.spec_path("volumes"))
+    declared = [v.get("name") for v in raw if isinstance(v, dict)] if isinstance(raw, list) else []
+    for i, name in enumerate(declared):
+        if not isinstance(name, str) or name in mounted:
+            continue
+        volume = next(v for v in ctx.pod.volumes if v.name == name)
+        user = ctx.pod.containers[0].name if ctx.pod.containers else "app"
+        explanation = (
+            f"Volume {name} ({volume.type}) is declared but no container mounts it, so no "
+            "container can see its files: the kubelet sets it up for nothing, and a container "
+            "that was meant to read it sees only its own image's directory.")
+        yield ctx.finding(ID, None, ctx.spec_path(f"volumes[{i}]"), explanation,
+                          fill(FIX, name=user, volume=name, path=f"/mnt/{name}"))

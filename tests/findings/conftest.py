@@ -1,0 +1,42 @@
+"""Build a RuleContext from manifest text the way explain() does, for the rule tests."""
+from __future__ import annotations
+
+import re
+
+from explainer.findings import RuleContext
+from explainer.lifecycle.parse import parse_manifest
+from explainer.lifecycle.scenario import Scenario
+from explainer.lifecycle.sharing import analyse_sharing
+from explainer.lifecycle.simulate import simulate
+from explainer.lifecycle.validate import admit
+
+_META = re.compile(r"^#\s*(version|container|gates):\s*(.*?)\s*$")
+
+
+def context_for(text: str, version: str = "1.34", gates: dict[str, bool] | None = None) -> RuleContext:
+    """parse -> admit -> simulate (when admitted) -> sharing, as in explain._explain_pod."""
+    intake = parse_manifest(text)
+    assert not intake.errors, [e.one_line() for e in intake.errors]
+    pod = intake.pods[0]
+    adm = admit(pod, version, gates or {})
+    sim = simulate(adm.pod, Scenario()) if not adm.errors else None
+    return RuleContext(pod=adm.pod, version=version, gates=gates or {}, scenario=Scenario(),
+                       simulation=sim, sharing=analyse_sharing(adm.pod))
+
+
+def fixture_meta(text: str) -> dict[str, str]:
+    """Header comments such as `# version: 1.27` and `# container: proxy`."""
+    meta = {}
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        m = _META.match(line)
+        if m:
+            meta[m.group(1)] = m.group(2)
+    return meta
+
+
+def context_for_fixture(text: str) -> RuleContext:
+    meta = fixture_meta(text)
+    gates = {k: v == "true" for k, v in (g.split("=") for g in meta["gates"].split(","))} if "gates" in meta else None
+    return context_for(text, meta.get("version", "1.34"), gates)
