@@ -51,8 +51,9 @@ def _postgres_from_url(url: str) -> dict[str, object]:
         "HOST": parts.hostname or "",
         "PORT": str(parts.port or ""),
         "OPTIONS": dict(parse_qsl(parts.query)),
-        # Reuse connections between requests instead of reconnecting each time.
-        "CONN_MAX_AGE": 60,
+        # A fresh connection per request: nothing stale survives a server restart or
+        # failover. Tests create test_<NAME> on the same server, so USER needs CREATEDB.
+        "CONN_MAX_AGE": 0,
     }
 
 
@@ -68,6 +69,8 @@ ALLOWED_HOSTS = env_list("EXPLAINER_ALLOWED_HOSTS", "localhost,127.0.0.1")
 
 # Largest manifest the form and the API will analyse (1 MiB).
 MAX_MANIFEST_BYTES = env_int("EXPLAINER_MAX_MANIFEST_BYTES", 1048576)
+# Input stored for a permalink (issue 5): smaller than what can be explained.
+MAX_STORED_BYTES = env_int("EXPLAINER_MAX_STORED_BYTES", 262144)
 # A urlencoded form body can be up to 3x the manifest; let the form reject
 # oversize manifests with a readable error instead of Django's bare 400.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 4 * MAX_MANIFEST_BYTES

@@ -3,11 +3,21 @@ from __future__ import annotations
 
 from django.urls import path
 
-from explainer.web import views
+from explainer.web import permalinks, views
 
 app_name = "web"
 
 urlpatterns = [
     path("", views.index, name="index"),
     path("rules/", views.rules, name="rules"),
+    path("share/", permalinks.share, name="share"),
+    path("p/<str:pid>/", permalinks.permalink, name="permalink"),
+    path("p/<str:pid>.json", permalinks.export_json, name="permalink-json"),
+    path("p/<str:pid>.md", permalinks.export_markdown, name="permalink-md"),
+    path("p/<str:pid>/timeline.svg", permalinks.timeline_svg, name="timeline-svg"),
+    path("p/<str:pid>/timeline.png", permalinks.timeline_png, name="timeline-png"),
+    path("p/<str:pid>/sharing.svg", permalinks.sharing_svg, name="sharing-svg"),
+    path("p/<str:pid>/sharing.png", permalinks.sharing_png, name="sharing-png"),
+    path("p/<str:pid>/delete/", permalinks.delete, name="permalink-delete"),
+    path("embed/<str:pid>/", permalinks.embed, name="embed"),
 ]

@@ -17,8 +17,9 @@ from explainer.lifecycle import defaults as d
 from explainer.lifecycle.errors import ErrorRecord, ManifestError
 from explainer.lifecycle.yamlload import Limits
 from explainer.web.forms import ExplainForm
+from explainer.web.models import KIND_EXPLAIN, Permalink
 from explainer.web.present import present
-from explainer.web.whatif import scenario_as_yaml, scenario_from_post
+from explainer.web.whatif import CONTROLS, scenario_as_yaml, scenario_from_post
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -55,10 +56,19 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
             else:
                 context.update(run_explain(data["manifest"], scenario, data["version"]))
                 context["scenario_yaml"] = scenario_as_yaml(scenario)
+                keep_whatif_values(context, request.POST)
     else:
         context.update(_initial(request))
     template = "partials/_result.html" if request.htmx else "pages/index.html"
     return render(request, template, context)
+
+
+def keep_whatif_values(context: dict[str, Any], post: Any) -> None:
+    """The what-if panel is redrawn with each answer: keep what the reader typed."""
+    for pod in context.get("pods", ())[:1]:
+        for c in pod.containers:
+            c["whatif"] = {k: post.get(f"c.{c['name']}.{k}", "") for k in CONTROLS}
+    context["pod_controls"] = {k: post.get(k, "") for k in ("delete_at", "debug_at", "debug_target", "debug_image")}
 
 
 def form_errors(form: ExplainForm) -> list[ErrorRecord]:
@@ -68,6 +78,14 @@ def form_errors(form: ExplainForm) -> list[ErrorRecord]:
 
 
 def _initial(request: HttpRequest) -> dict[str, Any]:
+    source = request.GET.get("from")
+    if source:   # "Edit a copy" of a permalink: the editor pre-filled, nothing stored yet
+        link = Permalink.objects.filter(pk=source, kind=KIND_EXPLAIN).first()
+        if link is None:
+            raise Http404("No such permalink")
+        scenario_yaml = scenario_as_yaml(link.scenario_data or {})
+        form = ExplainForm(initial={"manifest": link.manifest, "scenario": scenario_yaml, "version": link.version})
+        return {"form": form, "copied_from": link, **run_explain(link.manifest, link.scenario_data, link.version)}
     slug = request.GET.get("example")
     if slug:
         example = BY_SLUG.get(slug)

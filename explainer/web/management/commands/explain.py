@@ -1,58 +1,66 @@
-"""manage.py explain FILE|- [--scenario FILE] [--k8s-version X.Y] [--format json|text]."""
+"""manage.py explain FILE|DIR|- ... [--scenario FILE] [--k8s-version X.Y] [--format json|text|sarif|junit]
+[--fail-on error|warning|info] [--list-rules]."""
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from explainer.explain import explain
 from explainer.lifecycle import defaults as d
-from explainer.lifecycle.yamlload import Limits
-from explainer.render.jsonable import explanation_to_dict
-from explainer.render.text import explanation_as_text
+from explainer.web import cli
 
-EXIT_BAD_INPUT = 2
+EXIT_BAD_INPUT = cli.EXIT_BAD_INPUT
 
 
 class Command(BaseCommand):
-    help = "Explain how the kubelet starts, runs and stops the Pods of a manifest."
+    help = ("Explain how the kubelet starts, runs and stops the Pods of manifests. Exit 0 on success, "
+            "1 when --fail-on finds a finding that bad, 2 on bad input.")
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("file", help="manifest file (YAML or JSON), or - for standard input")
+        parser.add_argument("files", nargs="*", metavar="FILE",
+                            help="manifest files (YAML or JSON), directories (walked for *.yaml, *.yml, "
+                                 "*.json), or - for standard input")
         parser.add_argument("--scenario", help="scenario file: how containers behave, deletion, debug")
         parser.add_argument("--k8s-version", dest="version", choices=d.SUPPORTED_VERSIONS,
                             help=f"target Kubernetes version (default {d.DEFAULT_VERSION})")
-        parser.add_argument("--format", choices=("text", "json"), default="text")
+        parser.add_argument("--format", choices=cli.FORMATS, default="text")
+        parser.add_argument("--fail-on", dest="fail_on", choices=("error", "warning", "info"),
+                            help="exit 1 when a finding of this severity or worse exists")
+        parser.add_argument("--list-rules", dest="list_rules", action="store_true",
+                            help="print the catalogue of rules (text, or JSON with --format json)")
 
     def handle(self, *args: Any, **opts: Any) -> None:
-        manifest = _read(opts["file"])
-        scenario = _read(opts["scenario"]) if opts["scenario"] else None
-        if manifest is None or (opts["scenario"] and scenario is None):
-            sys.exit(EXIT_BAD_INPUT)
-        limits = Limits(max_bytes=settings.MAX_MANIFEST_BYTES)
-        expl = explain(manifest, scenario, opts["version"], limits=limits)
-        if opts["format"] == "json":
-            self.stdout.write(json.dumps(explanation_to_dict(expl), indent=2, ensure_ascii=False))
-        else:
-            self.stdout.write(explanation_as_text(expl), ending="")
-        if expl.errors:
-            first = expl.errors[0]
-            more = f" (and {len(expl.errors) - 1} more)" if len(expl.errors) > 1 else ""
-            self.stderr.write(f"{opts['file']}: {first.one_line()}{more}")
-            sys.exit(EXIT_BAD_INPUT)
+        if opts["list_rules"]:
+            self._list_rules(opts)
+            return
+        if not opts["files"]:
+            raise CommandError("give a manifest FILE, a directory, or - for standard input", returncode=EXIT_BAD_INPUT)
+        scenario = None
+        if opts["scenario"]:
+            scenario, why = cli.read_text(opts["scenario"])
+            if scenario is None:
+                self.stderr.write(f"{opts['scenario']}: {why}")
+                sys.exit(EXIT_BAD_INPUT)
+        paths, problems = cli.expand(opts["files"])
+        single = len(opts["files"]) == 1 and paths == opts["files"]
+        results = [cli.explain_file(p, scenario, opts["version"], settings.MAX_MANIFEST_BYTES) for p in paths]
+        fmt = opts["format"]
+        if not (single and results[0].unreadable and fmt in ("text", "json")):
+            all_read = not problems and not any(r.unreadable for r in results)
+            self.stdout.write(cli.render(results, fmt, single, all_read=all_read), ending="")
+        for line in problems + [r.problem for r in results if r.problem]:
+            self.stderr.write(line)
+        code = cli.exit_code(results, opts["fail_on"], len(problems))
+        if code == cli.EXIT_FAIL_ON:
+            self.stderr.write(f"findings at severity {opts['fail_on']} or worse (--fail-on {opts['fail_on']})")
+        if code:
+            sys.exit(code)
 
-
-def _read(path: str) -> str | None:
-    try:
-        data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()
-    except OSError as exc:
-        sys.stderr.write(f"{path}: cannot read: {exc.strerror}\n")
-        return None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        sys.stderr.write(f"{path}: not UTF-8 text (byte {exc.start}); is it a binary file?\n")
-        return None
+    def _list_rules(self, opts: dict[str, Any]) -> None:
+        if opts["files"]:
+            raise CommandError("--list-rules takes no FILE", returncode=EXIT_BAD_INPUT)
+        if opts["format"] not in ("text", "json"):
+            raise CommandError("--list-rules prints text or json", returncode=EXIT_BAD_INPUT)
+        self.stdout.write(cli.rules_as_json() if opts["format"] == "json" else cli.rules_as_text(), ending="")

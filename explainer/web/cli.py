@@ -1,0 +1,163 @@
+"""The pieces of ``manage.py explain``: gather inputs, explain each file, render, decide the exit code.
+
+Exit codes: 0 success; 1 a finding at or above ``--fail-on``; 2 bad input in any file (wins).
+One FILE keeps the single-object JSON contract; several inputs (or a directory) give
+``{"schemaVersion": 1, "files": [{"path": ..., <the per-file object>}]}``.
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import textwrap
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from explainer.explain import Explanation, explain
+from explainer.findings import Severity, catalogue
+from explainer.lifecycle import defaults as d
+from explainer.lifecycle.errors import ErrorRecord
+from explainer.lifecycle.scenario import Scenario
+from explainer.lifecycle.yamlload import Limits
+from explainer.render.jsonable import SCHEMA_VERSION, explanation_to_dict
+from explainer.render.junit import to_junit
+from explainer.render.sarif import to_sarif
+from explainer.render.text import explanation_as_text
+
+EXIT_OK, EXIT_FAIL_ON, EXIT_BAD_INPUT = 0, 1, 2
+FORMATS = ("text", "json", "sarif", "junit")
+MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
+
+
+@dataclass
+class FileResult:
+    path: str                      # as given on the command line, or found under a directory
+    expl: Explanation
+    problem: str | None = None     # the one stderr line when the file is bad input
+    unreadable: bool = False       # missing, unreadable or binary: never parsed
+
+
+def expand(args: Iterable[str]) -> tuple[list[str], list[str]]:
+    """Files to explain (directories walked for manifests, sorted, hidden entries skipped), and
+    one line for each argument that names nothing to explain."""
+    files: list[str] = []
+    problems: list[str] = []
+    for arg in args:
+        if arg != "-" and os.path.isdir(arg):
+            found = walk(arg)
+            if not found:
+                problems.append(f"{arg}: no {', '.join('*' + s for s in MANIFEST_SUFFIXES)} files in this directory")
+            files += found
+        else:
+            files.append(arg)
+    seen: set[str] = set()
+    unique = [f for f in files if not (os.path.normpath(f) in seen or seen.add(os.path.normpath(f)))]
+    return unique, problems
+
+
+def walk(directory: str) -> list[str]:
+    found: list[tuple[tuple[str, ...], str]] = []
+    for top, dirs, names in os.walk(directory):
+        dirs[:] = [x for x in dirs if not x.startswith(".")]
+        for name in names:
+            if not name.startswith(".") and name.lower().endswith(MANIFEST_SUFFIXES):
+                path = os.path.join(top, name)
+                found.append((tuple(os.path.relpath(path, directory).split(os.sep)), path))
+    return [path for _, path in sorted(found)]
+
+
+def read_text(path: str) -> tuple[str | None, str | None]:
+    """(text, None), or (None, the reason it cannot be read) for a missing, unreadable or binary file."""
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()
+    except OSError as exc:
+        return None, f"cannot read: {exc.strerror}"
+    try:
+        return data.decode("utf-8-sig"), None
+    except UnicodeDecodeError as exc:
+        return None, f"not UTF-8 text (byte {exc.start}); is it a binary file?"
+
+
+def explain_file(path: str, scenario: str | None, version: str | None, max_bytes: int) -> FileResult:
+    text, why = read_text(path)
+    if text is None:
+        expl = Explanation(version or d.DEFAULT_VERSION, Scenario(), errors=[ErrorRecord(why or "", kind="syntax")])
+        return FileResult(path, expl, f"{path}: {why}", unreadable=True)
+    expl = explain(text, scenario, version, limits=Limits(max_bytes=max_bytes))
+    problem = None
+    if expl.errors:
+        first = expl.errors[0]
+        more = f" (and {len(expl.errors) - 1} more)" if len(expl.errors) > 1 else ""
+        problem = f"{path}: {first.one_line()}{more}"
+    return FileResult(path, expl, problem)
+
+
+def fails_on(results: list[FileResult], level: str | None) -> bool:
+    if not level:
+        return False
+    threshold = Severity(level)
+    return any(f.severity.at_least(threshold) for r in results for p in r.expl.pods for f in p.findings)
+
+
+def exit_code(results: list[FileResult], fail_on: str | None, extra_problems: int = 0) -> int:
+    if extra_problems or any(r.problem for r in results):
+        return EXIT_BAD_INPUT
+    return EXIT_FAIL_ON if fails_on(results, fail_on) else EXIT_OK
+
+
+def render(results: list[FileResult], fmt: str, single: bool, *, all_read: bool = True) -> str:
+    """The whole stdout for ``fmt``; ``single`` keeps the one-file shapes of json and text."""
+    pairs = [(r.path, r.expl) for r in results]
+    if fmt == "sarif":
+        return json.dumps(to_sarif(pairs, execution_successful=all_read), indent=2, ensure_ascii=False) + "\n"
+    if fmt == "junit":
+        return to_junit(pairs)
+    if fmt == "json":
+        if single:
+            return json.dumps(explanation_to_dict(results[0].expl), indent=2, ensure_ascii=False) + "\n"
+        files = [{"path": r.path, **explanation_to_dict(r.expl)} for r in results]
+        return json.dumps({"schemaVersion": SCHEMA_VERSION, "files": files}, indent=2, ensure_ascii=False) + "\n"
+    if single:
+        return explanation_as_text(results[0].expl)
+    parts = []
+    for r in results:
+        body = f"error: {r.expl.errors[0].message}\n" if r.unreadable else explanation_as_text(r.expl)
+        parts.append(f"==> {r.path} <==\n{body}")
+    return "\n".join(parts)
+
+
+def rules_as_json() -> str:
+    return json.dumps({"schemaVersion": SCHEMA_VERSION, "rules": [_plain_entry(e) for e in catalogue()]},
+                      indent=2, ensure_ascii=False) + "\n"
+
+
+def rules_as_text() -> str:
+    out: list[str] = []
+    wrap = textwrap.TextWrapper(width=100, initial_indent="    ", subsequent_indent="    ")
+    for e in (_plain_entry(x) for x in catalogue()):
+        out += [f"{e['id']} ({e['severity']}): {e['title']}"]
+        for label in ("what", "why", "fix"):
+            if e.get(label):
+                out.append(f"  {label.capitalize()}:")
+                out += [line for p in str(e[label]).split("\n\n") for line in wrap.wrap(p)]
+        if e.get("example"):
+            out.append("  Example:")
+            out += [f"    {line}".rstrip() for line in str(e["example"]).rstrip("\n").splitlines()]
+        if e.get("references"):
+            out.append("  References:")
+            out += [f"    {r}" for r in e["references"]]
+        out.append("")
+    return "\n".join(out)
+
+
+def _plain_entry(entry: dict[str, Any]) -> dict[str, Any]:
+    def plain(v: Any) -> Any:
+        if hasattr(v, "render"):
+            return v.render()
+        if isinstance(v, (list, tuple)):
+            return [plain(x) for x in v]
+        if isinstance(v, dict):
+            return {k: plain(x) for k, x in v.items()}
+        return getattr(v, "value", v) if not isinstance(v, (str, int, float, bool, type(None))) else v
+    return plain(entry)

@@ -1,0 +1,174 @@
+"""Share, open, export, embed and delete permalinks."""
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.clickjacking import xframe_options_exempt
+from django.views.decorators.http import require_GET, require_POST
+
+from explainer.explain import explain
+from explainer.lifecycle.errors import ManifestError
+from explainer.lifecycle.redact import find_secrets, redact
+from explainer.lifecycle.yamlload import Limits
+from explainer.render.diagram import DiagramError, render_png, render_svg, sharing_diagram
+from explainer.render.jsonable import explanation_to_dict
+from explainer.render.markdown import explanation_as_markdown
+from explainer.render.png import PngError, svg_to_png
+from explainer.render.timeline import render_timeline_svg
+from explainer.web.forms import ExplainForm
+from explainer.web.models import KIND_EXPLAIN, Permalink
+from explainer.web.views import HtmxHttpRequest, form_errors, run_explain
+from explainer.web.whatif import scenario_as_yaml, scenario_from_post
+
+
+@require_POST
+def share(request: HtmxHttpRequest) -> HttpResponse:
+    """Store the editor's input (after a warning about credentials) and show the link once."""
+    form = ExplainForm(request.POST)
+    context: dict[str, Any] = {"form": form}
+    template = "partials/_share.html" if request.htmx else "pages/shared.html"
+    if not form.is_valid():
+        context["errors"] = form_errors(form)
+        return render(request, template, context)
+    manifest = form.cleaned_data["manifest"]
+    try:
+        scenario = scenario_from_post(request.POST)
+    except ManifestError as exc:
+        context["errors"] = list(exc.records)
+        return render(request, template, context)
+    if len(manifest.encode("utf-8")) > settings.MAX_STORED_BYTES:
+        context["too_large"] = settings.MAX_STORED_BYTES
+        return render(request, template, context)
+    decision = request.POST.get("secrets", "")
+    hits = find_secrets(manifest)
+    if hits and decision not in ("redact", "keep"):
+        context["hits"] = hits
+        return render(request, template, context)
+    redacted = bool(hits) and decision == "redact"
+    if redacted:
+        manifest = redact(manifest)
+    link, token = Permalink.store(manifest, scenario or None, form.cleaned_data["version"], redacted=redacted)
+    context.update({"link": link, "token": token, "url": request.build_absolute_uri(_url(link))})
+    return render(request, template, context)
+
+
+def _url(link: Permalink) -> str:
+    return reverse("web:permalink", args=[link.id])
+
+
+def _explained(link: Permalink) -> dict[str, Any]:
+    if link.kind != KIND_EXPLAIN:
+        raise Http404("not an explanation")
+    return run_explain(link.manifest, link.scenario_data, link.version)
+
+
+@require_GET
+def permalink(request: HttpRequest, pid: str) -> HttpResponse:
+    link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
+    context = _explained(link)
+    context.update({"link": link, "url": request.build_absolute_uri(_url(link)),
+                    "scenario_yaml": scenario_as_yaml(link.scenario_data or {}),
+                    "summary": _summary(context)})
+    return render(request, "pages/permalink.html", context)
+
+
+def _summary(context: dict[str, Any]) -> str:
+    parts = []
+    for pod in context["pods"]:
+        findings = len(pod.findings)
+        status = pod.final.get("status", gettext("rejected by the API server"))
+        parts.append(gettext("%(kind)s %(name)s: %(status)s, %(n)d pitfall(s)")
+                     % {"kind": pod.kind, "name": pod.name, "status": status, "n": findings})
+    return "; ".join(parts) or gettext("No Pod in this manifest.")
+
+
+@xframe_options_exempt
+@require_GET
+def embed(request: HttpRequest, pid: str) -> HttpResponse:
+    link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
+    context = _explained(link)
+    context.update({"link": link, "url": request.build_absolute_uri(_url(link))})
+    response = render(request, "pages/embed.html", context)
+    response.embeddable = True   # the security middleware lets any page frame it
+    return response
+
+
+@require_GET
+def export_json(request: HttpRequest, pid: str) -> JsonResponse:
+    link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
+    expl = explain(link.manifest, link.scenario_data, link.version,
+                   limits=Limits(max_bytes=settings.MAX_MANIFEST_BYTES))
+    return JsonResponse(explanation_to_dict(expl), json_dumps_params={"ensure_ascii": False, "indent": 2})
+
+
+@require_GET
+def export_markdown(request: HttpRequest, pid: str) -> HttpResponse:
+    link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
+    expl = explain(link.manifest, link.scenario_data, link.version)
+    text = explanation_as_markdown(expl, request.build_absolute_uri(_url(link)), gettext=gettext,
+                                   scenario_yaml=scenario_as_yaml(link.scenario_data or {}))
+    return HttpResponse(text, content_type="text/markdown; charset=utf-8")
+
+
+def _report(link: Permalink, request: HttpRequest) -> Any:
+    expl = explain(link.manifest, link.scenario_data, link.version)
+    try:
+        index = int(request.GET.get("pod", "0"))
+        return expl.pods[index]
+    except (ValueError, IndexError):
+        raise Http404("no such Pod in this manifest") from None
+
+
+def _picture(request: HttpRequest, pid: str, which: str, fmt: str) -> HttpResponse:
+    link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
+    report = _report(link, request)
+    try:
+        if which == "timeline":
+            if report.simulation is None:
+                raise Http404("the API server would reject this Pod: there is no timeline")
+            svg = render_timeline_svg(report, gettext=gettext)
+            body: bytes | str = svg if fmt == "svg" else svg_to_png(svg)
+        else:
+            dot = sharing_diagram(report, gettext=gettext)
+            body = render_svg(dot) if fmt == "svg" else render_png(dot)
+    except (DiagramError, PngError) as exc:
+        return HttpResponse(str(exc), status=503, content_type="text/plain; charset=utf-8")
+    if fmt == "svg" and which == "sharing":
+        body = '<?xml version="1.0" encoding="UTF-8"?>\n' + str(body)
+    response = HttpResponse(body, content_type="image/svg+xml" if fmt == "svg" else "image/png")
+    response["Content-Disposition"] = f'inline; filename="{pid}-{which}.{fmt}"'
+    return response
+
+
+@require_GET
+def timeline_svg(request: HttpRequest, pid: str) -> HttpResponse:
+    return _picture(request, pid, "timeline", "svg")
+
+
+@require_GET
+def timeline_png(request: HttpRequest, pid: str) -> HttpResponse:
+    return _picture(request, pid, "timeline", "png")
+
+
+@require_GET
+def sharing_svg(request: HttpRequest, pid: str) -> HttpResponse:
+    return _picture(request, pid, "sharing", "svg")
+
+
+@require_GET
+def sharing_png(request: HttpRequest, pid: str) -> HttpResponse:
+    return _picture(request, pid, "sharing", "png")
+
+
+@require_POST
+def delete(request: HttpRequest, pid: str) -> HttpResponse:
+    link = get_object_or_404(Permalink, pk=pid)
+    if not link.token_matches(request.POST.get("token", "")):
+        return render(request, "pages/deleted.html", {"link": link, "wrong_token": True}, status=403)
+    link.delete()
+    return render(request, "pages/deleted.html", {"pid": pid})
