@@ -74,6 +74,15 @@ MAX_STORED_BYTES = env_int("EXPLAINER_MAX_STORED_BYTES", 262144)
 # A urlencoded form body can be up to 3x the manifest; let the form reject
 # oversize manifests with a readable error instead of Django's bare 400.
 DATA_UPLOAD_MAX_MEMORY_SIZE = 4 * MAX_MANIFEST_BYTES
+# Anything larger is refused with 413 before it is read.
+MAX_REQUEST_BYTES = env_int("EXPLAINER_MAX_REQUEST_BYTES", DATA_UPLOAD_MAX_MEMORY_SIZE)
+# Permalink creation per client: SHARE_RATE_LIMIT in each SHARE_RATE_WINDOW seconds (0: no limit).
+SHARE_RATE_LIMIT = env_int("EXPLAINER_SHARE_RATE_LIMIT", 60)
+SHARE_RATE_WINDOW = env_int("EXPLAINER_SHARE_RATE_WINDOW", 3600)
+# Behind a load balancer that sets X-Forwarded-For / X-Forwarded-Proto.
+TRUST_X_FORWARDED_FOR = env_bool("EXPLAINER_TRUST_X_FORWARDED_FOR", False)
+if env_bool("EXPLAINER_BEHIND_TLS_PROXY", False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 INSTALLED_APPS = [
     "django.contrib.staticfiles",
@@ -83,6 +92,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "explainer.web.security.SecurityHeadersMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -150,5 +160,28 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Not the Manifest variant: that one fails on every page until
     # collectstatic has run, which would break tests and a fresh checkout.
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage" if DEBUG
+                    else "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+
+# Production (EXPLAINER_DEBUG=false): `manage.py check --deploy` passes with these defaults.
+# Behind a TLS-terminating load balancer set EXPLAINER_BEHIND_TLS_PROXY=true; on plain HTTP
+# (a loopback load test) set EXPLAINER_SSL_REDIRECT=false.
+SECURE_SSL_REDIRECT = env_bool("EXPLAINER_SSL_REDIRECT", not DEBUG)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = env_int("EXPLAINER_HSTS_SECONDS", 0 if DEBUG else 31536000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
+SECURE_HSTS_PRELOAD = env_bool("EXPLAINER_HSTS_PRELOAD", not DEBUG)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("EXPLAINER_SECURE_COOKIES", not DEBUG)
+CSRF_COOKIE_HTTPONLY = False   # htmx reads no cookie: the token is in hx-headers
+X_FRAME_OPTIONS = "DENY"
+CSRF_TRUSTED_ORIGINS = env_list("EXPLAINER_CSRF_TRUSTED_ORIGINS", "")
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": "WARNING"},
 }

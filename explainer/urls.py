@@ -3,7 +3,10 @@ from __future__ import annotations
 
 from django.urls import include, path
 
+from explainer.web.views import healthz
+
 urlpatterns = [
+    path("healthz", healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("explainer.web.urls")),
     path("api/", include("explainer.web.api_urls")),

@@ -1,6 +1,7 @@
 """A Markdown summary of an explanation, to paste into a review thread."""
 from __future__ import annotations
 
+import html
 from typing import Callable
 
 from ..explain import Explanation
@@ -15,7 +16,8 @@ def _t(msgid: str, gettext: Gettext, **params: object) -> str:
 
 
 def _cell(text: object) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    """Text for a table cell or a line: no raw HTML, no table breaks."""
+    return html.escape(str(text), quote=False).replace("|", "\\|").replace("\n", " ")
 
 
 def explanation_as_markdown(expl: Explanation, url: str, *, gettext: Gettext = lambda s: s,
@@ -50,7 +52,7 @@ def explanation_as_markdown(expl: Explanation, url: str, *, gettext: Gettext = l
             steps = story(r.pod, sim)
             out.append(_t(_("What happens:"), gettext))
             for n, step in enumerate(steps[:max_steps], 1):
-                out.append(f"{n}. `{step.t:g} s` {step.text.render(gettext)}")
+                out.append(f"{n}. `{step.t:g} s` {_cell(step.text.render(gettext))}")
             if len(steps) > max_steps:
                 out.append(f"{max_steps + 1}. … ({_t(_('{n} more steps at the link'), gettext, n=len(steps) - max_steps)})")
     return "\n".join(out).rstrip() + "\n"

@@ -22,6 +22,7 @@ from explainer.render.png import PngError, svg_to_png
 from explainer.render.timeline import render_timeline_svg
 from explainer.web.forms import ExplainForm
 from explainer.web.models import KIND_EXPLAIN, Permalink
+from explainer.web.security import error_response, rate_limited
 from explainer.web.views import HtmxHttpRequest, form_errors, run_explain
 from explainer.web.whatif import scenario_as_yaml, scenario_from_post
 
@@ -49,6 +50,8 @@ def share(request: HtmxHttpRequest) -> HttpResponse:
     if hits and decision not in ("redact", "keep"):
         context["hits"] = hits
         return render(request, template, context)
+    if rate_limited(request, "share"):
+        return error_response(request, 429, gettext("Too many links created from your address; try again later."))
     redacted = bool(hits) and decision == "redact"
     if redacted:
         manifest = redact(manifest)

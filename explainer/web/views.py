@@ -101,3 +101,10 @@ def _initial(request: HttpRequest) -> dict[str, Any]:
 @require_GET
 def rules(request: HttpRequest) -> HttpResponse:
     return render(request, "pages/rules.html", {"rules": catalogue()})
+
+
+@require_GET
+def healthz(request: HttpRequest) -> HttpResponse:
+    """For load balancers: the process answers and can reach its database."""
+    Permalink.objects.exists()
+    return HttpResponse("ok", content_type="text/plain")
