@@ -4,16 +4,28 @@ PY := $(VENV)/bin/python
 PYTEST_ARGS ?=
 
 # Debian packages for programs the app and tests call: binary -> package.
-# postgres and redis-server are only needed by tests marked postgres/redis.
+# postgres and redis-server are only needed by tests marked postgres/redis; npm fetches the
+# SARIF schema the tests validate against; rsvg-convert turns timelines into PNG; msgfmt
+# compiles the translations; the WenQuanYi font draws Chinese labels in PNG exports.
 APT_MISSING = $(strip \
 	$(if $(shell command -v dot 2>/dev/null),,graphviz) \
 	$(if $(wildcard /usr/bin/chromium),,chromium) \
 	$(if $(wildcard /usr/lib/postgresql/*/bin/postgres),,postgresql) \
-	$(if $(shell command -v redis-server 2>/dev/null),,redis-server))
+	$(if $(shell command -v redis-server 2>/dev/null),,redis-server) \
+	$(if $(shell command -v npm 2>/dev/null),,npm) \
+	$(if $(shell command -v rsvg-convert 2>/dev/null),,librsvg2-bin) \
+	$(if $(shell command -v msgfmt 2>/dev/null),,gettext) \
+	$(if $(wildcard /usr/share/fonts/truetype/wqy/wqy-microhei.ttc),,fonts-wqy-microhei))
+
+# The official SARIF 2.1.0 JSON schema, for the test that validates `explain --format sarif`.
+# It ships in an npm package, fetched with npm's own client.
+SARIF_SCHEMA := .cache/sarif-schema-2.1.0.json
+SARIF_SCHEMA_PACKAGE := @microsoft/jest-sarif
+SARIF_SCHEMA_MEMBER := package/lib/schemas/sarif-2.1.0-rtm.5.json
 
 .PHONY: setup system-packages run test bench clean
 
-setup: system-packages $(VENV)/.installed
+setup: system-packages $(VENV)/.installed $(SARIF_SCHEMA)
 	$(PY) manage.py migrate --noinput
 
 system-packages:
@@ -35,11 +47,33 @@ $(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
 	$(PY) -m pip install -e '.[test]'
 	touch $@
 
+$(SARIF_SCHEMA):
+	@command -v npm >/dev/null || { \
+		echo "npm is needed to fetch the SARIF 2.1.0 schema for the tests; install it with:"; \
+		echo "  sudo apt-get install npm"; \
+		exit 1; }
+	mkdir -p .cache/npm-pack
+	cd .cache/npm-pack && rm -f *.tgz && npm pack --silent $(SARIF_SCHEMA_PACKAGE) --pack-destination . >/dev/null
+	tar -xzf .cache/npm-pack/*.tgz -C .cache/npm-pack $(SARIF_SCHEMA_MEMBER)
+	mv .cache/npm-pack/$(SARIF_SCHEMA_MEMBER) $@.tmp && mv $@.tmp $@
+	rm -rf .cache/npm-pack
+
 run: setup
 	$(PY) manage.py runserver 127.0.0.1:8000
 
+# Two runs: the whole suite (SQLite, local-memory cache), then the tests marked
+# postgres or redis again against throwaway servers that scripts/with_services.py
+# starts on loopback and stops afterwards. Both always run; either failing fails.
+SERVICE_TESTS = $(PY) scripts/with_services.py --postgres --redis -- \
+	$(PY) -m pytest -m "postgres or redis" -p no:randomly $(PYTEST_ARGS)
+
 test: setup
-	$(PY) -m pytest -n 2 $(PYTEST_ARGS)
+	@status=0; \
+	echo '$(PY) -m pytest -n 2 $(PYTEST_ARGS)'; \
+	$(PY) -m pytest -n 2 $(PYTEST_ARGS) || status=$$?; \
+	echo '$(SERVICE_TESTS)'; \
+	$(SERVICE_TESTS) || status=$$?; \
+	exit $$status
 
 bench: setup
 	$(PY) -m explainer.bench

@@ -39,3 +39,10 @@ def shot(request: pytest.FixtureRequest):
         return path
 
     return take
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> None:
+    """Rate-limit counters and rendered pictures live in the cache: start each test empty."""
+    from django.core.cache import cache
+    cache.clear()

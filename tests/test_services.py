@@ -1,0 +1,106 @@
+"""The real servers behind DATABASE_URL and REDIS_URL: PostgreSQL (survives a restart) and Redis.
+
+These run in the second half of `make test`, under scripts/with_services.py, which starts
+throwaway servers on loopback and sets EXPLAINER_TEST_POSTGRES / EXPLAINER_TEST_REDIS. In the
+plain SQLite run they skip; when those markers are set, a missing service is a failure.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import uuid
+
+import pytest
+
+
+def _require(marker: str, ready: bool, reason: str) -> None:
+    """Skip when the service is not configured, but fail when with_services.py promised it."""
+    if ready:
+        return
+    if os.environ.get(marker) == "1":
+        pytest.fail(f"{marker}=1 but {reason}")
+    pytest.skip(f"{reason} (run under scripts/with_services.py, as `make test` does)")
+
+
+def _postgres_configured() -> bool:
+    from django.db import connection
+
+    return connection.vendor == "postgresql"
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_postgres_round_trip() -> None:
+    _require("EXPLAINER_TEST_POSTGRES", _postgres_configured(), "DATABASE_URL is not a PostgreSQL URL")
+    from django.conf import settings
+    from django.db import connection
+
+    assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
+    assert settings.DATABASES["default"]["CONN_MAX_AGE"] == 0
+    # pytest-django made test_<NAME> on the server named by DATABASE_URL.
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT current_database(), inet_server_addr()::text")
+        database, address = cursor.fetchone()
+    assert database == connection.settings_dict["NAME"]
+    assert database.startswith("test_")
+    assert address.split("/")[0] == connection.settings_dict["HOST"]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_postgres_keeps_committed_rows_across_a_server_restart() -> None:
+    _require("EXPLAINER_TEST_POSTGRES", _postgres_configured(), "DATABASE_URL is not a PostgreSQL URL")
+    restart = os.environ.get("EXPLAINER_TEST_PG_RESTART_CMD")
+    if not restart:
+        pytest.skip("EXPLAINER_TEST_PG_RESTART_CMD is not set: the server was not started by "
+                    "scripts/with_services.py, so this test cannot restart it")
+    from django.db import connection
+
+    token = uuid.uuid4().hex
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_postmaster_start_time()")
+        (started_before,) = cursor.fetchone()
+        cursor.execute("CREATE TABLE IF NOT EXISTS explainer_restart_probe (token text PRIMARY KEY)")
+        cursor.execute("INSERT INTO explainer_restart_probe (token) VALUES (%s)", [token])
+    connection.close()  # autocommit: the row is committed; let the server go
+
+    proc = subprocess.run(json.loads(restart), capture_output=True, text=True, timeout=90)
+    assert proc.returncode == 0, f"restart failed:\n{proc.stdout}{proc.stderr}"
+
+    try:
+        with connection.cursor() as cursor:  # a new connection to the restarted server
+            cursor.execute("SELECT pg_postmaster_start_time()")
+            (started_after,) = cursor.fetchone()
+            assert started_after > started_before, "the server was not restarted"
+            cursor.execute("SELECT token FROM explainer_restart_probe WHERE token = %s", [token])
+            assert cursor.fetchall() == [(token,)]
+    finally:
+        with connection.cursor() as cursor:
+            cursor.execute("DROP TABLE IF EXISTS explainer_restart_probe")
+
+
+@pytest.mark.redis
+def test_redis_cache_sets_and_gets_through_django() -> None:
+    _require("EXPLAINER_TEST_REDIS", bool(os.environ.get("REDIS_URL")), "REDIS_URL is not set")
+    import redis
+    from django.core.cache import caches
+    from django.core.cache.backends.redis import RedisCache
+
+    backend = caches["default"]
+    assert isinstance(backend, RedisCache), f"default cache is {type(backend).__name__}, not RedisCache"
+
+    key = f"test-services-{uuid.uuid4().hex}"
+    value = {"svg": "<svg/>", "n": 3}
+    backend.set(key, value, timeout=60)
+    try:
+        assert backend.get(key) == value
+        # It really is in the server named by REDIS_URL, not in this process.
+        client = redis.Redis.from_url(os.environ["REDIS_URL"])
+        try:
+            assert client.exists(backend.make_and_validate_key(key)) == 1
+        finally:
+            client.close()
+    finally:
+        backend.delete(key)
+    assert backend.get(key) is None
