@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..explain import Explanation, PodReport
+from ..lifecycle.sharing import sharing_as_text
 from .story import story
 
 
@@ -31,6 +32,7 @@ def pod_as_text(r: PodReport) -> list[str]:
     if not r.admitted:
         lines.append("The API server would reject this Pod, so it never runs:")
         lines.extend(f"  line {e.line or '?'}: {e.message}" for e in r.errors)
+        lines.extend(_sharing_and_pitfalls(r))
         return lines
     sim = r.simulation
     assert sim is not None
@@ -44,6 +46,7 @@ def pod_as_text(r: PodReport) -> list[str]:
     lines.append(f"  {'t':>8}  {'STATUS':24} {'READY':6} {'RESTARTS':8} PHASE      Ready")
     for p in sim.timeline:
         lines.append(f"  {_secs(p.t):>8}  {p.status:24} {p.ready_count:6} {p.restarts:<8} {p.phase:10} {p.ready}")
+    lines.extend(_sharing_and_pitfalls(r))
     assumed = [(name, field, why) for name, b in sim.behaviours.items() for field, why in b.assumed.items()]
     if assumed:
         lines.append("")
@@ -53,4 +56,24 @@ def pod_as_text(r: PodReport) -> list[str]:
         lines.append("")
         lines.append("Notes:")
         lines.extend(f"  - {n}" for n in r.notes)
+    return lines
+
+
+def _sharing_and_pitfalls(r: PodReport) -> list[str]:
+    """What the containers share, then the lifecycle pitfalls with their fixes."""
+    lines: list[str] = []
+    if r.sharing:
+        lines += ["", "What the containers share:"]
+        lines += [f"  {line}" for line in sharing_as_text(r.sharing).splitlines()]
+    lines += ["", "Pitfalls:"]
+    findings = [f.to_dict() for f in r.findings]
+    if not findings:
+        lines.append("  (none)")
+    for f in findings:
+        where = f"line {f['line']}" if f["line"] else "line ?"
+        who = f", container {f['container']}" if f["container"] else ""
+        lines.append(f"  - {f['severity']} {f['id']} ({where}{who}): {f['title']}")
+        lines.extend(f"      {line}" for line in f["explanation"].splitlines())
+        lines.append("      Fix:")
+        lines.extend(f"        {line}".rstrip() for line in f["fix"].rstrip("\n").splitlines())
     return lines

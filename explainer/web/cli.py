@@ -38,6 +38,35 @@ class FileResult:
     unreadable: bool = False       # missing, unreadable or binary: never parsed
 
 
+@dataclass
+class Outcome:
+    stdout: str | None             # None: nothing to print (one unreadable file in text or json)
+    stderr: list[str]              # one line per bad input, then the --fail-on verdict
+    code: int
+
+
+def run(args: list[str], scenario_path: str | None, version: str | None, fmt: str,
+        fail_on: str | None, max_bytes: int) -> Outcome:
+    """Everything ``explain FILE...`` does, short of printing."""
+    scenario = None
+    if scenario_path:
+        scenario, why = read_text(scenario_path)
+        if scenario is None:
+            return Outcome(None, [f"{scenario_path}: {why}"], EXIT_BAD_INPUT)
+    paths, problems = expand(args)
+    single = len(args) == 1 and paths == args
+    results = [explain_file(p, scenario, version, max_bytes) for p in paths]
+    out = None
+    if not (single and results[0].unreadable and fmt in ("text", "json")):
+        all_read = not problems and not any(r.unreadable for r in results)
+        out = render(results, fmt, single, all_read=all_read)
+    stderr = problems + [r.problem for r in results if r.problem]
+    code = exit_code(results, fail_on, len(problems))
+    if code == EXIT_FAIL_ON:
+        stderr.append(f"findings at severity {fail_on} or worse (--fail-on {fail_on})")
+    return Outcome(out, stderr, code)
+
+
 def expand(args: Iterable[str]) -> tuple[list[str], list[str]]:
     """Files to explain (directories walked for manifests, sorted, hidden entries skipped), and
     one line for each argument that names nothing to explain."""

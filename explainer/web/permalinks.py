@@ -4,10 +4,11 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET, require_POST
 
@@ -104,17 +105,17 @@ def embed(request: HttpRequest, pid: str) -> HttpResponse:
 @require_GET
 def export_json(request: HttpRequest, pid: str) -> JsonResponse:
     link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
-    expl = explain(link.manifest, link.scenario_data, link.version,
-                   limits=Limits(max_bytes=settings.MAX_MANIFEST_BYTES))
-    return JsonResponse(explanation_to_dict(expl), json_dumps_params={"ensure_ascii": False, "indent": 2})
+    data = _cached_export(request, link, "json", lambda: explanation_to_dict(
+        explain(link.manifest, link.scenario_data, link.version, limits=Limits(max_bytes=settings.MAX_MANIFEST_BYTES))))
+    return JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 2})
 
 
 @require_GET
 def export_markdown(request: HttpRequest, pid: str) -> HttpResponse:
     link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
-    expl = explain(link.manifest, link.scenario_data, link.version)
-    text = explanation_as_markdown(expl, request.build_absolute_uri(_url(link)), gettext=gettext,
-                                   scenario_yaml=scenario_as_yaml(link.scenario_data or {}))
+    text = _cached_export(request, link, "md", lambda: explanation_as_markdown(
+        explain(link.manifest, link.scenario_data, link.version), request.build_absolute_uri(_url(link)),
+        gettext=gettext, scenario_yaml=scenario_as_yaml(link.scenario_data or {})))
     return HttpResponse(text, content_type="text/markdown; charset=utf-8")
 
 
@@ -127,25 +128,39 @@ def _report(link: Permalink, request: HttpRequest) -> Any:
         raise Http404("no such Pod in this manifest") from None
 
 
+def _cached_export(request: HttpRequest, link: Permalink, name: str, make: Any) -> Any:
+    """Exports of an immutable link never change: render once per language, then serve from
+    the cache.  The link's existence is checked first, so a deleted link is gone at once."""
+    key = f"export:{link.id}:{name}:{request.GET.get('pod', '0')}:{get_language()}"
+    value = cache.get(key)
+    if value is None:
+        value = make()
+        cache.set(key, value, timeout=None)
+    return value
+
+
 def _picture(request: HttpRequest, pid: str, which: str, fmt: str) -> HttpResponse:
     link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
-    report = _report(link, request)
     try:
-        if which == "timeline":
-            if report.simulation is None:
-                raise Http404("the API server would reject this Pod: there is no timeline")
-            svg = render_timeline_svg(report, gettext=gettext)
-            body: bytes | str = svg if fmt == "svg" else svg_to_png(svg)
-        else:
-            dot = sharing_diagram(report, gettext=gettext)
-            body = render_svg(dot) if fmt == "svg" else render_png(dot)
+        body = _cached_export(request, link, f"{which}.{fmt}", lambda: _draw(request, link, which, fmt))
     except (DiagramError, PngError) as exc:
         return HttpResponse(str(exc), status=503, content_type="text/plain; charset=utf-8")
-    if fmt == "svg" and which == "sharing":
-        body = '<?xml version="1.0" encoding="UTF-8"?>\n' + str(body)
     response = HttpResponse(body, content_type="image/svg+xml" if fmt == "svg" else "image/png")
     response["Content-Disposition"] = f'inline; filename="{pid}-{which}.{fmt}"'
     return response
+
+
+def _draw(request: HttpRequest, link: Permalink, which: str, fmt: str) -> bytes | str:
+    report = _report(link, request)
+    if which == "timeline":
+        if report.simulation is None:
+            raise Http404("the API server would reject this Pod: there is no timeline")
+        svg = render_timeline_svg(report, gettext=gettext)
+        return svg if fmt == "svg" else svg_to_png(svg)
+    dot = sharing_diagram(report, gettext=gettext)
+    if fmt == "png":
+        return render_png(dot)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + render_svg(dot)
 
 
 @require_GET

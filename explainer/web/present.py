@@ -5,12 +5,10 @@ and print.  Pictures are rendered here (server side), through the cache when con
 """
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.core.cache import cache
-from django.utils.translation import get_language, gettext
+from django.utils.translation import gettext
 
 from explainer.explain import Explanation, PodReport
 from explainer.lifecycle.errors import ErrorRecord
@@ -42,21 +40,12 @@ class PodView:
     assumed: list[dict[str, str]] = field(default_factory=list)
 
 
-def _cached(kind: str, key_text: str, make: Any) -> Any:
-    key = f"{kind}:{get_language()}:{hashlib.sha256(key_text.encode()).hexdigest()}"
-    value = cache.get(key)
-    if value is None:
-        value = make()
-        cache.set(key, value)
-    return value
+def present(expl: Explanation) -> list[PodView]:
+    """One view per Pod, pictures rendered (the caller caches the result by input)."""
+    return [_pod(r) for r in expl.pods]
 
 
-def present(expl: Explanation, fingerprint: str = "") -> list[PodView]:
-    """One view per Pod.  ``fingerprint`` (a hash of the input) keys the picture cache."""
-    return [_pod(r, f"{fingerprint}:{i}") for i, r in enumerate(expl.pods)]
-
-
-def _pod(r: PodReport, key: str) -> PodView:
+def _pod(r: PodReport) -> PodView:
     pod = r.pod
     view = PodView(pod.name, pod.source.kind, pod.source.line, r.admitted, r.errors, r.notes)
     view.findings = [_finding(f) for f in r.findings]
@@ -68,12 +57,12 @@ def _pod(r: PodReport, key: str) -> PodView:
     dot = sharing_diagram(r, gettext=gettext)
     view.diagram_dot = dot
     try:
-        view.diagram_svg = _cached("diagram", key + dot, lambda: render_svg(dot))
+        view.diagram_svg = render_svg(dot)
     except DiagramError as exc:
         view.diagram_error = str(exc)
     if sim is None:
         return view
-    view.timeline_svg = _cached("timeline", key, lambda: render_timeline_svg(r, gettext=gettext))
+    view.timeline_svg = render_timeline_svg(r, gettext=gettext)
     view.rows = timeline_rows(r)
     view.steps = [{"t": s.t, "text": s.text.render(gettext), "assumed": s.assumed} for s in story(pod, sim)]
     last = sim.timeline[-1]

@@ -5,8 +5,10 @@ import hashlib
 from typing import Any
 
 from django.conf import settings
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.middleware import HtmxDetails
 
@@ -33,10 +35,16 @@ def fingerprint(manifest: str, scenario: Any, version: str) -> str:
 
 
 def run_explain(manifest: str, scenario: Any, version: str) -> dict[str, Any]:
-    """The shared part of every page that shows an analysis."""
+    """The shared part of every page that shows an analysis, cached by a hash of the input
+    and the reader's language (the pictures carry translated labels)."""
+    key = f"explained:{get_language()}:{fingerprint(manifest, scenario, version)}"
+    cached = cache.get(key)
+    if cached is not None:
+        return dict(cached)
     expl = explain(manifest, scenario, version, limits=Limits(max_bytes=settings.MAX_MANIFEST_BYTES))
-    return {"explanation": expl, "pods": present(expl, fingerprint(manifest, scenario, version)),
-            "errors": expl.errors, "version": expl.version}
+    context = {"explanation": expl, "pods": present(expl), "errors": expl.errors, "version": expl.version}
+    cache.set(key, context)
+    return dict(context)
 
 
 @require_http_methods(["GET", "POST"])

@@ -37,26 +37,14 @@ class Command(BaseCommand):
             return
         if not opts["files"]:
             raise CommandError("give a manifest FILE, a directory, or - for standard input", returncode=EXIT_BAD_INPUT)
-        scenario = None
-        if opts["scenario"]:
-            scenario, why = cli.read_text(opts["scenario"])
-            if scenario is None:
-                self.stderr.write(f"{opts['scenario']}: {why}")
-                sys.exit(EXIT_BAD_INPUT)
-        paths, problems = cli.expand(opts["files"])
-        single = len(opts["files"]) == 1 and paths == opts["files"]
-        results = [cli.explain_file(p, scenario, opts["version"], settings.MAX_MANIFEST_BYTES) for p in paths]
-        fmt = opts["format"]
-        if not (single and results[0].unreadable and fmt in ("text", "json")):
-            all_read = not problems and not any(r.unreadable for r in results)
-            self.stdout.write(cli.render(results, fmt, single, all_read=all_read), ending="")
-        for line in problems + [r.problem for r in results if r.problem]:
+        outcome = cli.run(opts["files"], opts["scenario"], opts["version"], opts["format"], opts["fail_on"],
+                          settings.MAX_MANIFEST_BYTES)
+        if outcome.stdout is not None:
+            self.stdout.write(outcome.stdout, ending="")
+        for line in outcome.stderr:
             self.stderr.write(line)
-        code = cli.exit_code(results, opts["fail_on"], len(problems))
-        if code == cli.EXIT_FAIL_ON:
-            self.stderr.write(f"findings at severity {opts['fail_on']} or worse (--fail-on {opts['fail_on']})")
-        if code:
-            sys.exit(code)
+        if outcome.code:
+            sys.exit(outcome.code)
 
     def _list_rules(self, opts: dict[str, Any]) -> None:
         if opts["files"]:

@@ -1,0 +1,84 @@
+"""Analyses and pictures are cached by a hash of the input (issue 6).
+
+Marked `redis`: `make test` runs this module again with REDIS_URL pointing at a real
+redis-server, so the same assertions hold for the shared cache.
+"""
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+
+import explainer.web.permalinks as permalinks
+import explainer.web.views as views
+from explainer.web.models import Permalink
+from tests.conftest import load_manifest
+
+pytestmark = [pytest.mark.django_db, pytest.mark.redis]
+
+
+@pytest.fixture
+def explain_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    calls: list[str] = []
+    for module in (views, permalinks):
+        original = module.explain
+
+        def counting(*args, _original=original, **kwargs):
+            calls.append("explain")
+            return _original(*args, **kwargs)
+
+        monkeypatch.setattr(module, "explain", counting)
+    return calls
+
+
+def test_permalink_page_is_analysed_once_then_served_from_cache(client: Client, explain_calls: list[str]) -> None:
+    link, _ = Permalink.store(load_manifest("seeds/web-app-pod"), {"deleteAt": 60}, "1.34")
+    first = client.get(f"/p/{link.id}/").content
+    assert explain_calls == ["explain"]
+    second = client.get(f"/p/{link.id}/").content
+    assert explain_calls == ["explain"]
+    assert first.count(b"<svg") == second.count(b"<svg")
+
+
+def test_the_cache_is_per_language(client: Client, explain_calls: list[str]) -> None:
+    link, _ = Permalink.store(load_manifest("seeds/init-example"), None, "1.34")
+    client.get(f"/p/{link.id}/")
+    client.get(f"/p/{link.id}/", HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert len(explain_calls) == 2
+
+
+@pytest.mark.parametrize("suffix", ["/timeline.svg", "/sharing.png", ".json", ".md"])
+def test_exports_are_served_from_cache_after_the_first_view(client: Client, explain_calls: list[str],
+                                                             suffix: str) -> None:
+    link, _ = Permalink.store(load_manifest("seeds/lifecycle-demo"), None, "1.34")
+    a = client.get(f"/p/{link.id}{suffix}").content
+    b = client.get(f"/p/{link.id}{suffix}").content
+    assert a == b and len(explain_calls) == 1
+
+
+def test_a_deleted_permalink_is_not_served_from_cache(client: Client) -> None:
+    link, token = Permalink.store(load_manifest("seeds/lifecycle-demo"), None, "1.34")
+    assert client.get(f"/p/{link.id}/timeline.svg").status_code == 200
+    client.post(f"/p/{link.id}/delete/", {"token": token})
+    assert client.get(f"/p/{link.id}/timeline.svg").status_code == 404
+
+
+def test_the_editor_reuses_the_analysis_of_the_same_input(client: Client, explain_calls: list[str]) -> None:
+    data = {"manifest": load_manifest("seeds/lifecycle-demo"), "version": "1.34"}
+    client.post("/", data, HTTP_HX_REQUEST="true")
+    client.post("/", data, HTTP_HX_REQUEST="true")
+    assert explain_calls == ["explain"]
+    data["delete_at"] = "20"
+    client.post("/", data, HTTP_HX_REQUEST="true")
+    assert len(explain_calls) == 2
+
+
+def test_the_configured_backend_holds_the_entries(client: Client, settings) -> None:
+    link, _ = Permalink.store(load_manifest("seeds/init-example"), None, "1.34")
+    client.get(f"/p/{link.id}/timeline.svg")
+    key = f"export:{link.id}:timeline.svg:0:en"
+    assert cache.get(key) is not None
+    if "redis" in settings.CACHES["default"]["BACKEND"].lower():
+        import redis
+        server = redis.Redis.from_url(settings.CACHES["default"]["LOCATION"])
+        assert any(k.endswith(key.encode()) for k in server.keys("*export*"))
