@@ -5,12 +5,14 @@ import json
 from dataclasses import dataclass, field
 from enum import Enum
 from string import Template
-from typing import Any
+from typing import Any, Callable
 
 from explainer.lifecycle.model import Container, Pod
 from explainer.lifecycle.scenario import Behaviour, Scenario, behaviour_for
 from explainer.lifecycle.simulate import Simulation
 from explainer.lifecycle.yamlload import format_path, parse_path, position
+
+from .i18n import Text, gettext_noop
 
 
 class Severity(str, Enum):
@@ -39,17 +41,20 @@ class Finding:
     container: str | None
     path: str | None               # field path in the document: spec.initContainers[0].command
     line: int | None
-    title: str
-    explanation: str               # what will happen and when, naming the container and numbers
-    fix: str                       # a YAML snippet to write instead
+    title: Text                    # the rule's TITLE (a message id without fields)
+    explanation: Text              # what will happen and when, naming the container and numbers
+    fix: str                       # a YAML snippet to write instead (code: not translated)
     references: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """The public JSON shape of one finding (pods[].findings[])."""
+        """The public JSON shape of one finding (pods[].findings[]): its text in English."""
         return {"id": self.id, "severity": self.severity.value, "container": self.container,
-                "path": self.path, "line": self.line, "title": self.title,
-                "explanation": self.explanation, "fix": self.fix,
-                "references": list(self.references)}
+                "path": self.path, "line": self.line, **self.render(),
+                "fix": self.fix, "references": list(self.references)}
+
+    def render(self, gettext: Callable[[str], str] = gettext_noop) -> dict[str, str]:
+        """Title and explanation through ``gettext`` (the web layer overlays this on to_dict())."""
+        return {"title": self.title.render(gettext), "explanation": self.explanation.render(gettext)}
 
     def sort_key(self) -> tuple[int, int, str, str]:
         return (self.severity.rank, self.line if self.line is not None else 1 << 30,
@@ -98,14 +103,14 @@ class RuleContext:
             return self.simulation.behaviours[c.name]
         return behaviour_for(c, self.pod, self.scenario)
 
-    def finding(self, rule_id: str, c: Container | None, path: str | None, explanation: str,
+    def finding(self, rule_id: str, c: Container | None, path: str | None, explanation: Text,
                 fix: str, *, severity: Severity | None = None) -> Finding:
         """A Finding of the registered rule ``rule_id``; title and references come from it."""
         from .registry import BY_ID  # the registry imports the rules, which import this module
 
         rule = BY_ID[rule_id]
         return Finding(rule_id, severity or rule.SEVERITY, c.name if c else None, path,
-                       self.line(path), rule.TITLE, explanation, fix, references(rule))
+                       self.line(path), Text(rule.TITLE), explanation, fix, references(rule))
 
 
 def references(rule: Any) -> tuple[str, ...]:

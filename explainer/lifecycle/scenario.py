@@ -212,7 +212,7 @@ def check_names(scenario: Scenario, pods: list[Pod]) -> list[ErrorRecord]:
 
 def behaviour_for(c: Container, pod: Pod, scenario: Scenario) -> Behaviour:
     """The resolved behaviour of ``c``: scenario values first, then guesses from the manifest."""
-    raw = scenario.containers.get(c.name, {})
+    raw = {k: v for k, v in scenario.containers.get(c.name, {}).items() if v is not None}   # null: not given
     assumed: dict[str, str] = {}
     runs = _runs(c, pod, raw, assumed)
     return Behaviour(

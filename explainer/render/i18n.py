@@ -1,4 +1,4 @@
-"""Mark text for translation without importing Django.
+"""Mark text for translation without importing Django (shared with the findings package).
 
 The core and renderers produce English message ids with ``{named}`` fields; the web layer
 passes each id through gettext before formatting, and `makemessages` finds them by the
@@ -6,21 +6,6 @@ passes each id through gettext before formatting, and `makemessages` finds them 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from ..findings.i18n import Text, gettext_noop
 
-
-def gettext_noop(message: str) -> str:
-    return message
-
-
-@dataclass(frozen=True, slots=True)
-class Text:
-    """A message id and its fields; ``render()`` formats it, translated when given a gettext."""
-
-    msgid: str
-    params: dict[str, Any] = field(default_factory=dict)
-
-    def render(self, gettext: Callable[[str], str] = gettext_noop) -> str:
-        params = {k: (v.render(gettext) if isinstance(v, Text) else v) for k, v in self.params.items()}
-        return gettext(self.msgid).format(**params)
+__all__ = ["Text", "gettext_noop"]

@@ -8,7 +8,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.middleware import HtmxDetails
 
@@ -108,7 +108,7 @@ def _initial(request: HttpRequest) -> dict[str, Any]:
 
 @require_GET
 def rules(request: HttpRequest) -> HttpResponse:
-    return render(request, "pages/rules.html", {"rules": catalogue()})
+    return render(request, "pages/rules.html", {"rules": catalogue(gettext)})
 
 
 @require_GET

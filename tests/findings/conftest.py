@@ -5,27 +5,29 @@ import re
 
 from explainer.findings import RuleContext
 from explainer.lifecycle.parse import parse_manifest
-from explainer.lifecycle.scenario import Scenario
+from explainer.lifecycle.scenario import Scenario, parse_scenario
 from explainer.lifecycle.sharing import analyse_sharing
 from explainer.lifecycle.simulate import simulate
 from explainer.lifecycle.validate import admit
 
-_META = re.compile(r"^#\s*(version|container|gates):\s*(.*?)\s*$")
+_META = re.compile(r"^#\s*(version|container|gates|scenario):\s*(.*?)\s*$")
 
 
-def context_for(text: str, version: str = "1.34", gates: dict[str, bool] | None = None) -> RuleContext:
+def context_for(text: str, version: str = "1.34", gates: dict[str, bool] | None = None,
+                scenario: Scenario | None = None) -> RuleContext:
     """parse -> admit -> simulate (when admitted) -> sharing, as in explain._explain_pod."""
     intake = parse_manifest(text)
     assert not intake.errors, [e.one_line() for e in intake.errors]
     pod = intake.pods[0]
+    scenario = scenario or Scenario()
     adm = admit(pod, version, gates or {})
-    sim = simulate(adm.pod, Scenario()) if not adm.errors else None
-    return RuleContext(pod=adm.pod, version=version, gates=gates or {}, scenario=Scenario(),
+    sim = simulate(adm.pod, scenario) if not adm.errors else None
+    return RuleContext(pod=adm.pod, version=version, gates=gates or {}, scenario=scenario,
                        simulation=sim, sharing=analyse_sharing(adm.pod))
 
 
 def fixture_meta(text: str) -> dict[str, str]:
-    """Header comments such as `# version: 1.27` and `# container: proxy`."""
+    """Header comments such as `# version: 1.27`, `# container: proxy` and `# scenario: {...}` (flow YAML)."""
     meta = {}
     for line in text.splitlines():
         if not line.startswith("#"):
@@ -39,4 +41,5 @@ def fixture_meta(text: str) -> dict[str, str]:
 def context_for_fixture(text: str) -> RuleContext:
     meta = fixture_meta(text)
     gates = {k: v == "true" for k, v in (g.split("=") for g in meta["gates"].split(","))} if "gates" in meta else None
-    return context_for(text, meta.get("version", "1.34"), gates)
+    scenario = parse_scenario(meta["scenario"]) if "scenario" in meta else None
+    return context_for(text, meta.get("version", "1.34"), gates, scenario)

@@ -8,7 +8,7 @@ from types import ModuleType
 
 import pytest
 
-from explainer.findings import BY_ID, RULES, Finding, Severity, catalogue
+from explainer.findings import BY_ID, RULES, Finding, Severity, Text, catalogue
 from explainer.findings.registry import _by_id
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "findings"
@@ -78,15 +78,67 @@ def test_catalogue_lists_every_rule_with_text() -> None:
         assert "$" not in e["example"].replace("$(", ""), f"{e['id']}: placeholder left in the example"
 
 
+CATALOGUE_TEXT = {"what": "WHAT", "why": "WHY", "fix": "FIX_TEXT", "fires_when": "FIRES_WHEN",
+                  "quiet_when": "QUIET_WHEN"}
+
+
+@pytest.mark.parametrize("rule", RULES, ids=_ids)
+def test_catalogue_text_matches_the_docstring(rule: ModuleType) -> None:
+    """WHAT, WHY, FIX_TEXT, FIRES_WHEN and QUIET_WHEN say what the docstring says, word for word."""
+    doc = _docstring_text(rule)
+    for key, name in CATALOGUE_TEXT.items():
+        value = getattr(rule, name, None)
+        assert isinstance(value, str) and value, f"{rule.__name__} needs {name} (gettext_noop of the docstring)"
+        assert value == doc[key], f"{rule.__name__}.{name} differs from its docstring's paragraph"
+
+
+def test_catalogue_goes_through_gettext() -> None:
+    def shout(message: str) -> str:
+        return message.upper()
+
+    english, shouted = catalogue(), catalogue(shout)
+    for e, s in zip(english, shouted):
+        for key in ("title", "what", "why", "fix", "fires_when", "quiet_when"):
+            assert s[key] == e[key].upper(), (e["id"], key)
+        assert (s["id"], s["example"], s["references"]) == (e["id"], e["example"], e["references"])
+
+
+def _docstring_text(rule: ModuleType) -> dict[str, str]:
+    """What, why, fix, fires-when and quiet-when as the rule's docstring words them, one line each."""
+    paragraphs = [p.strip() for p in (rule.__doc__ or "").strip().split("\n\n") if p.strip()]
+    what = " ".join(paragraphs[0].split()) if paragraphs else ""
+    why, fix, when = [], "", {"Fires when:": "", "Quiet when:": ""}
+    for p in paragraphs[1:]:
+        flat = " ".join(p.split())
+        if flat.startswith("Fix:"):
+            fix = flat.removeprefix("Fix:").strip()
+            fix = fix[:1].upper() + fix[1:]
+        elif flat.startswith(tuple(when)):
+            key = ""
+            for line in p.splitlines():
+                line = line.strip()
+                key = next((k for k in when if line.startswith(k)), key)
+                when[key] = (when[key] + " " + line.removeprefix(key).strip()).strip()
+        else:
+            why.append(flat)
+    return {"what": what, "why": "\n\n".join(why), "fix": fix,
+            "fires_when": when["Fires when:"], "quiet_when": when["Quiet when:"]}
+
+
 def test_finding_to_dict_is_the_public_shape() -> None:
     f = Finding("port-conflict", Severity.ERROR, "app", "spec.containers[1].ports[0].containerPort", 12,
-                "Two containers on the same port", "why", "fix: yes\n", ("https://kubernetes.io/x",))
+                Text("Two containers on the same port"), Text("{a} and {b} collide.", {"a": "web", "b": "app"}),
+                "fix: yes\n", ("https://kubernetes.io/x",))
     assert f.to_dict() == {
         "id": "port-conflict", "severity": "error", "container": "app",
         "path": "spec.containers[1].ports[0].containerPort", "line": 12,
-        "title": "Two containers on the same port", "explanation": "why", "fix": "fix: yes\n",
+        "title": "Two containers on the same port", "explanation": "web and app collide.", "fix": "fix: yes\n",
         "references": ["https://kubernetes.io/x"],
     }
+    assert list(f.to_dict()) == ["id", "severity", "container", "path", "line", "title", "explanation", "fix",
+                                 "references"]
+    zh = {"Two containers on the same port": "两个容器使用同一端口", "{a} and {b} collide.": "{b} 与 {a} 冲突。"}
+    assert f.render(lambda m: zh.get(m, m)) == {"title": "两个容器使用同一端口", "explanation": "app 与 web 冲突。"}
 
 
 def test_severities_are_ordered() -> None:

@@ -35,17 +35,18 @@ def test_rule_fires_on_its_fixture(rule: ModuleType) -> None:
     f = found[0]
     assert f.container == (None if expected == "-" else expected)
     assert f.line is not None and f.path
-    assert f.title == rule.TITLE and f.references[0] == rule.DOCS_URL
-    assert f.explanation and f.fix.strip()
+    text = f.to_dict()
+    assert text["title"] == rule.TITLE and f.references[0] == rule.DOCS_URL
+    assert text["explanation"] and f.fix.strip()
     if f.container:
-        assert f.container in f.explanation, "the explanation names the container"
+        assert f.container in text["explanation"], "the explanation names the container"
         assert f.container in f.fix, "the fix uses the container's name"
 
 
 @pytest.mark.parametrize("rule", RULES, ids=_ids)
 def test_rule_is_quiet_on_its_fixture(rule: ModuleType) -> None:
     found = [f for f in run_rules(context_for_fixture(_read(FIXTURES / rule.ID / "quiet.yaml"))) if f.id == rule.ID]
-    assert not found, f"{rule.ID} fired on its quiet.yaml: {found[0].explanation}"
+    assert not found, f"{rule.ID} fired on its quiet.yaml: {found[0].explanation.render()}"
 
 
 @pytest.mark.parametrize("path", sorted(SEEDS.glob("bad_*.yaml")), ids=lambda p: p.stem)
@@ -59,7 +60,7 @@ def test_seed_counter_example_produces_its_finding(path: Path) -> None:
 @pytest.mark.parametrize("path", sorted(SEEDS.glob("good_*.yaml")), ids=lambda p: p.stem)
 def test_seed_good_example_has_no_error(path: Path) -> None:
     errors = [f for f in run_rules(context_for_fixture(_read(path))) if f.severity is Severity.ERROR]
-    assert not errors, [f"{f.id} at {f.container}: {f.explanation}" for f in errors]
+    assert not errors, [f"{f.id} at {f.container}: {f.explanation.render()}" for f in errors]
 
 
 @pytest.mark.parametrize("path", sorted(CASES.glob("*.yaml")), ids=lambda p: p.stem)
@@ -69,7 +70,7 @@ def test_case(path: Path) -> None:
     meta = _meta(text)
     findings = run_rules(context_for_fixture(text))
     if "no-finding" in meta:
-        assert meta["no-finding"] not in {f.id for f in findings}, [f.explanation for f in findings]
+        assert meta["no-finding"] not in {f.id for f in findings}, [f.explanation.render() for f in findings]
         return
     found = [f for f in findings if f.id == meta["finding"] and f.container == meta["container"]]
     assert found, [(f.id, f.container) for f in findings]
@@ -83,7 +84,7 @@ def test_every_finding_is_complete_and_sorted(path: Path) -> None:
     assert findings == sorted(findings, key=lambda f: f.sort_key())
     for f in findings:
         assert f.line is not None and f.path, f"{f.id}: no line or path"
-        assert f.explanation.endswith("."), f"{f.id}: explanation should be whole sentences"
+        assert f.explanation.render().endswith("."), f"{f.id}: explanation should be whole sentences"
         yaml.safe_load(f.fix)  # the fix is a YAML snippet the user can paste
         assert set(f.to_dict()) == {"id", "severity", "container", "path", "line", "title",
                                     "explanation", "fix", "references"}

@@ -21,13 +21,26 @@ from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..i18n import Text, gettext_noop
 from ..scripts import mentioned_paths, sources, written_paths
 
 ID = "file-shared-without-volume"
-TITLE = "File passed between containers without a shared volume"
+TITLE = gettext_noop("File passed between containers without a shared volume")
 SEVERITY = Severity.WARNING
 DOCS_URL = DOCS["volumes"]
 REFERENCES = (DOCS["init-containers"],)
+WHAT = gettext_noop("One container writes a file another reads, but no shared volume holds it.")
+WHY = gettext_noop(
+    "Every container has its own root filesystem from its image; only mounted volumes are "
+    "shared. `echo token > /tmp/token` in an init container writes to that container's own "
+    "/tmp, which disappears with it; the app's `cat /tmp/token` looks in its own /tmp and finds "
+    "nothing (or whatever its image put there).")
+FIX_TEXT = gettext_noop("Declare an emptyDir volume and mount it at the same directory in both containers.")
+FIRES_WHEN = gettext_noop(
+    "a path written by one container (`>`, `>>`, `tee`, `cp`, `mv`, `touch`, `curl -o`, `wget "
+    "-O`) appears in another container's command, args, hooks or env, and no volume mounted by "
+    "both covers it.")
+QUIET_WHEN = gettext_noop("both containers mount the same volume at a directory that holds the path.")
 FIX = """
 volumes:
   - name: shared
@@ -53,11 +66,12 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 if where is None or _shared(w, r, path):
                     continue
                 directory = posixpath.dirname(path) if posixpath.dirname(path) != "/" else "/shared"
-                explanation = (
-                    f"{w.name} writes {path} and {r.name} reads it, but no volume mounted in both "
-                    f"covers {directory}. Each container has its own root filesystem, so the file "
-                    f"{w.name} writes stays in {w.name}'s filesystem and {r.name} does not find it "
-                    f"(No such file or directory) when it runs.")
+                explanation = Text(gettext_noop(
+                    "{writer} writes {path} and {reader} reads it, but no volume mounted in both "
+                    "covers {directory}. Each container has its own root filesystem, so the file "
+                    "{writer} writes stays in {writer}'s filesystem and {reader} does not find it "
+                    "(No such file or directory) when it runs."),
+                    {"writer": w.name, "reader": r.name, "path": path, "directory": directory})
                 yield ctx.finding(ID, r, ctx.container_path(r, where), explanation,
                                   fill(FIX, name=r.name, other=w.name, file=path, path=directory))
 

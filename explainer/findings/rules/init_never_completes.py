@@ -20,13 +20,27 @@ from explainer.lifecycle.commands import guess_run
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..i18n import Text, gettext_noop
 from ..scripts import main_field
 
 ID = "init-never-completes"
-TITLE = "Init container never completes"
+TITLE = gettext_noop("Init container never completes")
 SEVERITY = Severity.ERROR
 DOCS_URL = DOCS["init-containers"]
 REFERENCES = (DOCS["sidecar-containers"],)
+WHAT = gettext_noop("A plain init container whose process never exits, so the app containers never start.")
+WHY = gettext_noop(
+    "Plain init containers run one at a time, and each must exit with code 0 before the kubelet "
+    "starts the next one; app containers start only after the last one has. A server, a `sleep "
+    "infinity`, a `while true` loop or a `tail -f` in an init container keeps the Pod in "
+    "`Init:i/N` (phase Pending) for good, with no error and no restart to hint at the cause.")
+FIX_TEXT = gettext_noop(
+    "Make the command finish (a one-shot job that exits 0), or, for a helper that must keep "
+    "running next to the app, make it a native sidecar with `restartPolicy: Always` (1.29+).")
+FIRES_WHEN = gettext_noop(
+    "an init container without restartPolicy: Always runs a command (or a server image) that "
+    "runs until stopped.")
+QUIET_WHEN = gettext_noop("every plain init container's command ends (a finite sleep, a one-shot program).")
 FIX = """
 initContainers:
   - name: $name
@@ -45,15 +59,24 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         if guess.seconds is not None:
             continue
         after = [x.name for x in inits[i + 1:]] + [x.name for x in ctx.pod.containers]
-        blocked = ", ".join(after) or "the app containers"
-        hedge = "" if guess.certain else "probably "
-        dropped = (" Its restartPolicy: Always was dropped: Kubernetes "
-                   f"{ctx.version} does not run it as a native sidecar."
-                   if ctx.raw(ctx.container_path(c, "restartPolicy")) == "Always" else "")
-        explanation = (
-            f"Init container {c.name} {hedge}never exits: {guess.why}. Plain init containers run "
-            f"one at a time and each must exit 0 before the next starts, so {blocked} never "
-            f"start{'s' if len(after) == 1 else ''}; the Pod stays Init:{i}/{len(inits)} "
-            f"(Pending) until it is deleted.{dropped}")
+        blocked = ", ".join(after) or Text(gettext_noop("the app containers"))
+        never_exits = Text(gettext_noop("never exits") if guess.certain else gettext_noop("probably never exits"))
+        dropped: Text | str = ""
+        if ctx.raw(ctx.container_path(c, "restartPolicy")) == "Always":
+            # Translators: a sentence appended to the explanation; it starts with the space between them.
+            dropped = Text(gettext_noop(" Its restartPolicy: Always was dropped: Kubernetes {version} does not "
+                                        "run it as a native sidecar."), {"version": ctx.version})
+        if len(after) == 1:
+            msgid = gettext_noop(
+                "Init container {c} {never_exits}: {why}. Plain init containers run one at a time and each "
+                "must exit 0 before the next starts, so {blocked} never starts; the Pod stays Init:{i}/{n} "
+                "(Pending) until it is deleted.{dropped}")
+        else:
+            msgid = gettext_noop(
+                "Init container {c} {never_exits}: {why}. Plain init containers run one at a time and each "
+                "must exit 0 before the next starts, so {blocked} never start; the Pod stays Init:{i}/{n} "
+                "(Pending) until it is deleted.{dropped}")
+        explanation = Text(msgid, {"c": c.name, "never_exits": never_exits, "why": guess.why,
+                                   "blocked": blocked, "i": i, "n": len(inits), "dropped": dropped})
         yield ctx.finding(ID, c, ctx.container_path(c, main_field(c)), explanation,
                           fill(FIX, name=c.name, image=c.image or "example/image:1.0"))

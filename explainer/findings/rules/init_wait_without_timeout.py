@@ -21,13 +21,28 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..i18n import Text, gettext_noop
 from ..scripts import main_field, wait_loops
 
 ID = "init-wait-without-timeout"
-TITLE = "Init container waits without a timeout"
+TITLE = gettext_noop("Init container waits without a timeout")
 SEVERITY = Severity.WARNING
 DOCS_URL = DOCS["init-containers"]
 REFERENCES = (DOCS["pod-lifecycle"],)
+WHAT = gettext_noop("An init container waits for a dependency in a loop with no bound.")
+WHY = gettext_noop(
+    "`until pg_isready ...; do sleep 3; done` is the usual way to wait for a database. If the "
+    "dependency never answers (a wrong host name, a Service without endpoints, a database that "
+    "is down) the loop runs forever: the container never fails, so there is no restart, no "
+    "CrashLoopBackOff and nothing to alert on; the Pod just stays in Init.")
+FIX_TEXT = gettext_noop(
+    "Bound the wait (a retry counter or `timeout`) and exit non-zero when it runs out, so the "
+    "failure is visible (Init:Error, Init:CrashLoopBackOff); or set activeDeadlineSeconds.")
+FIRES_WHEN = gettext_noop(
+    "a plain init container's command has an `until ...; do` or `while ! ...; do` loop without "
+    "`timeout`, a counter comparison (-lt, -gt, ...), `seq`, and the Pod has no "
+    "activeDeadlineSeconds.")
+QUIET_WHEN = gettext_noop("the wait is bounded, or the Pod sets activeDeadlineSeconds.")
 FIX = """
 initContainers:
   - name: $name
@@ -55,10 +70,11 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         if c.role != "init" or not loops or _BOUNDED.search(script):
             continue
         condition = loops[0]
-        explanation = (
-            f"Init container {c.name} waits in a loop until `{condition}` succeeds, with no bound: no "
+        explanation = Text(gettext_noop(
+            "Init container {c} waits in a loop until `{condition}` succeeds, with no bound: no "
             "timeout, no retry counter, and the Pod has no activeDeadlineSeconds. If that never "
-            f"succeeds, {c.name} never exits and never fails, so the Pod stays Init:{i}/"
-            f"{len(pod.init_containers)} with no restart and no error to alert on.")
+            "succeeds, {c} never exits and never fails, so the Pod stays Init:{i}/{n} with no "
+            "restart and no error to alert on."),
+            {"c": c.name, "condition": condition, "i": i, "n": len(pod.init_containers)})
         yield ctx.finding(ID, c, ctx.container_path(c, main_field(c)), explanation,
                           fill(FIX, name=c.name, condition=condition))

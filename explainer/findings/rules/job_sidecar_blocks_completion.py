@@ -21,13 +21,28 @@ from explainer.lifecycle.commands import guess_run
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..i18n import Text, gettext_noop
 from ..scripts import main_field
 
 ID = "job-sidecar-blocks-completion"
-TITLE = "Classic sidecar keeps a Job from completing"
+TITLE = gettext_noop("Classic sidecar keeps a Job from completing")
 SEVERITY = Severity.ERROR
 DOCS_URL = DOCS["sidecar-containers"]
 REFERENCES = (DOCS["jobs"],)
+WHAT = gettext_noop("A Job or CronJob Pod with a classic sidecar that never exits: the Job never completes.")
+WHY = gettext_noop(
+    "A Pod of a Job succeeds when all its app containers have exited. A log shipper or proxy in "
+    "`containers` runs until it is stopped, and nothing stops it: after the worker finishes, "
+    "the Pod stays Running, the Job never counts a completion, and a CronJob's next run may "
+    "pile up behind it.")
+FIX_TEXT = gettext_noop(
+    "Make the helper a native sidecar (`initContainers` with `restartPolicy: Always`, 1.29+): "
+    "the kubelet stops it once the app containers have exited and the Pod succeeds. Before "
+    "1.29, give it an exit protocol (a file the worker writes on a shared volume).")
+FIRES_WHEN = gettext_noop(
+    "a Job or CronJob Pod has, in `containers`, a container that runs until stopped beside one "
+    "that finishes.")
+QUIET_WHEN = gettext_noop("the helper is a native sidecar, or every app container ends.")
 FIX = """
 initContainers:
   - name: $name  # moved here from containers
@@ -50,14 +65,18 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         guess = guesses[c.name]
         if guess.seconds is not None:
             continue
-        workers = ", ".join(finishing)
-        explanation = (
-            f"In this {pod.source.kind} Pod, {c.name} runs until it is stopped: {guess.why}. After {workers} "
-            f"finish{'es' if len(finishing) == 1 else ''}, {c.name} keeps running and nothing stops it: "
-            "the Pod stays Running, so the Job never records a completion"
-            + (" (and the CronJob's later runs start beside it, or are skipped under "
-               "concurrencyPolicy: Forbid)" if pod.source.kind == "CronJob" else "")
-            + (f" until activeDeadlineSeconds ({pod.active_deadline_seconds} s) fails it."
-               if pod.active_deadline_seconds else "."))
+        cronjob = Text(gettext_noop(" (and the CronJob's later runs start beside it, or are skipped under "
+                                    "concurrencyPolicy: Forbid)")) if pod.source.kind == "CronJob" else ""
+        deadline = (Text(gettext_noop(" until activeDeadlineSeconds ({seconds} s) fails it"),
+                         {"seconds": pod.active_deadline_seconds}) if pod.active_deadline_seconds else "")
+        msgid = gettext_noop(
+            "In this {kind} Pod, {c} runs until it is stopped: {why}. After {workers} finishes, {c} keeps "
+            "running and nothing stops it: the Pod stays Running, so the Job never records a "
+            "completion{cronjob}{deadline}.") if len(finishing) == 1 else gettext_noop(
+            "In this {kind} Pod, {c} runs until it is stopped: {why}. After {workers} finish, {c} keeps "
+            "running and nothing stops it: the Pod stays Running, so the Job never records a "
+            "completion{cronjob}{deadline}.")
+        explanation = Text(msgid, {"kind": pod.source.kind, "c": c.name, "why": guess.why,
+                                   "workers": ", ".join(finishing), "cronjob": cronjob, "deadline": deadline})
         yield ctx.finding(ID, c, ctx.container_path(c, main_field(c)), explanation,
                           fill(FIX, name=c.name, image=c.image, other=finishing[0]))

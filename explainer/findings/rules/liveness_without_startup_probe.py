@@ -20,11 +20,24 @@ from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, fill, flow_yaml
+from ..i18n import Text, gettext_noop
 
 ID = "liveness-without-startup-probe"
-TITLE = "Short livenessProbe without a startupProbe"
+TITLE = gettext_noop("Short livenessProbe without a startupProbe")
 SEVERITY = Severity.WARNING
 DOCS_URL = DOCS["probes"]
+WHAT = gettext_noop("A livenessProbe with a short budget and no startupProbe: a slow start is killed in a loop.")
+WHY = gettext_noop(
+    "The liveness probe starts right after initialDelaySeconds and the kubelet kills the "
+    "container after failureThreshold failures periodSeconds apart. A start that takes longer "
+    "than that (a cold cache, a migration, a busy node) never finishes: the container is "
+    "killed, restarted, killed again, and ends in CrashLoopBackOff. A startupProbe holds "
+    "liveness (and readiness) back until the program has started, however long that takes.")
+FIX_TEXT = gettext_noop("Add a startupProbe with the same check and a generous failureThreshold x periodSeconds.")
+FIRES_WHEN = gettext_noop(
+    "a container has a livenessProbe, no startupProbe, and initialDelaySeconds + "
+    "failureThreshold x periodSeconds is under 30 s.")
+QUIET_WHEN = gettext_noop("a startupProbe exists, or the liveness budget is 30 s or more.")
 FIX = """
 - name: $name
   startupProbe:               # liveness starts only after this passes
@@ -44,11 +57,13 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         budget = p.initial_delay + p.failure_threshold * p.period
         if budget >= SLOW_START_SECONDS:
             continue
-        explanation = (
-            f"{c.name} has a livenessProbe ({p.detail}) and no startupProbe: the first check runs "
-            f"at {p.initial_delay} s and {p.failure_threshold} failures {p.period} s apart get it killed "
-            f"about {budget} s after it starts. If {c.name} ever needs longer to start, the kubelet "
-            "kills and restarts it before it is up, again and again (CrashLoopBackOff).")
+        explanation = Text(gettext_noop(
+            "{c} has a livenessProbe ({detail}) and no startupProbe: the first check runs "
+            "at {delay} s and {failures} failures {period} s apart get it killed "
+            "about {budget} s after it starts. If {c} ever needs longer to start, the kubelet "
+            "kills and restarts it before it is up, again and again (CrashLoopBackOff)."),
+            {"c": c.name, "detail": p.detail, "delay": p.initial_delay, "failures": p.failure_threshold,
+             "period": p.period, "budget": budget})
         yield ctx.finding(ID, c, ctx.container_path(c, "livenessProbe"), explanation,
                           fill(FIX, name=c.name, handler=_handler(ctx, c)))
 

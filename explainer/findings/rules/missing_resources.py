@@ -18,11 +18,22 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..i18n import Text, gettext_noop
 
 ID = "missing-resources"
-TITLE = "No resource requests"
+TITLE = gettext_noop("No resource requests")
 SEVERITY = Severity.INFO
 DOCS_URL = DOCS["resources"]
+WHAT = gettext_noop("A container (sidecars included) has no resource requests.")
+WHY = gettext_noop(
+    "The scheduler places a Pod by the sum of its containers' requests. A container without "
+    "requests is counted as needing nothing, so the node can be overcommitted: under contention "
+    "it gets the minimum CPU share and it is the first to be OOM-killed, and a sidecar without "
+    "requests competes with the app for the CPU and memory the app asked for. Init containers' "
+    "requests decide the Pod's start-up needs too.")
+FIX_TEXT = gettext_noop("Set resources.requests (cpu and memory) on every container, sidecars included.")
+FIRES_WHEN = gettext_noop("an init, sidecar or app container has no resources.requests.")
+QUIET_WHEN = gettext_noop("every container sets requests (ephemeral containers cannot and are skipped).")
 FIX = """
 - name: $name
   resources:
@@ -32,27 +43,28 @@ FIX = """
     limits:
       memory: 128Mi
 """
-_ROLE = {"init": "init container", "sidecar": "sidecar", "app": "app container"}
+_ROLE = {"init": gettext_noop("Init container"), "sidecar": gettext_noop("Sidecar"),
+         "app": gettext_noop("App container")}
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     pod = ctx.pod
     besteffort = not any(c.has_requests or c.has_limits for c in pod.init_containers + pod.containers)
-    qos = (" No container sets requests or limits, so the Pod is BestEffort: the first to be evicted "
-           "when the node runs short." if besteffort else "")
+    qos = Text(gettext_noop(" No container sets requests or limits, so the Pod is BestEffort: the first to "
+                            "be evicted when the node runs short.")) if besteffort else ""
     for c in pod.init_containers + pod.containers:
         if c.has_requests:
             continue
         rivals = [x.name for x in pod.sidecars + pod.containers if x is not c]
         if c.role == "init":
-            when = "with the other Pods on its node while it runs"
+            when = Text(gettext_noop("with the other Pods on its node while it runs"))
         elif rivals:
-            when = f"with {', '.join(rivals)} for the whole life of the Pod"
+            when = Text(gettext_noop("with {rivals} for the whole life of the Pod"), {"rivals": ", ".join(rivals)})
         else:
-            when = "with the other Pods on its node"
-        explanation = (
-            f"{_ROLE[c.role].capitalize()} {c.name} has no resources.requests: the scheduler reserves "
-            f"no CPU or memory for it, so the node may not have room for it, and it competes {when}; "
-            "under contention it gets the minimum CPU share, and it is the first the kernel OOM-kills "
-            f"when memory runs out.{qos}")
+            when = Text(gettext_noop("with the other Pods on its node"))
+        explanation = Text(gettext_noop(
+            "{role} {c} has no resources.requests: the scheduler reserves no CPU or memory for it, so "
+            "the node may not have room for it, and it competes {when}; under contention it gets the "
+            "minimum CPU share, and it is the first the kernel OOM-kills when memory runs out.{qos}"),
+            {"role": Text(_ROLE[c.role]), "c": c.name, "when": when, "qos": qos})
         yield ctx.finding(ID, c, ctx.container_path(c, "resources"), explanation, fill(FIX, name=c.name))

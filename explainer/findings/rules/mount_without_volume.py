@@ -16,11 +16,20 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..i18n import Text, gettext_noop
 
 ID = "mount-without-volume"
-TITLE = "volumeMount names an undeclared volume"
+TITLE = gettext_noop("volumeMount names an undeclared volume")
 SEVERITY = Severity.ERROR
 DOCS_URL = DOCS["volumes"]
+WHAT = gettext_noop("A volumeMount names a volume the Pod does not declare.")
+WHY = gettext_noop(
+    'The API server rejects the Pod ("Not found"): a volumeMount must name one of spec.volumes. '
+    "Often the volume was renamed in one place but not the other, or declared in another "
+    "workload.")
+FIX_TEXT = gettext_noop("Declare the volume under spec.volumes, or correct the name in volumeMounts.")
+FIRES_WHEN = gettext_noop("a container's volumeMounts name a volume missing from spec.volumes.")
+QUIET_WHEN = gettext_noop("every mount names a declared volume.")
 FIX = """
 volumes:
   - name: $volume         # declare what $name mounts
@@ -37,11 +46,11 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         if c is None:
             continue
         i = next(i for i, m in enumerate(c.mounts) if m.volume == u["volume"])
-        known = ", ".join(v.name for v in ctx.pod.volumes) or "none"
-        explanation = (
-            f"{c.name} mounts volume {u['volume']!r} at {u['mountPath']}, but the Pod declares no such "
-            f"volume (declared: {known}). The API server rejects the Pod, so none of its containers "
-            "ever starts.")
+        known = ", ".join(v.name for v in ctx.pod.volumes) or Text(gettext_noop("none"))
+        explanation = Text(gettext_noop(
+            "{c} mounts volume {volume} at {mount_path}, but the Pod declares no such volume "
+            "(declared: {known}). The API server rejects the Pod, so none of its containers ever starts."),
+            {"c": c.name, "volume": repr(u["volume"]), "mount_path": u["mountPath"], "known": known})
         yield ctx.finding(ID, c, ctx.container_path(c, f"volumeMounts[{i}].name"), explanation,
                           fill(FIX, name=c.name, volume=u["volume"], path=u["mountPath"],
                                known=ctx.pod.volumes[0].name if ctx.pod.volumes else "shared"))

@@ -17,12 +17,23 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..i18n import Text, gettext_noop
 
 ID = "port-conflict"
-TITLE = "Two containers on the same port"
+TITLE = gettext_noop("Two containers on the same port")
 SEVERITY = Severity.ERROR
 DOCS_URL = DOCS["pod-lifecycle"]
 REFERENCES = ("https://kubernetes.io/docs/concepts/services-networking/#the-kubernetes-network-model",)
+WHAT = gettext_noop("Two containers that run at the same time use the same port and protocol.")
+WHY = gettext_noop(
+    "All containers of a Pod share one network namespace: one IP address, one set of ports. "
+    'Only one process can bind a given port; the second gets "address already in use", usually '
+    "exits, and crash-loops with growing back-off. The API server does not catch this.")
+FIX_TEXT = gettext_noop("Give one of them another containerPort (and make its program listen there).")
+FIRES_WHEN = gettext_noop(
+    "two app containers or native sidecars (or an init container and a sidecar already running) "
+    "declare the same containerPort and protocol.")
+QUIET_WHEN = gettext_noop("ports differ, or the protocols differ (8125/UDP and 8125/TCP can coexist).")
 FIX = """
 containers:
   - name: $name
@@ -40,9 +51,10 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 continue
             i = next(i for i, p in enumerate(c.ports)
                      if p.container_port == x["port"] and p.protocol == x["protocol"])
-            explanation = (
-                f"{first} and {name} both use port {x['port']}/{x['protocol']}. They share the "
+            explanation = Text(gettext_noop(
+                "{first} and {second} both use port {port}/{protocol}. They share the "
                 "Pod's network namespace, so whichever binds second fails with \"address already "
-                "in use\", exits and is restarted with growing back-off (CrashLoopBackOff).")
+                "in use\", exits and is restarted with growing back-off (CrashLoopBackOff)."),
+                {"first": first, "second": name, "port": x["port"], "protocol": x["protocol"]})
             yield ctx.finding(ID, c, ctx.container_path(c, f"ports[{i}].containerPort"), explanation,
                               fill(FIX, name=name, port=x["port"] + 1))

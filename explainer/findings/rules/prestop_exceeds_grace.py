@@ -20,12 +20,27 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import DOCS, MINIMUM_GRACE_PERIOD_SECONDS as MIN_GRACE
 
 from ..base import Finding, RuleContext, Severity, fill, flow_yaml
+from ..i18n import Text, gettext_noop
 
 ID = "prestop-exceeds-grace"
-TITLE = "preStop and shutdown exceed the grace period"
+TITLE = gettext_noop("preStop and shutdown exceed the grace period")
 SEVERITY = Severity.WARNING
 DOCS_URL = DOCS["pod-lifecycle"] + "#pod-termination"
 REFERENCES = (DOCS["hooks"],)
+WHAT = gettext_noop("preStop plus the container's shutdown takes longer than terminationGracePeriodSeconds.")
+WHY = gettext_noop(
+    "Deletion starts one shared deadline for every container: preStop runs first, SIGTERM "
+    "follows when it ends, and SIGKILL comes when the grace period is used up (a preStop that "
+    "overruns still leaves SIGTERM a 2 s minimum). A hook or a shutdown that needs more is cut "
+    "off: connections are dropped mid-drain and the container ends with exit code 137. Sidecars "
+    "get SIGTERM only after the app containers have exited, from the same deadline.")
+FIX_TEXT = gettext_noop(
+    "Keep preStop short and bounded, and raise terminationGracePeriodSeconds above preStop plus "
+    "the time the program needs to exit after SIGTERM.")
+FIRES_WHEN = gettext_noop(
+    "a container's preStop never ends, or its preStop plus its expected shutdown (or, for a "
+    "sidecar, the wait for the app containers) exceeds the grace period.")
+QUIET_WHEN = gettext_noop("preStop and shutdown fit inside terminationGracePeriodSeconds.")
 FIX = """
 spec:
   terminationGracePeriodSeconds: $grace   # preStop + shutdown after SIGTERM + a margin
@@ -52,20 +67,25 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             continue
         kill_at = grace + MIN_GRACE if term is None or term >= grace else max(grace, term + MIN_GRACE)
         if pre is None:
-            what = f"preStop of {c.name} never ends ({b.assumed.get('preStopSeconds', 'it loops')})"
+            what = Text(gettext_noop("preStop of {c} never ends ({why})"),
+                        {"c": c.name, "why": b.assumed.get("preStopSeconds", Text(gettext_noop("it loops")))})
         elif pre > grace:
-            what = f"preStop of {c.name} takes {pre:g} s"
+            what = Text(gettext_noop("preStop of {c} takes {pre} s"), {"c": c.name, "pre": format(pre, "g")})
         elif stop is None:
-            what = (f"preStop of {c.name} takes {pre:g} s and then it ignores SIGTERM "
-                    f"({b.assumed.get('stopSeconds', 'no handler')})")
+            what = Text(gettext_noop("preStop of {c} takes {pre} s and then it ignores SIGTERM ({why})"),
+                        {"c": c.name, "pre": format(pre, "g"),
+                         "why": b.assumed.get("stopSeconds", Text(gettext_noop("no handler")))})
         else:
-            what = f"preStop of {c.name} takes {pre:g} s and it needs {stop:g} s after SIGTERM to exit"
-        side = (f" As a sidecar it gets SIGTERM only after the app containers have exited (at {apps_end:g} s "
-                "here), from the same deadline." if c.role == "sidecar" else "")
-        cut = "the hook" if pre is None or pre > grace else "its shutdown"
-        explanation = (
-            f"{what}, but terminationGracePeriodSeconds is {grace} s: at deletion SIGKILL ends it at "
-            f"{kill_at:g} s, cutting {cut} off (exit code 137).{side}")
+            what = Text(gettext_noop("preStop of {c} takes {pre} s and it needs {stop} s after SIGTERM to exit"),
+                        {"c": c.name, "pre": format(pre, "g"), "stop": format(stop, "g")})
+        side = Text(gettext_noop(" As a sidecar it gets SIGTERM only after the app containers have exited "
+                                 "(at {apps_end} s here), from the same deadline."),
+                    {"apps_end": format(apps_end, "g")}) if c.role == "sidecar" else ""
+        cut = Text(gettext_noop("the hook") if pre is None or pre > grace else gettext_noop("its shutdown"))
+        explanation = Text(gettext_noop(
+            "{what}, but terminationGracePeriodSeconds is {grace} s: at deletion SIGKILL ends it at "
+            "{kill_at} s, cutting {cut} off (exit code 137).{side}"),
+            {"what": what, "grace": grace, "kill_at": format(kill_at, "g"), "cut": cut, "side": side})
         needed = (term if term is not None else grace) + (stop or 0) + 10
         path = ctx.container_path(c, "lifecycle.preStop")
         raw = ctx.raw(path)

@@ -17,12 +17,23 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..i18n import Text, gettext_noop
 
 ID = "probe-on-plain-init"
-TITLE = "Probe or hook on a plain init container"
+TITLE = gettext_noop("Probe or hook on a plain init container")
 SEVERITY = Severity.ERROR
 DOCS_URL = DOCS["init-containers"]
 REFERENCES = (DOCS["sidecar-containers"],)
+WHAT = gettext_noop("Probes or lifecycle hooks on a plain init container.")
+WHY = gettext_noop(
+    "A plain init container runs to completion, so the API server forbids livenessProbe, "
+    'readinessProbe, startupProbe and lifecycle on it ("may not be set for init containers '
+    'without restartPolicy=Always") and rejects the whole Pod.')
+FIX_TEXT = gettext_noop(
+    "Remove them, or, if the container is meant to keep running beside the app, make it a "
+    "native sidecar with `restartPolicy: Always`, where probes and hooks are allowed.")
+FIRES_WHEN = gettext_noop("an init container without restartPolicy: Always has a probe or a hook.")
+QUIET_WHEN = gettext_noop("plain init containers have neither (sidecars may).")
 FIX = """
 initContainers:
   - name: $name
@@ -39,9 +50,9 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         if not fields:
             continue
         listed = ", ".join(fields)
-        explanation = (
-            f"Init container {c.name} sets {listed}, which the API server forbids on an init "
+        explanation = Text(gettext_noop(
+            "Init container {c} sets {fields}, which the API server forbids on an init "
             "container without restartPolicy: Always: it runs to completion, so there is nothing to "
-            "probe and no hook point. The Pod is rejected and never created.")
+            "probe and no hook point. The Pod is rejected and never created."), {"c": c.name, "fields": listed})
         yield ctx.finding(ID, c, ctx.container_path(c, fields[0]), explanation,
                           fill(FIX, name=c.name, fields=listed))

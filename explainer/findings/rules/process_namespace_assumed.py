@@ -23,12 +23,30 @@ from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..i18n import Text, gettext_noop
 from ..scripts import names_of, sources
 
 ID = "process-namespace-assumed"
-TITLE = "Process of another container assumed visible"
+TITLE = gettext_noop("Process of another container assumed visible")
 SEVERITY = Severity.WARNING
 DOCS_URL = DOCS["share-process-namespace"]
+WHAT = gettext_noop(
+    "A container looks for or signals another container's process without a shared PID "
+    "namespace.")
+WHY = gettext_noop(
+    "By default each container has its own PID namespace and sees only its own processes. A "
+    "config reloader's `pkill -HUP nginx`, a `pidof app` or `ps | grep app` from a sidecar, or "
+    "a `strace -p` aimed at the app finds nothing: the command fails (or matches nothing) every "
+    "time, and the reload or the diagnosis silently never happens.")
+FIX_TEXT = gettext_noop(
+    "Set `shareProcessNamespace: true` on the Pod (then PID 1 is the pause container, and every "
+    "container can see the others' processes and files under /proc/PID/root), or signal the "
+    "other program another way (an HTTP admin endpoint, a file on a shared volume).")
+FIRES_WHEN = gettext_noop(
+    "pkill, pidof, pgrep, killall or `ps | grep` in a container's command, args or hooks names "
+    "another container's name, image or program, and the Pod neither shares its process "
+    "namespace nor uses hostPID.")
+QUIET_WHEN = gettext_noop("shareProcessNamespace or hostPID is set, or the name is the container's own.")
 FIX = """
 spec:
   shareProcessNamespace: true   # $name can now see and signal $other's processes
@@ -60,11 +78,12 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 if other is None or other.name in reported:
                     continue
                 reported.add(other.name)
-                explanation = (
-                    f"{c.name} runs `{used}` to find {other.name}'s process, but the Pod "
+                explanation = Text(gettext_noop(
+                    "{c} runs `{command}` to find {other}'s process, but the Pod "
                     "does not set shareProcessNamespace: each container has its own PID namespace, "
-                    f"so {c.name} sees only its own processes. The lookup finds nothing every time, "
-                    f"and the signal or inspection never reaches {other.name}.")
+                    "so {c} sees only its own processes. The lookup finds nothing every time, "
+                    "and the signal or inspection never reaches {other}."),
+                    {"c": c.name, "command": used, "other": other.name})
                 yield ctx.finding(ID, c, ctx.container_path(c, field), explanation,
                                   fill(FIX, name=c.name, other=other.name))
 

@@ -20,12 +20,28 @@ from explainer.lifecycle.commands import guess_stop
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..i18n import Text, gettext_noop
 from ..scripts import main_field
 
 ID = "shell-pid1-ignores-sigterm"
-TITLE = "Main process ignores SIGTERM"
+TITLE = gettext_noop("Main process ignores SIGTERM")
 SEVERITY = Severity.INFO
 DOCS_URL = DOCS["pod-lifecycle"] + "#pod-termination"
+WHAT = gettext_noop(
+    "A shell script (or bare sleep) is PID 1 and ignores SIGTERM: every stop takes the full "
+    "grace.")
+WHY = gettext_noop(
+    "The kernel gives PID 1 no default signal actions: a signal it has no handler for does "
+    'nothing. `sh -c "...; sleep 3600"` without `trap` or `exec` therefore ignores the '
+    "kubelet's SIGTERM, and every deletion, rolling update or eviction waits the whole "
+    "terminationGracePeriodSeconds until SIGKILL ends the container with exit code 137.")
+FIX_TEXT = gettext_noop("End the script with `exec program` so the program itself is PID 1, or trap TERM.")
+FIRES_WHEN = gettext_noop(
+    "an app container (not in a Job) or a sidecar runs a shell without `trap` or `exec`, or a "
+    "bare `sleep`/`tail`, as its main process.")
+QUIET_WHEN = gettext_noop(
+    "the main process is a program of its own, the script traps TERM or execs a program (other "
+    "than sleep or tail), or the Pod shares its PID namespace (PID 1 is then pause).")
 FIX = """
 - name: $name
   command:
@@ -49,8 +65,9 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         seconds, why = guess_stop(c, pid1=pid1)
         if seconds is not None:
             continue
-        explanation = (
-            f"{c.name}'s main process ignores SIGTERM: {why}. Every deletion, rolling update or "
-            f"eviction therefore waits the full terminationGracePeriodSeconds ({grace} s) before "
-            f"SIGKILL ends {c.name} with exit code 137, and nothing in it gets to shut down cleanly.")
+        explanation = Text(gettext_noop(
+            "{c}'s main process ignores SIGTERM: {why}. Every deletion, rolling update or "
+            "eviction therefore waits the full terminationGracePeriodSeconds ({grace} s) before "
+            "SIGKILL ends {c} with exit code 137, and nothing in it gets to shut down cleanly."),
+            {"c": c.name, "why": why, "grace": grace})
         yield ctx.finding(ID, c, ctx.container_path(c, main_field(c)), explanation, fill(FIX, name=c.name))

@@ -18,17 +18,38 @@ PORT; do sleep 1; done`).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import reduce
 
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..i18n import Text, gettext_noop
 from ..scripts import localhost_use, looks_like_proxy
 
 ID = "sidecar-start-order-assumed"
-TITLE = "Start order assumed between app containers"
+TITLE = gettext_noop("Start order assumed between app containers")
 SEVERITY = Severity.WARNING
 DOCS_URL = DOCS["sidecar-containers"]
 REFERENCES = (DOCS["pod-lifecycle"],)
+WHAT = gettext_noop(
+    "A helper the app depends on (a proxy, a local server) is a classic sidecar in "
+    "`containers`.")
+WHY = gettext_noop(
+    "App containers get no start order: the kubelet starts them one after another in list "
+    "order, but waits for none of them to listen or be ready, and the API promises even less "
+    '("in parallel"). An app that talks to a proxy on localhost can send its first requests '
+    'before the proxy listens, and gets "connection refused" at start-up; listing the proxy '
+    "first does not help.")
+FIX_TEXT = gettext_noop(
+    "Move the helper to `initContainers` with `restartPolicy: Always` and a startupProbe (the "
+    "app then starts only after the probe passes), or make the app wait for it explicitly.")
+FIRES_WHEN = gettext_noop(
+    "a container in `containers` connects to localhost on a port another container there "
+    "declares, without a wait loop; or a proxy (envoy, istio-proxy, cloud-sql-proxy, ...) sits "
+    "in `containers` next to an app that does not wait for it.")
+QUIET_WHEN = gettext_noop(
+    "the helper is a native sidecar, or the app waits for it (`until nc -z localhost PORT; do "
+    "sleep 1; done`).")
 FIX = """
 initContainers:
   - name: $name  # moved here from containers
@@ -57,16 +78,22 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         if not users and not (looks_like_proxy(s) and others and not waiters):
             continue
         if users:
-            who = ", ".join(f"{name} connects to localhost:{port}" for name, port in users)
-            why, dependants = f"{who}, a port of {s.name}", ", ".join(name for name, _p in users)
+            clauses = [Text(gettext_noop("{c} connects to localhost:{port}"), {"c": name, "port": port})
+                       for name, port in users]
+            # Translators: joins clauses of a list ("web connects to ..., worker connects to ...").
+            who = reduce(lambda listed, item: Text(gettext_noop("{listed}, {item}"),
+                                                   {"listed": listed, "item": item}), clauses)
+            why = Text(gettext_noop("{who}, a port of {s}"), {"who": who, "s": s.name})
+            dependants = ", ".join(name for name, _p in users)
         else:
             dependants = ", ".join(a.name for a in others)
-            why = f"{s.name} looks like a proxy that {dependants} may send traffic through"
-        explanation = (
-            f"{why}, but {s.name} is a classic sidecar in containers. App containers are started "
-            f"one after another without waiting for any of them to listen, so at start-up {dependants} "
-            f"can reach {s.name} before it is ready and get connection refused; its place in the list "
-            "guarantees nothing.")
+            why = Text(gettext_noop("{s} looks like a proxy that {dependants} may send traffic through"),
+                       {"s": s.name, "dependants": dependants})
+        explanation = Text(gettext_noop(
+            "{why}, but {s} is a classic sidecar in containers. App containers are started "
+            "one after another without waiting for any of them to listen, so at start-up {dependants} "
+            "can reach {s} before it is ready and get connection refused; its place in the list "
+            "guarantees nothing."), {"why": why, "s": s.name, "dependants": dependants})
         port = users[0][1] if users else (min(ports) if ports else 15021)
         yield ctx.finding(ID, s, ctx.container_path(s, "name"), explanation,
                           fill(FIX, name=s.name, image=s.image, port=port))

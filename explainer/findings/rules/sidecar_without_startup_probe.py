@@ -19,13 +19,27 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..i18n import Text, gettext_noop
 from ..scripts import localhost_use, looks_like_proxy
 
 ID = "sidecar-without-startup-probe"
-TITLE = "Native sidecar without a startupProbe"
+TITLE = gettext_noop("Native sidecar without a startupProbe")
 SEVERITY = Severity.WARNING
 DOCS_URL = DOCS["sidecar-containers"]
 REFERENCES = (DOCS["probes"],)
+WHAT = gettext_noop("A native sidecar that later containers rely on has no startupProbe: started is not ready.")
+WHY = gettext_noop(
+    "The kubelet starts the container after a native sidecar as soon as the sidecar counts as "
+    "started. Without a startupProbe that is the moment its process runs, long before a proxy "
+    "has loaded its configuration or opened its port, so the next container's first connections "
+    "can fail. Readiness and liveness probes of a sidecar do not hold anything back.")
+FIX_TEXT = gettext_noop(
+    "Give the sidecar a startupProbe that passes only when it can serve (a TCP or HTTP check on "
+    "its port).")
+FIRES_WHEN = gettext_noop(
+    "a sidecar (init container with restartPolicy: Always) without a startupProbe declares "
+    "ports, is reached on localhost by a later container, or is a proxy.")
+QUIET_WHEN = gettext_noop("it has a startupProbe, or nothing connects to it (a log shipper, for example).")
 FIX = """
 initContainers:
   - name: $name
@@ -48,13 +62,19 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         users = sorted(x.name for x in later if localhost_use(x)[0] & ports)
         if not (ports or users or looks_like_proxy(c)):
             continue
-        nxt = later[0].name if later else "the app containers"
+        nxt = later[0].name if later else Text(gettext_noop("the app containers"))
         port = min(ports) if ports else 15021
-        need = (f"{', '.join(users)} connect{'s' if len(users) == 1 else ''} to it on localhost"
-                if users else f"it serves port {port}" if ports else "it is a proxy the app sends traffic through")
-        explanation = (
-            f"Native sidecar {c.name} has no startupProbe, so the kubelet treats it as started the "
-            f"moment its process runs and starts {nxt} straight away. But {need}: until {c.name} "
-            "actually listens, connections to it are refused. A startupProbe makes the kubelet wait.")
+        if users:
+            need = Text(gettext_noop("{users} connects to it on localhost") if len(users) == 1 else
+                        gettext_noop("{users} connect to it on localhost"), {"users": ", ".join(users)})
+        elif ports:
+            need = Text(gettext_noop("it serves port {port}"), {"port": port})
+        else:
+            need = Text(gettext_noop("it is a proxy the app sends traffic through"))
+        explanation = Text(gettext_noop(
+            "Native sidecar {c} has no startupProbe, so the kubelet treats it as started the "
+            "moment its process runs and starts {next} straight away. But {need}: until {c} "
+            "actually listens, connections to it are refused. A startupProbe makes the kubelet wait."),
+            {"c": c.name, "next": nxt, "need": need})
         yield ctx.finding(ID, c, ctx.container_path(c, "restartPolicy"), explanation,
                           fill(FIX, name=c.name, port=port))

@@ -18,11 +18,21 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..i18n import Text, gettext_noop
 
 ID = "volume-not-mounted"
-TITLE = "Volume declared but never mounted"
+TITLE = gettext_noop("Volume declared but never mounted")
 SEVERITY = Severity.INFO
 DOCS_URL = DOCS["volumes"]
+WHAT = gettext_noop("A volume is declared in the Pod but no container mounts it.")
+WHY = gettext_noop(
+    "Volumes are Pod-wide, but a container sees only the volumes it lists in `volumeMounts`. An "
+    "unmounted volume still gets set up (a claim bound, a Secret fetched) for nothing, and it "
+    "usually means a mount was forgotten: the container that should read it sees its image's "
+    "directory instead.")
+FIX_TEXT = gettext_noop("Mount it where it is needed, or remove it.")
+FIRES_WHEN = gettext_noop("a volume under spec.volumes is mounted by no init, sidecar, app or ephemeral container.")
+QUIET_WHEN = gettext_noop("every volume is mounted by at least one container.")
 FIX = """
 containers:
   - name: $name
@@ -41,9 +51,10 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             continue
         volume = next(v for v in ctx.pod.volumes if v.name == name)
         user = ctx.pod.containers[0].name if ctx.pod.containers else "app"
-        explanation = (
-            f"Volume {name} ({volume.type}) is declared but no container mounts it, so no "
+        explanation = Text(gettext_noop(
+            "Volume {volume} ({type}) is declared but no container mounts it, so no "
             "container can see its files: the kubelet sets it up for nothing, and a container "
-            "that was meant to read it sees only its own image's directory.")
+            "that was meant to read it sees only its own image's directory."),
+            {"volume": name, "type": volume.type})
         yield ctx.finding(ID, None, ctx.spec_path(f"volumes[{i}]"), explanation,
                           fill(FIX, name=user, volume=name, path=f"/mnt/{name}"))
