@@ -23,10 +23,14 @@ SARIF_SCHEMA := .cache/sarif-schema-2.1.0.json
 SARIF_SCHEMA_PACKAGE := @microsoft/jest-sarif
 SARIF_SCHEMA_MEMBER := package/lib/schemas/sarif-2.1.0-rtm.5.json
 
-.PHONY: setup system-packages run test bench clean
+.PHONY: setup system-packages run serve test bench loadtest clean
 
-setup: system-packages $(VENV)/.installed $(SARIF_SCHEMA)
+setup: system-packages $(VENV)/.installed $(SARIF_SCHEMA) locale/zh_Hans/LC_MESSAGES/django.mo
 	$(PY) manage.py migrate --noinput
+
+# Compiled translations are built, not committed: rebuilt whenever the .po changes.
+locale/%/LC_MESSAGES/django.mo: locale/%/LC_MESSAGES/django.po
+	msgfmt --check -o $@ $<
 
 system-packages:
 ifneq ($(APT_MISSING),)
@@ -77,6 +81,19 @@ test: setup
 
 bench: setup
 	$(PY) -m explainer.bench
+
+# Production serving: gunicorn, DEBUG off, static files from WhiteNoise with hashed names.
+# Needs EXPLAINER_SECRET_KEY and EXPLAINER_ALLOWED_HOSTS (see README, "Production").
+serve: setup
+	@test -n "$$EXPLAINER_SECRET_KEY" || { echo "Set EXPLAINER_SECRET_KEY (and EXPLAINER_ALLOWED_HOSTS) to serve in production."; exit 1; }
+	EXPLAINER_DEBUG=false $(PY) manage.py collectstatic --noinput -v0
+	EXPLAINER_DEBUG=false $(VENV)/bin/gunicorn explainer.wsgi --bind $${EXPLAINER_BIND:-127.0.0.1:8000} \
+		--workers $${EXPLAINER_WORKERS:-4} --timeout 30 --max-requests 5000 --max-requests-jitter 500 \
+		--access-logfile -
+
+loadtest: setup
+	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get update && apt-get install -y wrk; } || { echo "install wrk: sudo apt-get install wrk"; exit 1; }
+	$(PY) -m explainer.loadtest
 
 clean:
 	rm -rf build *.egg-info staticfiles test-artifacts .pytest_cache .hypothesis
