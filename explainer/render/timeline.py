@@ -479,7 +479,7 @@ def _walk(report: PodReport, lane: int, c: Container, events: list[TraceEvent], 
 
 # ---- layout -----------------------------------------------------------------------------------
 def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
-                    view_end: float | None = None) -> TimelineLayout:
+                    view_end: float | None = None, px_per_second: float | None = None) -> TimelineLayout:
     """Geometry of the Gantt chart of ``report``'s simulation: numbers and labels only."""
     _ = gettext
     sim = report.simulation
@@ -512,7 +512,8 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
             raw_marks += m
 
     # horizontal: the label column, then the plot
-    pps = _scale(report, found.lane_events, raw_marks, view_end, bar_end)
+    # a caller drawing several charts on one axis (compare) passes one scale for all
+    pps = px_per_second or _scale(report, found.lane_events, raw_marks, view_end, bar_end)
     plot_w = _r(pps * view_end)
     name_w = min(max([text_width(c.name) for c in containers] + [text_width(_("Status")), 40.0]), NAME_MAX)
     role_w = max([text_width(roles[c.role], SMALL) for c in containers] + [text_width(_("seconds"), SMALL)])
@@ -1063,13 +1064,13 @@ def _svg_id(report: PodReport) -> str:
 
 
 def render_timeline_svg(report: PodReport, *, gettext: Gettext = _identity, title: str | None = None,
-                        view_end: float | None = None) -> str:
+                        view_end: float | None = None, px_per_second: float | None = None) -> str:
     """A standalone SVG document of the Gantt chart (inline it in a page, or serve it as image/svg+xml).
 
     No script and no external reference; every text is escaped; hover details are <title>s.
     """
     _ = gettext
-    lay = layout_timeline(report, gettext=gettext, view_end=view_end)
+    lay = layout_timeline(report, gettext=gettext, view_end=view_end, px_per_second=px_per_second)
     sid = _svg_id(report)
     hatch = f"url(#{sid}-hatch)"
     sim = report.simulation

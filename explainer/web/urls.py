@@ -4,6 +4,7 @@ from __future__ import annotations
 from django.urls import path
 
 from explainer.web import permalinks, views
+from explainer.web import compare as compare_views
 
 app_name = "web"
 
@@ -20,4 +21,7 @@ urlpatterns = [
     path("p/<str:pid>/sharing.png", permalinks.sharing_png, name="sharing-png"),
     path("p/<str:pid>/delete/", permalinks.delete, name="permalink-delete"),
     path("embed/<str:pid>/", permalinks.embed, name="embed"),
+    path("compare/", compare_views.compare_view, name="compare"),
+    path("compare/share/", compare_views.share, name="compare-share"),
+    path("c/<str:pid>/", compare_views.compare_permalink, name="compare-permalink"),
 ]

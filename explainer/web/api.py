@@ -1,0 +1,350 @@
+"""The JSON API (issue 5): explain, and create / read / delete permalinks.
+
+Every answer is JSON, errors included: ``{"error": message, "errors": [records]}`` with a
+proper status code, never an HTML page or a traceback.  Bodies are JSON objects
+``{manifest, scenario, kubernetesVersion}`` (the scenario as an object or as YAML text) or a
+form with the same field names.
+
+CSRF: command-line tools and CI send no cookies and need no token.  A request that carries
+the CSRF cookie comes from a browser session of the site, so it gets Django's full CSRF check
+(`api_csrf`); a cross-site page cannot make a browser send a valid token.
+"""
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import CsrfViewMiddleware
+from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
+
+from explainer.explain import explain
+from explainer.lifecycle import defaults as d
+from explainer.lifecycle.errors import ErrorRecord, ManifestError
+from explainer.lifecycle.redact import find_secrets, redact
+from explainer.lifecycle.scenario import scenario_from_data
+from explainer.lifecycle.yamlload import Limits, load_documents
+from explainer.render.compare import compare, comparison_to_dict
+from explainer.render.jsonable import error_to_dict, explanation_to_dict
+from explainer.web.models import KIND_EXPLAIN, Permalink
+from explainer.web.openapi import openapi_document
+from explainer.web.security import rate_limited
+
+log = logging.getLogger(__name__)
+
+View = Callable[..., HttpResponse]
+# Errors that make the request itself bad (400); validation and schema errors describe a Pod
+# the API server would reject: the request was fine, the answer says why (200).
+INPUT_KINDS = frozenset({"syntax", "structure", "limit", "scenario", "input"})
+SCENARIO_LIMITS = Limits(max_bytes=64 * 1024)
+JSON_PARAMS = {"ensure_ascii": False}
+
+
+class ApiError(Exception):
+    """Stop and answer ``{"error": message, "errors": records}`` with ``status``."""
+
+    def __init__(self, status: int, message: str, records: list[ErrorRecord] | None = None,
+                 **extra: Any) -> None:
+        super().__init__(message)
+        self.status, self.message, self.records, self.extra = status, message, records or [], extra
+
+
+def error_response(status: int, message: str, records: list[ErrorRecord] | None = None,
+                   **extra: Any) -> JsonResponse:
+    body = {"error": message, "errors": [error_to_dict(r) for r in records or []], **extra}
+    return JsonResponse(body, status=status, json_dumps_params=JSON_PARAMS)
+
+
+# ---- CSRF for the cookie-based use -------------------------------------------------------------
+class _CsrfCheck(CsrfViewMiddleware):
+    """Django's own CSRF check, answering in JSON."""
+
+    def _reject(self, request: HttpRequest, reason: str) -> HttpResponse:
+        return error_response(403, f"CSRF check failed: {reason} A browser session must send the "
+                              "X-CSRFToken header; clients without cookies need no token.")
+
+
+def api_csrf(view: View) -> View:
+    """Enforce CSRF when the request carries the site's CSRF (or session) cookie, skip it otherwise."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if settings.CSRF_COOKIE_NAME in request.COOKIES or settings.SESSION_COOKIE_NAME in request.COOKIES:
+            check = _CsrfCheck(lambda r: HttpResponse())
+            check.process_request(request)
+            rejected = check.process_view(request, None, (), {})
+            if rejected is not None:
+                return rejected
+        return view(request, *args, **kwargs)
+
+    return csrf_exempt(wrapped)
+
+
+def api_view(*methods: str) -> Callable[[View], View]:
+    """JSON for every outcome: 405 for other methods, 413 for big bodies, 500 without a traceback."""
+    allowed = set(methods) | ({"HEAD"} if "GET" in methods else set())
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if request.method not in allowed:
+                response = error_response(405, f"Method {request.method} is not allowed here; use "
+                                          f"{' or '.join(methods)}.")
+                response["Allow"] = ", ".join(sorted(allowed))
+                return response
+            try:
+                _check_length(request)
+                return view(request, *args, **kwargs)
+            except ApiError as exc:
+                return error_response(exc.status, exc.message, exc.records, **exc.extra)
+            except RequestDataTooBig:
+                return _too_big()
+            except RecursionError:
+                return error_response(400, "The input is nested too deeply.")
+            except Exception:   # never a traceback to a client
+                log.exception("API error on %s %s", request.method, request.path)
+                return error_response(500, "Internal error: the explainer could not answer this request.")
+
+        return api_csrf(wrapped)
+
+    return decorate
+
+
+def _body_limit() -> int:
+    return settings.MAX_MANIFEST_BYTES * 4
+
+
+def _too_big() -> JsonResponse:
+    return error_response(413, f"The request body is larger than {_body_limit():,} bytes.")
+
+
+def _check_length(request: HttpRequest) -> None:
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        raise ApiError(400, "Content-Length is not a number.") from None
+    if length > _body_limit():
+        raise ApiError(413, f"The request body is larger than {_body_limit():,} bytes.")
+
+
+# ---- reading a request --------------------------------------------------------------------------
+def _body(request: HttpRequest) -> dict[str, Any]:
+    """The fields of a JSON object body, or of a form body."""
+    ctype = request.content_type or ""
+    if ctype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+        try:
+            return {k: request.POST.get(k) for k in request.POST}
+        except TooManyFieldsSent:
+            raise ApiError(400, "The form has too many fields.") from None
+    raw = request.body
+    if len(raw) > _body_limit():
+        raise RequestDataTooBig()
+    if not raw.strip():
+        return {}
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ApiError(400, "The body is not UTF-8 text.") from None
+    except json.JSONDecodeError as exc:
+        raise ApiError(400, f"The body is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno}).",
+                       [ErrorRecord(f"invalid JSON: {exc.msg}", exc.lineno, exc.colno, kind="syntax")]) from None
+    except RecursionError:
+        raise ApiError(400, "The JSON body is nested too deeply.") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "The body must be a JSON object: {\"manifest\": ..., \"scenario\": ..., "
+                       "\"kubernetesVersion\": ...}.")
+    return data
+
+
+def _field_error(path: str, message: str, status: int = 400) -> ApiError:
+    return ApiError(status, message, [ErrorRecord(message, path=path, kind="input")])
+
+
+def _manifest(data: dict[str, Any], limit: int) -> str:
+    manifest = data.get("manifest")
+    if manifest is None or (isinstance(manifest, str) and not manifest.strip()):
+        raise _field_error("manifest", "manifest is required: the YAML or JSON text of a Pod, Deployment, Job, ...")
+    if not isinstance(manifest, str):
+        raise _field_error("manifest", "manifest must be a string (the manifest's YAML or JSON text).")
+    if "\x00" in manifest:
+        raise _field_error("manifest", "The manifest holds NUL characters: is it a binary file?")
+    size = len(manifest.encode("utf-8"))
+    if size > limit:
+        raise _field_error("manifest", f"The manifest is {size:,} bytes; the limit is {limit:,} bytes.", 413)
+    return manifest
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _scenario(data: dict[str, Any]) -> dict[str, Any] | None:
+    """The scenario as a checked, plain mapping (None for none); 400 with its errors otherwise."""
+    raw = data.get("scenario")
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        return None
+    if isinstance(raw, str):
+        try:
+            docs = load_documents(raw, SCENARIO_LIMITS)
+        except ManifestError as exc:
+            raise ApiError(400, "The scenario is not valid YAML.",
+                           [_as_scenario(r) for r in exc.records]) from None
+        raw = docs[0].data if docs else None
+        if raw is None:
+            return None
+    elif not isinstance(raw, dict):
+        raise _field_error("scenario", "scenario must be an object or YAML text (deleteAt, containers, ...).")
+    try:
+        scenario_from_data(raw)
+    except ManifestError as exc:
+        raise ApiError(400, "The scenario is not valid.", list(exc.records)) from None
+    plain = _plain(raw)
+    if isinstance(plain.get("containers"), dict):
+        plain["containers"] = {k: v for k, v in plain["containers"].items() if v}
+    return {k: v for k, v in plain.items() if v not in ({}, [], None)} or None
+
+
+def _as_scenario(r: ErrorRecord) -> ErrorRecord:
+    return ErrorRecord(r.message, r.line, r.column, r.path, "scenario", r.reason)
+
+
+def _version(data: dict[str, Any], scenario: dict[str, Any] | None) -> str:
+    version = data.get("kubernetesVersion")
+    if version in (None, ""):
+        version = (scenario or {}).get("kubernetesVersion") or d.DEFAULT_VERSION
+    version = str(version)
+    if version not in d.SUPPORTED_VERSIONS:
+        raise _field_error("kubernetesVersion", f"Kubernetes {version} is not supported; choose one of "
+                           f"{', '.join(d.SUPPORTED_VERSIONS)}.")
+    return version
+
+
+def _json(data: dict[str, Any], status: int = 200) -> JsonResponse:
+    return JsonResponse(data, status=status, json_dumps_params=JSON_PARAMS)
+
+
+# ---- the endpoints --------------------------------------------------------------------------------
+@api_view("POST")
+def explain_view(request: HttpRequest) -> HttpResponse:
+    """The CLI's JSON contract for a manifest; 400 when the input itself is bad."""
+    data = _body(request)
+    manifest = _manifest(data, settings.MAX_MANIFEST_BYTES)
+    scenario = _scenario(data)
+    version = _version(data, scenario)
+    expl = explain(manifest, scenario, version, limits=Limits(max_bytes=settings.MAX_MANIFEST_BYTES))
+    bad = [e for e in expl.errors if e.kind in INPUT_KINDS]
+    if bad:
+        return error_response(400, f"The input cannot be explained: {bad[0].one_line()}", expl.errors)
+    return _json(explanation_to_dict(expl))
+
+
+def _link_url(request: HttpRequest, link: Permalink) -> str:
+    name = "web:permalink" if link.kind == KIND_EXPLAIN else "web:compare-permalink"
+    return request.build_absolute_uri(reverse(name, args=[link.id]))
+
+
+@api_view("POST")
+def permalinks_view(request: HttpRequest) -> HttpResponse:
+    """Store an input (idempotent): 201 with the delete token the first time, 200 after."""
+    data = _body(request)
+    manifest = _manifest(data, min(settings.MAX_STORED_BYTES, settings.MAX_MANIFEST_BYTES))
+    scenario = _scenario(data)
+    version = _version(data, scenario)
+    decision = data.get("secrets")
+    if decision not in (None, "", "redact", "keep"):
+        raise _field_error("secrets", 'secrets must be "redact" or "keep".')
+    hits = find_secrets(manifest)
+    if hits and decision not in ("redact", "keep"):
+        return _json({"error": "The manifest seems to hold credentials; a permalink is readable by anyone who "
+                      'has it. Send the request again with "secrets": "redact" (values replaced by '
+                      '<redacted>) or "secrets": "keep".',
+                      "errors": [], "secrets": [{"line": h.line, "what": h.what} for h in hits]}, 409)
+    if rate_limited(request, "share"):     # one budget per client for the share form and the API
+        raise ApiError(429, "Too many links created from your address; try again later.")
+    redacted = bool(hits) and decision == "redact"
+    if redacted:
+        manifest = redact(manifest)
+    link, token = Permalink.store(manifest, scenario, version, redacted=redacted)
+    body: dict[str, Any] = {"id": link.id, "url": _link_url(request, link), "redacted": link.redacted}
+    if token is None:
+        return _json(body)
+    body["deleteToken"] = token
+    response = _json(body, 201)
+    response["Location"] = request.build_absolute_uri(reverse("api:permalink", args=[link.id]))
+    return response
+
+
+def _get_link(pid: str) -> Permalink:
+    link = Permalink.objects.filter(pk=pid).first()
+    if link is None:
+        raise ApiError(404, f"No permalink {pid!r}: it never existed or was deleted.")
+    return link
+
+
+def _explained(link: Permalink) -> dict[str, Any]:
+    expl = explain(link.manifest, link.scenario_data, link.version,
+                   limits=Limits(max_bytes=settings.MAX_MANIFEST_BYTES))
+    return explanation_to_dict(expl)
+
+
+def permalink_data(request: HttpRequest, link: Permalink) -> dict[str, Any]:
+    base: dict[str, Any] = {"id": link.id, "kind": link.kind, "created": link.created.isoformat(),
+                            "url": _link_url(request, link)}
+    if link.kind == KIND_EXPLAIN:
+        return {**base, "manifest": link.manifest, "scenario": link.scenario_data,
+                "kubernetesVersion": link.version, "redacted": link.redacted, "explanation": _explained(link)}
+    sides = {p.id: p for p in Permalink.objects.filter(pk__in=[link.left, link.right], kind=KIND_EXPLAIN)}
+    left, right = sides.get(link.left), sides.get(link.right)
+    comparison = None
+    if left is not None and right is not None:
+        limits = Limits(max_bytes=settings.MAX_MANIFEST_BYTES)
+        comparison = comparison_to_dict(compare(
+            explain(left.manifest, left.scenario_data, left.version, limits=limits),
+            explain(right.manifest, right.scenario_data, right.version, limits=limits)))
+    return {**base, "left": link.left, "right": link.right,
+            "leftUrl": _link_url(request, left) if left else None,
+            "rightUrl": _link_url(request, right) if right else None,
+            "comparison": comparison}
+
+
+@api_view("GET", "DELETE")
+def permalink_view(request: HttpRequest, pid: str) -> HttpResponse:
+    link = _get_link(pid)
+    if request.method == "DELETE":
+        token = request.headers.get("X-Delete-Token", "")
+        if not token and request.body:
+            data = _body(request)
+            token = data.get("deleteToken") or ""
+        if not isinstance(token, str) or not token:
+            raise _field_error("deleteToken", "Send the delete token in the X-Delete-Token header or as "
+                               '{"deleteToken": ...} in a JSON body.')
+        if not link.token_matches(token):
+            raise ApiError(403, "That delete token does not match this permalink.")
+        link.delete()
+        return HttpResponse(status=204)
+    return _json(permalink_data(request, link))
+
+
+@api_view("GET")
+def openapi_view(request: HttpRequest) -> HttpResponse:
+    response = _json(openapi_document(request.build_absolute_uri("/").rstrip("/")))
+    response["Access-Control-Allow-Origin"] = "*"    # a public description: any tool may read it
+    return response
+
+
+@api_view("GET", "POST", "PUT", "PATCH", "DELETE")
+def not_found_view(request: HttpRequest, rest: str = "") -> HttpResponse:
+    return error_response(404, f"No API endpoint at {request.path}; see {reverse('api:openapi')}.")
+
+
+__all__ = ["api_csrf", "explain_view", "permalinks_view", "permalink_view", "openapi_view", "not_found_view"]

@@ -1,0 +1,250 @@
+"""Compare two manifests (issue 5): two permalinks, or the editor against a permalink.
+
+``GET /compare/?left=<id>&right=<id>`` shows both timelines on one time axis, the findings
+that are new / fixed / unchanged, what the containers now share or no longer share, and a
+summary.  ``POST /compare/`` stores a pasted manifest (the editor's, or one typed on the page)
+as the right-hand side and opens the comparison's own permalink, ``/c/<id>/``, which
+``POST /compare/share/`` also makes for two existing permalinks.  The left side is the
+"before" (what runs today), the right side the "after" (the proposal).
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import urlencode, urlsplit
+
+from django.conf import settings
+from django.http import HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from explainer.explain import Explanation, explain
+from explainer.lifecycle import defaults as d
+from explainer.lifecycle.errors import ErrorRecord, ManifestError
+from explainer.lifecycle.redact import find_secrets, redact
+from explainer.lifecycle.yamlload import Limits
+from explainer.render.compare import Comparison, compare, shared_axis_svgs
+from explainer.web.forms import ExplainForm
+from explainer.web.models import KIND_COMPARE, KIND_EXPLAIN, Permalink
+from explainer.web.security import rate_limited
+from explainer.web.views import HtmxHttpRequest, form_errors
+from explainer.web.whatif import scenario_as_yaml, scenario_from_post
+
+_ID = re.compile(r"^[A-Za-z0-9_-]{12}$")
+_IN_PATH = re.compile(r"/(?:p|embed|api/v1/permalinks)/([A-Za-z0-9_-]{12})(?:[/.]|$)")
+_COMPARE_PATH = re.compile(r"/c/([A-Za-z0-9_-]{12})(?:/|$)")
+NOT_FOUND, RATE_LIMITED = "NotFound", "RateLimited"
+ROLE_LABELS = {"init": "Init container", "sidecar": "Native sidecar", "app": "App container",
+               "ephemeral": "Ephemeral container"}
+
+
+def parse_pid(value: str | None) -> str | None:
+    """A permalink id from an id or any URL of a permalink (/p/<id>/, its exports, /embed/<id>/)."""
+    value = (value or "").strip()
+    if _ID.match(value):
+        return value
+    m = _IN_PATH.search(urlsplit(value).path) if value else None
+    return m.group(1) if m else None
+
+
+def _side(raw: str, which: str, errors: list[ErrorRecord]) -> Permalink | None:
+    """The explain permalink that ``raw`` names, or None with a message in ``errors``."""
+    if not raw.strip():
+        return None
+    pid = parse_pid(raw)
+    if pid is None:
+        if _COMPARE_PATH.search(urlsplit(raw.strip()).path):
+            errors.append(ErrorRecord(gettext("%(raw)s is a comparison; give the permalink of one manifest (/p/…).")
+                                      % {"raw": raw.strip()}, kind="input", path=which, reason="Invalid"))
+        else:
+            errors.append(ErrorRecord(gettext("%(raw)s is not a permalink id or URL.") % {"raw": raw.strip()},
+                                      kind="input", path=which, reason="Invalid"))
+        return None
+    link = Permalink.objects.filter(pk=pid, kind=KIND_EXPLAIN).first()
+    if link is None:
+        errors.append(ErrorRecord(gettext("No permalink %(id)s: it never existed or was deleted.") % {"id": pid},
+                                  kind="input", path=which, reason=NOT_FOUND))
+    return link
+
+
+def _explain(link: Permalink) -> Explanation:
+    return explain(link.manifest, link.scenario_data, link.version,
+                   limits=Limits(max_bytes=settings.MAX_MANIFEST_BYTES))
+
+
+def _finding(f: Any) -> dict[str, Any]:
+    out = f.to_dict() if hasattr(f, "to_dict") else dict(f)
+    if callable(getattr(f, "render", None)):
+        out.update(f.render(gettext))
+    return out
+
+
+def _final(p: Any) -> dict[str, Any] | None:
+    return None if p is None else {"status": p.status, "phase": p.phase, "ready_count": p.ready_count,
+                                   "restarts": p.restarts}
+
+
+def comparison_context(left: Permalink, right: Permalink) -> dict[str, Any]:
+    """Everything the comparison part of the page shows, in the reader's language."""
+    before, after = _explain(left), _explain(right)
+    comp: Comparison = compare(before, after)
+    pairs = []
+    for pair in comp.pods:
+        titles = (gettext("Before: Pod %(pod)s (%(id)s)") % {"pod": pair.left.pod.name, "id": left.id}
+                  if pair.left is not None else None,
+                  gettext("After: Pod %(pod)s (%(id)s)") % {"pod": pair.right.pod.name, "id": right.id}
+                  if pair.right is not None else None)
+        left_svg, right_svg = shared_axis_svgs(pair.left, pair.right, pair.view_end, gettext=gettext, titles=titles)
+        pairs.append({
+            "kind": pair.kind, "name": pair.name,
+            "left": pair.left, "right": pair.right, "left_svg": left_svg, "right_svg": right_svg,
+            "view_end": f"{pair.view_end:g}",
+            "summary": [t.render(gettext) for t in pair.summary],
+            "finding_groups": [
+                {"key": "new", "label": gettext("New"), "findings": [_finding(f) for f in pair.new]},
+                {"key": "fixed", "label": gettext("Fixed"), "findings": [_finding(f) for f in pair.fixed]},
+                {"key": "unchanged", "label": gettext("Unchanged"), "findings": [_finding(f) for f in pair.unchanged]}],
+            "sharing": [{"topic": s.topic, "change": s.change, "text": s.text.render(gettext)} for s in pair.sharing],
+            "starts": [{"container": s.container, "role": gettext(ROLE_LABELS.get(s.role, s.role)),
+                        "before": s.before, "after": s.after, "in_before": s.in_before, "in_after": s.in_after,
+                        "delta": s.delta, "changed": s.changed,
+                        "cause": s.cause.render(gettext) if s.cause is not None else ""} for s in pair.starts],
+            "final_before": _final(pair.final_before), "final_after": _final(pair.final_after),
+        })
+    return {"comparison": comp, "summary": [t.render(gettext) for t in comp.summary], "pairs": pairs,
+            "left": left, "right": right, "left_errors": before.errors, "right_errors": after.errors,
+            "left_scenario": scenario_as_yaml(left.scenario_data or {}),
+            "right_scenario": scenario_as_yaml(right.scenario_data or {})}
+
+
+def _status(errors: list[ErrorRecord]) -> int:
+    if any(e.reason == NOT_FOUND for e in errors):
+        return 404
+    if any(e.reason == RATE_LIMITED for e in errors):
+        return 429
+    return 400 if errors else 200
+
+
+def _page(request: HtmxHttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
+    context.setdefault("form", ExplainForm(initial={"version": d.DEFAULT_VERSION}))
+    return render(request, "pages/compare.html", context, status=status)
+
+
+def _editor_form(left: Permalink | None) -> ExplainForm:
+    """The paste form, pre-filled with the left-hand input: edit it into the proposal."""
+    if left is None:
+        return ExplainForm(initial={"version": d.DEFAULT_VERSION})
+    return ExplainForm(initial={"manifest": left.manifest, "version": left.version,
+                                "scenario": scenario_as_yaml(left.scenario_data or {})})
+
+
+@require_http_methods(["GET", "POST"])
+def compare_view(request: HtmxHttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        return _compare_pasted(request)
+    left_raw, right_raw = request.GET.get("left", ""), request.GET.get("right", "")
+    left_id, right_id = parse_pid(left_raw), parse_pid(right_raw)
+    if (left_id and left_id != left_raw) or (right_id and right_id != right_raw):   # a URL was pasted
+        query = urlencode({k: v for k, v in (("left", left_id or left_raw), ("right", right_id or right_raw)) if v})
+        return HttpResponseRedirect(f"{reverse('web:compare')}?{query}")
+    errors: list[ErrorRecord] = []
+    left = _side(left_raw, "left", errors)
+    right = _side(right_raw, "right", errors)
+    context: dict[str, Any] = {"errors": errors, "left_raw": left_raw, "right_raw": right_raw,
+                               "left": left, "right": right, "form": _editor_form(left)}
+    if left is not None and right is not None:
+        context.update(comparison_context(left, right))
+    return _page(request, context, status=_status(errors))
+
+
+def _compare_pasted(request: HtmxHttpRequest) -> HttpResponse:
+    """The left side is a permalink, the right side the posted manifest: store it, then compare."""
+    box: dict[str, Any] = {}
+    errors: list[ErrorRecord] = []
+    left_raw = request.POST.get("left", "")
+    if not left_raw.strip():
+        errors.append(ErrorRecord(gettext("Give the permalink (id or URL) to compare with."), kind="input",
+                                  path="left"))
+    left = _side(left_raw, "left", errors)
+    form = ExplainForm(request.POST)
+    scenario: dict[str, Any] = {}
+    if not form.is_valid():
+        errors += form_errors(form)
+    else:
+        try:
+            scenario = scenario_from_post(request.POST)
+        except ManifestError as exc:
+            errors += list(exc.records)
+    if not errors:
+        manifest = form.cleaned_data["manifest"]
+        hits = find_secrets(manifest)
+        decision = request.POST.get("secrets", "")
+        if len(manifest.encode("utf-8")) > settings.MAX_STORED_BYTES:
+            box["too_large"] = settings.MAX_STORED_BYTES
+        elif hits and decision not in ("redact", "keep"):
+            box["hits"] = hits
+        elif rate_limited(request, "share"):
+            errors.append(ErrorRecord(gettext("Too many links created from your address; try again later."),
+                                      kind="input", reason=RATE_LIMITED))
+        else:
+            redacted = bool(hits) and decision == "redact"
+            right, token = Permalink.store(redact(manifest) if redacted else manifest, scenario or None,
+                                           form.cleaned_data["version"], redacted=redacted)
+            assert left is not None
+            link, _ = Permalink.store_compare(left.id, right.id)
+            target = reverse("web:compare-permalink", args=[link.id])
+            if token is None:     # nothing to show once: go to the comparison
+                if request.htmx:
+                    response = HttpResponse()
+                    response["HX-Redirect"] = target
+                    return response
+                return HttpResponseRedirect(target, status=303)
+            box.update({"compare_link": link, "compare_url": request.build_absolute_uri(target), "stored": right,
+                        "stored_url": request.build_absolute_uri(reverse("web:permalink", args=[right.id])),
+                        "token": token})
+            if not request.htmx:   # the comparison itself, with the stored side's delete token shown once
+                context = {**box, "link": link, "url": box["compare_url"], "form": _editor_form(left),
+                           **comparison_context(left, right)}
+                return _page(request, context)
+    box["errors"] = errors
+    if request.htmx:
+        return render(request, "partials/_compare.html", box)
+    context = {**box, "form": form, "left": left, "left_raw": left_raw, "pasting": True}
+    return _page(request, context, status=_status(errors) if errors else 413 if box.get("too_large") else 200)
+
+
+@require_POST
+def share(request: HtmxHttpRequest) -> HttpResponse:
+    """The comparison of two permalinks gets its own permalink."""
+    errors: list[ErrorRecord] = []
+    left_raw, right_raw = request.POST.get("left", ""), request.POST.get("right", "")
+    left, right = _side(left_raw, "left", errors), _side(right_raw, "right", errors)
+    if left is None or right is None:
+        if not errors:
+            errors.append(ErrorRecord(gettext("Give two permalinks to compare."), kind="input"))
+        return _page(request, {"errors": errors, "left_raw": left_raw, "right_raw": right_raw,
+                               "left": left, "right": right}, status=_status(errors))
+    link, _ = Permalink.store_compare(left.id, right.id)
+    return HttpResponseRedirect(reverse("web:compare-permalink", args=[link.id]), status=303)
+
+
+@require_GET
+def compare_permalink(request: HtmxHttpRequest, pid: str) -> HttpResponse:
+    link = Permalink.objects.filter(pk=pid, kind=KIND_COMPARE).first()
+    if link is None:
+        return _page(request, {"errors": [ErrorRecord(gettext("No comparison %(id)s: it never existed or was "
+                                                              "deleted.") % {"id": pid}, kind="input")]},
+                     status=404)
+    sides = {p.id: p for p in Permalink.objects.filter(pk__in=[link.left, link.right], kind=KIND_EXPLAIN)}
+    left, right = sides.get(link.left), sides.get(link.right)
+    context: dict[str, Any] = {"link": link, "url": request.build_absolute_uri(request.path),
+                               "left": left, "right": right, "form": _editor_form(left)}
+    if left is None or right is None:
+        gone = ", ".join(i for i in (link.left, link.right) if i not in sides)
+        context["errors"] = [ErrorRecord(gettext("This comparison cannot be shown: permalink %(ids)s was "
+                                                 "deleted.") % {"ids": gone}, kind="input")]
+        return _page(request, context, status=404)
+    context.update(comparison_context(left, right))
+    return _page(request, context)
