@@ -110,6 +110,7 @@ def main() -> int:
     ok = ours / c_parse <= 10 and m200 < 0.050 and m400 / m200 <= 2.5
     ok &= bench_cli_against_kubernetes_validate()
     ok &= bench_server(demo)
+    ok &= bench_hostile()
     if CORPUS.is_dir():
         files = sorted(p for p in CORPUS.rglob("*.y*ml"))
         texts = [p.read_text(encoding="utf-8", errors="replace") for p in files]
@@ -197,6 +198,39 @@ def bench_server(demo: str) -> bool:
     print(row("end to end, uncached: parse+simulate+analyse+both SVGs", full, dot_alone, "target <= 1.5x"))
     print(row("end to end, cached (same input again)", cached, None, "target < 5 ms"))
     return full / dot_alone <= 1.5 and cached < 0.005
+
+
+def bench_hostile() -> bool:
+    """Issue 6: each hostile input answered by the JSON API with a 4xx within 200 ms, in bounded
+    memory (the peak of Python allocations while answering, measured apart from the timing)."""
+    import json
+    import tracemalloc
+
+    from django.test import Client
+
+    sys.path.insert(0, str(ROOT))
+    from tests.hostile import CASES
+
+    client = Client()
+    print("\nHostile input through POST /api/v1/explain (median time; peak Python memory)")
+    ok = True
+    for name, make in CASES.items():
+        body = json.dumps({"manifest": make()})
+        codes: list[int] = []
+
+        def answer() -> None:
+            codes.append(client.post("/api/v1/explain", body, content_type="application/json").status_code)
+
+        seconds = median_seconds(answer, repeat=5, min_time=0.05)
+        tracemalloc.start()
+        answer()
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+        met = seconds < 0.2 and all(400 <= c < 500 for c in codes) and peak < 64 * 1024 * 1024
+        ok &= met
+        print(row(f"{name} -> HTTP {codes[-1]}, peak {peak / 2**20:.1f} MiB", seconds, None,
+                  "target 4xx < 200 ms, < 64 MiB " + ("ok" if met else "MISSED")))
+    return ok
 
 
 if __name__ == "__main__":

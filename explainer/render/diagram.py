@@ -5,6 +5,7 @@ import html
 import re
 import shutil
 import subprocess
+import time
 import unicodedata
 from typing import Any, Callable
 
@@ -35,6 +36,14 @@ DISK_TYPES = ("persistentVolumeClaim", "hostPath", "ephemeral", "csi", "nfs", "i
 MAX_TEXT, MAX_PORTS = 60, 12
 GENERATED_TITLE = re.compile(r"<title>(?:n\d+(?:&#45;&gt;n\d+)?|cluster_\w+|pod)</title>\n?")
 NOT_INSTALLED = _("The Graphviz `dot` program is not installed; install the Debian package graphviz.")
+
+
+# Labels used inside f-strings, named here so that `makemessages` can find them.
+LEGEND = _("Legend")
+OWN_PID = _("own PID namespace")
+ALWAYS_RO = _("always read-only")
+NOT_DECLARED = _("not declared in spec.volumes")
+POD_NAME = _("Pod {name}")
 
 
 class DiagramError(Exception):
@@ -109,7 +118,7 @@ class _Diagram:
 
     def build(self) -> str:
         with self.graph.subgraph(name="cluster_pod") as pod:
-            pod.attr(label=f"<<B>{self.t(_('Pod {name}'), name=self.pod.name)}</B>>", style="rounded",
+            pod.attr(label=f"<<B>{self.t(POD_NAME, name=self.pod.name)}</B>>", style="rounded",
                      color=LINE, bgcolor="#f8fafc", labeljust="l", margin="12")
             with pod.subgraph(name="containers") as column:
                 column.attr(rank="same")
@@ -137,7 +146,7 @@ class _Diagram:
         fill, border, role = ROLES.get(c.role, ROLES[ROLE_APP])
         label = f"<B>{_e(c.name)}</B><BR/>" + _small(f"{self.t(role)} · {_e(short_image(c.image), 32)}")
         if c.name in self.own_pid:   # the default: nothing to draw but the fact
-            label += "<BR/>" + _small(f"<I>{self.t(_('own PID namespace'))}</I>")
+            label += "<BR/>" + _small(f"<I>{self.t(OWN_PID)}</I>")
         style = "rounded,filled,dashed" if c.role == ROLE_EPHEMERAL else "rounded,filled"
         self.ids[c.name] = self.node(graph, label, shape="box", style=style, fillcolor=fill,
                                      color=border, **{"class": f"container {c.role}"})
@@ -189,7 +198,7 @@ class _Diagram:
 
     def volumes(self, graph: graphviz.Digraph) -> None:
         for v in self.sharing["volumes"]:
-            fixed = f" · {self.t(_('always read-only'))}" if v["alwaysReadOnly"] else ""
+            fixed = f" · {self.t(ALWAYS_RO)}" if v["alwaysReadOnly"] else ""
             sources = "".join(f"<BR/>{_e(s)}" for s in v["sources"])
             label = f"<B>{_e(v['name'])}</B><BR/>{_small(_e(v['type']) + fixed + sources)}"
             shape = "cylinder" if v["type"] in DISK_TYPES else "folder"
@@ -200,7 +209,7 @@ class _Diagram:
         missing: dict[str, str] = {}
         for u in self.sharing["undeclared"]:
             if u["volume"] not in missing:
-                label = f"<B>{_e(u['volume'])}</B><BR/>{_small(self.t(_('not declared in spec.volumes')), RED)}"
+                label = f"<B>{_e(u['volume'])}</B><BR/>{_small(self.t(NOT_DECLARED), RED)}"
                 missing[u["volume"]] = self.node(graph, label, shape="folder", style="filled,dashed",
                                                  fillcolor="#fef2f2", color=RED, fontcolor=RED,
                                                  **{"class": "volume undeclared"})
@@ -240,7 +249,7 @@ class _Diagram:
         # The graph's own label, not a node: a node would widen the first rank of the layout.
         self.graph.attr(labelloc="t", labeljust="l", label=(
             '<<TABLE BORDER="1" STYLE="ROUNDED" COLOR="#e2e8f0" CELLBORDER="0" CELLSPACING="4" CELLPADDING="1">'
-            f'<TR><TD><B>{self.t(_("Legend"))}</B></TD>{"".join(keys)}</TR></TABLE>>'))
+            f'<TR><TD><B>{self.t(LEGEND)}</B></TD>{"".join(keys)}</TR></TABLE>>'))
 
 
 def pod_to_dot(pod: Pod, sharing: dict, *, gettext: Callable[[str], str] = lambda s: s,
@@ -256,32 +265,64 @@ def sharing_diagram(report: Any, *, gettext: Callable[[str], str] = lambda s: s)
     return pod_to_dot(report.pod, sharing, gettext=gettext, debug_containers=debug)
 
 
+class PendingDot:
+    """A `dot -T<fmt>` run started now and collected later, so the caller can do its own work
+    meanwhile (the drawing runs in another process, on another core).  Bounded in input size
+    and time (issue 6)."""
+
+    def __init__(self, dot_source: str, fmt: str, timeout: float, max_dot_bytes: int) -> None:
+        data = dot_source.encode("utf-8", errors="replace")
+        if len(data) > max_dot_bytes:
+            raise DiagramError(Text(_("The diagram is too large to draw: {size} bytes of DOT, more than the "
+                                      "limit of {limit}."), {"size": len(data), "limit": max_dot_bytes}))
+        dot = shutil.which("dot")
+        if dot is None:
+            raise DiagramError(NOT_INSTALLED)
+        self.timeout = timeout
+        self.deadline = time.monotonic() + timeout
+        try:
+            self.proc = subprocess.Popen([dot, f"-T{fmt}"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.PIPE)
+        except OSError:   # found by which() but not runnable, or removed since
+            raise DiagramError(NOT_INSTALLED) from None
+        self.data = data
+
+    def result(self) -> bytes:
+        try:
+            out, err = self.proc.communicate(self.data, timeout=max(0.01, self.deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.communicate()
+            raise DiagramError(Text(_("Graphviz took longer than {seconds} s to draw the diagram, so it was "
+                                      "stopped."), {"seconds": f"{self.timeout:g}"})) from None
+        if self.proc.returncode != 0 or not out:
+            lines = err.decode("utf-8", errors="replace").strip().splitlines()
+            detail = lines[0][:300] if lines else f"exit status {self.proc.returncode}"
+            raise DiagramError(Text(_("Graphviz could not draw the diagram: {detail}"), {"detail": detail}))
+        return out
+
+
 def _run_dot(dot_source: str, fmt: str, timeout: float, max_dot_bytes: int) -> bytes:
     """`dot -T<fmt>` on ``dot_source``, bounded in input size and time (issue 6)."""
-    data = dot_source.encode("utf-8", errors="replace")
-    if len(data) > max_dot_bytes:
-        raise DiagramError(Text(_("The diagram is too large to draw: {size} bytes of DOT, more than the "
-                                  "limit of {limit}."), {"size": len(data), "limit": max_dot_bytes}))
-    dot = shutil.which("dot")
-    if dot is None:
-        raise DiagramError(NOT_INSTALLED)
-    try:
-        done = subprocess.run([dot, f"-T{fmt}"], input=data, capture_output=True, timeout=timeout, check=False)
-    except subprocess.TimeoutExpired:
-        raise DiagramError(Text(_("Graphviz took longer than {seconds} s to draw the diagram, so it was "
-                                  "stopped."), {"seconds": f"{timeout:g}"})) from None
-    except OSError:   # found by which() but not runnable, or removed since
-        raise DiagramError(NOT_INSTALLED) from None
-    if done.returncode != 0 or not done.stdout:
-        lines = done.stderr.decode("utf-8", errors="replace").strip().splitlines()
-        detail = lines[0][:300] if lines else f"exit status {done.returncode}"
-        raise DiagramError(Text(_("Graphviz could not draw the diagram: {detail}"), {"detail": detail}))
-    return done.stdout
+    return PendingDot(dot_source, fmt, timeout, max_dot_bytes).result()
+
+
+def start_svg(dot_source: str, *, timeout: float = 5.0, max_dot_bytes: int = 512_000) -> PendingDot:
+    """Start drawing now; ``svg_result(pending)`` collects the picture (or raises DiagramError)."""
+    return PendingDot(dot_source, "svg", timeout, max_dot_bytes)
+
+
+def svg_result(pending: PendingDot) -> str:
+    return _clean_svg(pending.result())
 
 
 def render_svg(dot_source: str, *, timeout: float = 5.0, max_dot_bytes: int = 512_000) -> str:
     """SVG for inlining in HTML: no XML prolog, DOCTYPE or comments, no links or scripts."""
-    svg = _run_dot(dot_source, "svg", timeout, max_dot_bytes).decode("utf-8", errors="replace")
+    return _clean_svg(_run_dot(dot_source, "svg", timeout, max_dot_bytes))
+
+
+def _clean_svg(raw: bytes) -> str:
+    svg = raw.decode("utf-8", errors="replace")
     start = svg.find("<svg")
     if start < 0:
         raise DiagramError(_("Graphviz did not return an SVG picture."))

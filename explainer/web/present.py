@@ -12,7 +12,7 @@ from django.utils.translation import gettext
 
 from explainer.explain import Explanation, PodReport
 from explainer.lifecycle.errors import ErrorRecord
-from explainer.render.diagram import DiagramError, render_svg, sharing_diagram
+from explainer.render.diagram import DiagramError, sharing_diagram, start_svg, svg_result
 from explainer.render.story import story
 from explainer.render.timeline import render_timeline_svg, timeline_rows
 
@@ -50,27 +50,37 @@ def _pod(r: PodReport) -> PodView:
     view = PodView(pod.name, pod.source.kind, pod.source.line, r.admitted, r.errors, r.notes)
     view.findings = [_finding(f) for f in r.findings]
     sim = r.simulation
-    behaviours = sim.behaviours if sim else {}
     for c in pod.all_containers + (tuple(sim.debug_containers) if sim else ()):
         view.containers.append({"name": c.name, "role": c.role, "role_label": gettext(ROLE_LABELS[c.role]),
                                 "image": c.image, "line": c.line})
     dot = sharing_diagram(r, gettext=gettext)
     view.diagram_dot = dot
-    try:
-        view.diagram_svg = render_svg(dot)
+    try:   # dot draws in its own process while this one lays out the timeline and the story
+        pending = start_svg(dot)
     except DiagramError as exc:
-        view.diagram_error = str(exc)
+        pending, view.diagram_error = None, exc.text.render(gettext)
+    _simulation_views(view, r)
+    if pending is not None:
+        try:
+            view.diagram_svg = svg_result(pending)
+        except DiagramError as exc:
+            view.diagram_error = exc.text.render(gettext)
+    return view
+
+
+def _simulation_views(view: PodView, r: PodReport) -> None:
+    sim = r.simulation
+    behaviours = sim.behaviours if sim else {}
     if sim is None:
-        return view
+        return
     view.timeline_svg = render_timeline_svg(r, gettext=gettext)
     view.rows = timeline_rows(r)
-    view.steps = [{"t": s.t, "text": s.text.render(gettext), "assumed": s.assumed} for s in story(pod, sim)]
+    view.steps = [{"t": s.t, "text": s.text.render(gettext), "assumed": s.assumed} for s in story(r.pod, sim)]
     last = sim.timeline[-1]
     view.final = {"status": last.status, "phase": last.phase, "ready": last.ready,
                   "ready_count": last.ready_count, "restarts": last.restarts, "t": sim.end_time}
     view.assumed = [{"container": name, "field": f, "why": why}
                     for name, b in behaviours.items() for f, why in b.assumed.items()]
-    return view
 
 
 def _finding(f: Any) -> dict[str, Any]:
