@@ -10,6 +10,14 @@ from .story import story
 
 Gettext = Callable[[str], str]
 
+# Texts used inside f-strings, named here so that `makemessages` can find them.
+TITLE = _("Pod lifecycle: {names}")
+SEVERITY = _("Severity")
+FINDING = _("Finding")
+CONTAINER = _("Container")
+LINE = _("Line")
+MORE = _("{n} more steps at the link")
+
 
 def _t(msgid: str, gettext: Gettext, **params: object) -> str:
     return Text(msgid, dict(params)).render(gettext)
@@ -22,7 +30,7 @@ def _cell(text: object) -> str:
 
 def explanation_as_markdown(expl: Explanation, url: str, *, gettext: Gettext = lambda s: s,
                             scenario_yaml: str = "", max_steps: int = 12) -> str:
-    out = [f"### {_t(_('Pod lifecycle: {names}'), gettext, names=', '.join(r.pod.name for r in expl.pods) or '—')}",
+    out = [f"### {_t(TITLE, gettext, names=', '.join(r.pod.name for r in expl.pods) or '—')}",
            "", f"[{url}]({url}) · Kubernetes {expl.version}", ""]
     if scenario_yaml:
         out += [_t(_("Scenario:"), gettext), "", "```yaml", scenario_yaml.rstrip(), "```", ""]
@@ -38,8 +46,8 @@ def explanation_as_markdown(expl: Explanation, url: str, *, gettext: Gettext = l
                           status=last.status, phase=last.phase, ready=last.ready_count, t=f"{sim.end_time:g}"))
             out.append("")
         if r.findings:
-            out += [f"| {_t(_('Severity'), gettext)} | {_t(_('Finding'), gettext)} | {_t(_('Container'), gettext)} "
-                    f"| {_t(_('Line'), gettext)} |", "|---|---|---|---|"]
+            out += [f"| {_t(SEVERITY, gettext)} | {_t(FINDING, gettext)} | {_t(CONTAINER, gettext)} "
+                    f"| {_t(LINE, gettext)} |", "|---|---|---|---|"]
             for f in r.findings:
                 d = f.to_dict()
                 title = f.render(gettext)["title"] if hasattr(f, "render") else d["title"]
@@ -54,5 +62,5 @@ def explanation_as_markdown(expl: Explanation, url: str, *, gettext: Gettext = l
             for n, step in enumerate(steps[:max_steps], 1):
                 out.append(f"{n}. `{step.t:g} s` {_cell(step.text.render(gettext))}")
             if len(steps) > max_steps:
-                out.append(f"{max_steps + 1}. … ({_t(_('{n} more steps at the link'), gettext, n=len(steps) - max_steps)})")
+                out.append(f"{max_steps + 1}. … ({_t(MORE, gettext, n=len(steps) - max_steps)})")
     return "\n".join(out).rstrip() + "\n"
