@@ -7,6 +7,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import get_language, gettext
 from django.views.decorators.clickjacking import xframe_options_exempt
@@ -74,11 +75,20 @@ def _explained(link: Permalink) -> dict[str, Any]:
 @require_GET
 def permalink(request: HttpRequest, pid: str) -> HttpResponse:
     link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
-    context = _explained(link)
-    context.update({"link": link, "url": request.build_absolute_uri(_url(link)),
-                    "scenario_yaml": scenario_as_yaml(link.scenario_data or {}),
-                    "summary": _summary(context)})
+    page = _cached_export(request, link, "page", lambda: _page_parts(request, link))
+    context = {"link": link, "url": request.build_absolute_uri(_url(link)),
+               "scenario_yaml": scenario_as_yaml(link.scenario_data or {}), **page}
     return render(request, "pages/permalink.html", context)
+
+
+def _page_parts(request: HttpRequest, link: Permalink) -> dict[str, Any]:
+    """The analysis part of a permalink page, rendered once per language: the link never
+    changes, and the part holds no per-visitor data (the CSRF token lives outside it)."""
+    context = _explained(link)
+    return {"result_html": render_to_string("partials/_result.html", context, request=request),
+            "summary": _summary(context),
+            "titles": [f"{p.kind} {p.name}" for p in context["pods"]],
+            "names": ", ".join(p.name for p in context["pods"])}
 
 
 def _summary(context: dict[str, Any]) -> str:

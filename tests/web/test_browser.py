@@ -81,3 +81,25 @@ def test_switching_language_to_chinese(page: Page, live_server, shot) -> None:
     shot(page, "zh-hans")
     page.locator("#language").select_option("en")
     expect(page.locator("html")).to_have_attribute("lang", "en")
+
+
+def test_share_then_open_the_link_in_a_fresh_browser_context(page: Page, live_server, browser, shot) -> None:
+    page.goto(live_server.url + "?example=lifecycle-demo")
+    expect(page.locator("#result .pod")).to_have_count(1)
+    page.locator("#share-button").click()
+    link = page.locator("#share-url")
+    expect(link).to_be_visible()
+    expect(page.locator("#share-token")).to_be_visible()
+    url = link.get_attribute("href")
+    original = page.locator("#result .story li").all_inner_texts()
+    fresh = browser.new_context()          # no cookies, no history: a reviewer opening the link
+    try:
+        other = fresh.new_page()
+        other.goto(url)
+        expect(other.locator("#result .pod")).to_have_count(1)
+        expect(other.locator("#result .timeline svg")).to_be_visible()
+        expect(other.locator("#result .diagram svg")).to_be_visible()
+        assert other.locator("#result .story li").all_inner_texts() == original
+        shot(other, "permalink")
+    finally:
+        fresh.close()
