@@ -24,12 +24,14 @@ ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
 DURATION = int(os.environ.get("LOADTEST_SECONDS", "15"))
 CONNECTIONS = int(os.environ.get("LOADTEST_CONNECTIONS", "32"))
-TARGETS = {"permalink page": (300, 0.5), "htmx explain (lifecycle-demo)": (40, 0.5), "JSON API explain": (None, 0.5)}
+TARGETS = {"permalink page": (300, 0.5), "htmx explain (lifecycle-demo)": (40, 0.5),
+           "htmx explain, a new input each time": (40, 0.5), "JSON API explain": (None, 0.5)}
 
 LUA = """
 wrk.method = "{method}"
 wrk.body = {body}
 {headers}
+{request}
 done = function(summary, latency, requests)
   local errors = summary.errors.connect + summary.errors.read + summary.errors.write
     + summary.errors.status + summary.errors.timeout
@@ -49,14 +51,29 @@ def lua_string(text: str) -> str:
     return "[==[" + text + "]==]"
 
 
-def run_wrk(url: str, method: str = "GET", body: str = "", headers: dict[str, str] | None = None) -> dict[str, float]:
+# Each request gets its own trailing YAML comment, so no two inputs hash alike: nothing cached.
+UNIQUE = """
+counter = 0
+request = function()
+  counter = counter + 1
+  local tag = string.format("%%23+load+%%d-%%d%%0A", counter, math.random(1, 1000000000))
+  local body = wrk.body:gsub("&version=", function() return tag .. "&version=" end, 1)
+  return wrk.format(nil, nil, nil, body)
+end
+"""
+
+
+def run_wrk(url: str, method: str = "GET", body: str = "", headers: dict[str, str] | None = None,
+            unique: bool = False) -> dict[str, float]:
     header_lines = "\n".join(f'wrk.headers["{k}"] = {lua_string(v)}' for k, v in (headers or {}).items())
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
-        f.write(LUA.format(method=method, body=lua_string(body) if body else "nil", headers=header_lines))
+        f.write(LUA.format(method=method, body=lua_string(body) if body else "nil", headers=header_lines,
+                           request=UNIQUE if unique else ""))
         script = f.name
     try:
-        out = subprocess.run(["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{DURATION}s", "--timeout", "5s", "-s", script, url],
-                             capture_output=True, text=True, timeout=DURATION + 60).stdout
+        done = subprocess.run(["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{DURATION}s", "--timeout", "5s", "-s", script,
+                               url], capture_output=True, text=True, timeout=DURATION + 60)
+        out = done.stdout + done.stderr
     finally:
         os.unlink(script)
     m = re.search(r"RESULT (\d+) ([\d.]+) ([\d.]+) ([\d.]+) ([\d.]+) (\d+)", out)
@@ -90,17 +107,19 @@ def main() -> int:
         _wait(base + "/healthz")
         manifest = (ROOT / "explainer" / "examples" / "lifecycle-demo.yaml").read_text(encoding="utf-8")
         pid = _create_permalink(base, manifest)
-        form = urllib.parse.urlencode({"manifest": manifest, "version": "1.34"})
+        form = urllib.parse.urlencode({"manifest": manifest, "version": "1.34"})   # manifest first: see UNIQUE
         csrf = _csrf(base)
+        htmx_headers = {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true",
+                        "Cookie": f"csrftoken={csrf[0]}", "X-CSRFToken": csrf[1]}
         api_body = json.dumps({"manifest": manifest, "kubernetesVersion": "1.34"})
         print(f"gunicorn: {workers} workers on 127.0.0.1:{port}; wrk: {CONNECTIONS} connections, {DURATION} s each\n")
         print(f"  {'path':34} {'req/s':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7}  target")
         results = {
             "permalink page": run_wrk(f"{base}/p/{pid}/"),
-            "htmx explain (lifecycle-demo)": run_wrk(
-                base + "/", "POST", form + "&csrfmiddlewaretoken=" + csrf[1],
-                {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true",
-                 "Cookie": f"csrftoken={csrf[0]}", "X-CSRFToken": csrf[1]}),
+            "htmx explain (lifecycle-demo)": run_wrk(base + "/", "POST", form + "&csrfmiddlewaretoken=" + csrf[1],
+                                                     htmx_headers),
+            "htmx explain, a new input each time": run_wrk(base + "/", "POST", form + "&csrfmiddlewaretoken=" + csrf[1],
+                                                           htmx_headers, unique=True),
             "JSON API explain": run_wrk(base + "/api/v1/explain", "POST", api_body, {"Content-Type": "application/json"}),
         }
         ok = True
