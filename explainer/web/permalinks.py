@@ -174,23 +174,9 @@ def _draw(request: HttpRequest, link: Permalink, which: str, fmt: str) -> bytes 
 
 
 @require_GET
-def timeline_svg(request: HttpRequest, pid: str) -> HttpResponse:
-    return _picture(request, pid, "timeline", "svg")
-
-
-@require_GET
-def timeline_png(request: HttpRequest, pid: str) -> HttpResponse:
-    return _picture(request, pid, "timeline", "png")
-
-
-@require_GET
-def sharing_svg(request: HttpRequest, pid: str) -> HttpResponse:
-    return _picture(request, pid, "sharing", "svg")
-
-
-@require_GET
-def sharing_png(request: HttpRequest, pid: str) -> HttpResponse:
-    return _picture(request, pid, "sharing", "png")
+def picture(request: HttpRequest, pid: str, which: str, fmt: str) -> HttpResponse:
+    """/p/<id>/timeline.svg, timeline.png, sharing.svg, sharing.png (``?pod=N`` for other Pods)."""
+    return _picture(request, pid, which, fmt)
 
 
 @require_POST
