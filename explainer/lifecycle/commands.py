@@ -11,13 +11,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .i18n import Phrase, gettext_noop as _
 from .model import Container
 
+# Each pattern with why the run never ends (the whole reason, a message id).
 _FOREVER_PATTERNS = (
-    (re.compile(r"\bsleep\s+(inf|infinity)\b"), "sleeps forever (sleep infinity)"),
-    (re.compile(r"\bwhile\s+(true|:|\[\s*1\s*\]|\(\(\s*1\s*\)\))\s*;?\s*do\b"), "loops forever (while true)"),
-    (re.compile(r"\bfor\s*\(\(\s*;\s*;\s*\)\)"), "loops forever (for ((;;)))"),
-    (re.compile(r"\btail\s+(-[a-zA-Z]*f\b|--follow\b)"), "follows a file forever (tail -f)"),
+    (re.compile(r"\bsleep\s+(inf|infinity)\b"), _("its command sleeps forever (sleep infinity)")),
+    (re.compile(r"\bwhile\s+(true|:|\[\s*1\s*\]|\(\(\s*1\s*\)\))\s*;?\s*do\b"),
+     _("its command loops forever (while true)")),
+    (re.compile(r"\bfor\s*\(\(\s*;\s*;\s*\)\)"), _("its command loops forever (for ((;;)))")),
+    (re.compile(r"\btail\s+(-[a-zA-Z]*f\b|--follow\b)"), _("its command follows a file forever (tail -f)")),
     (re.compile(r"\bsleep\s+\d{4,}\b"), None),  # handled below as long finite sleeps
 )
 _WAIT_LOOP = re.compile(r"\b(until|while\s+!)\b[^;]{0,400};\s*do\b")
@@ -41,7 +44,7 @@ _SERVER_VERBS = {"serve", "server", "run", "start", "daemon", "agent", "proxy", 
 @dataclass(frozen=True, slots=True)
 class RunGuess:
     seconds: float | None          # None: runs until stopped
-    why: str
+    why: Phrase                    # English, translatable (a str: the findings quote it)
     certain: bool = False          # read from an explicit sleep, not guessed from names
 
 
@@ -50,29 +53,30 @@ def guess_run(c: Container, default_finite: bool) -> RunGuess:
     script = c.script[:_SCAN_LIMIT]
     for pattern, why in _FOREVER_PATTERNS[:4]:
         if pattern.search(script):
-            return RunGuess(None, f"its command {why}", certain=True)
+            return RunGuess(None, Phrase(why), certain=True)
     if _WAIT_LOOP.search(script):
-        return RunGuess(1.0, "its command waits in a loop for something outside the Pod; "
-                        "assumed to be there after 1 s")
+        return RunGuess(1.0, Phrase(_("its command waits in a loop for something outside the Pod; "
+                                    "assumed to be there after 1 s")))
     sleeps = [float(n) * _UNITS[u] for n, u in _SLEEP.findall(script)]
     if sleeps and not re.search(r"\bdo\b", script):
         total = sum(sleeps)
-        return RunGuess(total, f"its command sleeps {_fmt(total)} s and then ends", certain=True)
+        return RunGuess(total, Phrase(_("its command sleeps {seconds} s and then ends"), {"seconds": _fmt(total)}),
+                        certain=True)
     if not c.command and not c.args and _SERVER_IMAGES.search(_image_name(c.image)):
-        return RunGuess(None, f"the image {c.image} is a server that runs until stopped")
+        return RunGuess(None, Phrase(_("the image {image} is a server that runs until stopped"), {"image": c.image}))
     if _looks_like_server_command(c):
-        return RunGuess(None, "its command starts a long-running process")
+        return RunGuess(None, Phrase(_("its command starts a long-running process")))
     if default_finite and not c.command and _SERVER_NAMES.search(c.name):
-        return RunGuess(None, f"its name suggests a long-running helper ({c.name})")
+        return RunGuess(None, Phrase(_("its name suggests a long-running helper ({c})"), {"c": c.name}))
     if default_finite:
-        return RunGuess(1.0, "assumed to finish after 1 s")
-    return RunGuess(None, "assumed to run until stopped, as a service does")
+        return RunGuess(1.0, Phrase(_("assumed to finish after 1 s")))
+    return RunGuess(None, Phrase(_("assumed to run until stopped, as a service does")))
 
 
 _SHELLS = re.compile(r"^(/usr)?(/bin/)?(ba|a|da|z)?sh$")
 
 
-def guess_stop(c: Container, pid1: bool = True) -> tuple[float | None, str]:
+def guess_stop(c: Container, pid1: bool = True) -> tuple[float | None, Phrase]:
     """How the main process answers SIGTERM: (seconds to exit, or None if it ignores it; why).
 
     PID 1 gets no default signal handling from the kernel: a shell script or a bare ``sleep``
@@ -85,13 +89,13 @@ def guess_stop(c: Container, pid1: bool = True) -> tuple[float | None, str]:
         if _SHELLS.match(prog) and "trap" not in c.script:
             execs = _EXEC.findall(c.script[:_SCAN_LIMIT])
             if not execs:
-                return None, "a shell as PID 1 ignores SIGTERM unless it traps it"
+                return None, Phrase(_("a shell as PID 1 ignores SIGTERM unless it traps it"))
             last = execs[-1].rsplit("/", 1)[-1]
             if last in _NO_HANDLER:
-                return None, f"the script execs {last}, which as PID 1 has no SIGTERM handler"
+                return None, Phrase(_("the script execs {prog}, which as PID 1 has no SIGTERM handler"), {"prog": last})
         elif prog.rsplit("/", 1)[-1] in _NO_HANDLER:
-            return None, f"{prog} as PID 1 has no SIGTERM handler"
-    return 0.0, "assumed to exit at once on SIGTERM (code 143)"
+            return None, Phrase(_("{prog} as PID 1 has no SIGTERM handler"), {"prog": prog})
+    return 0.0, Phrase(_("assumed to exit at once on SIGTERM (code 143)"))
 
 
 _EXEC = re.compile(r"\bexec\s+(\S+)")

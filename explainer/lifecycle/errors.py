@@ -1,7 +1,9 @@
 """The one error type of the core, and the record it becomes in the JSON contract."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from .i18n import Text
 
 
 @dataclass(frozen=True, slots=True)
@@ -13,6 +15,9 @@ class ErrorRecord:
     ``schema`` (the OpenAPI schema of the target version), ``limit`` (our own bounds),
     ``scenario`` (the what-if document).  ``reason`` is the API server's word for it
     ("Forbidden", "Unsupported value", "Duplicate value", ...) where there is one.
+
+    ``message`` is English (the JSON contract); ``text`` is the same message as a translatable
+    `Text` where the core wrote it.  Pass a `Text` as ``message`` to set both.
     """
 
     message: str
@@ -23,6 +28,13 @@ class ErrorRecord:
     reason: str | None = None
     document: int | None = None
     pod: str | None = None
+    text: Text | None = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.message, Text):
+            if self.text is None:
+                object.__setattr__(self, "text", self.message)
+            object.__setattr__(self, "message", self.message.render())
 
     def one_line(self) -> str:
         where = f"line {self.line}" if self.line else "input"
@@ -31,17 +43,25 @@ class ErrorRecord:
         field = f" ({self.path})" if self.path else ""
         return f"{where}{field}: {self.message}"
 
+    @property
+    def translatable(self) -> Text | str:
+        """The message to show a reader: the `Text` when there is one, else the English string."""
+        return self.text if self.text is not None else self.message
+
 
 class ManifestError(Exception):
-    """Bad input.  Carries one or more ``ErrorRecord``; ``str()`` is a one-line summary."""
+    """Bad input.  Carries one or more ``ErrorRecord``; ``str()`` is a one-line summary.
 
-    def __init__(self, message: str, *, line: int | None = None, column: int | None = None,
+    ``message`` may be a `Text` (its English rendering becomes the record's message).
+    """
+
+    def __init__(self, message: str | Text, *, line: int | None = None, column: int | None = None,
                  path: str | None = None, kind: str = "structure", reason: str | None = None,
                  records: list[ErrorRecord] | None = None) -> None:
         if records is None:
-            records = [ErrorRecord(message, line, column, path, kind, reason)]
+            records = [ErrorRecord(message, line, column, path, kind, reason)]   # type: ignore[arg-type]
         self.records = records
-        super().__init__(records[0].one_line() if records else message)
+        super().__init__(records[0].one_line() if records else str(message))
 
     @property
     def message(self) -> str:

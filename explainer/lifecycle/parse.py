@@ -11,6 +11,7 @@ from typing import Any
 
 from . import defaults as d
 from .errors import ErrorRecord, ManifestError
+from .i18n import Text, gettext_noop as _
 from .model import (Container, EnvVar, Hook, Mount, Pod, PodSource, Port, Probe, SourceRef,
                     Volume)
 from .yamlload import LList, LMap, Limits, format_path, load_documents, position
@@ -63,7 +64,7 @@ def parse_pod(text: str, limits: Limits = Limits()) -> Pod:
     if intake.errors:
         raise ManifestError("", records=intake.errors)
     if len(intake.pods) != 1:
-        raise ManifestError(f"Expected one Pod, found {len(intake.pods)}.")
+        raise ManifestError(Text(_("Expected one Pod, found {n}."), {"n": len(intake.pods)}))
     return intake.pods[0]
 
 
@@ -73,21 +74,22 @@ def _document(data: Any, index: int, at: tuple[Any, ...], intake: Intake, limits
     where = position(root, at)
     if not isinstance(obj, dict):
         intake.errors.append(ErrorRecord(
-            f"Document {index + 1} is {_kind_of(obj)}, not a Kubernetes object (a mapping with "
-            "apiVersion, kind, metadata).", where[0], where[1], format_path(at) or None, document=index))
+            Text(_("Document {n} is {kind}, not a Kubernetes object (a mapping with apiVersion, kind, metadata)."),
+                 {"n": index + 1, "kind": _kind_of(obj)}),
+            where[0], where[1], format_path(at) or None, document=index))
         return
     kind = obj.get("kind")
     name = _name_of(obj)
     if not isinstance(kind, str) or not kind:
         line, col = position(root, at + ("kind",)) if "kind" in obj else where
         intake.errors.append(ErrorRecord(
-            "This object has no kind: say what it is (kind: Pod, Deployment, Job, ...).",
+            Text(_("This object has no kind: say what it is (kind: Pod, Deployment, Job, ...).")),
             line, col, format_path(at + ("kind",)), document=index))
         return
     if kind == "List" or (kind.endswith("List") and isinstance(obj.get("items"), list)):
         items = obj.get("items")
         if not isinstance(items, list):
-            intake.errors.append(_err(root, at + ("items",), "A List needs items: a list of objects.",
+            intake.errors.append(_err(root, at + ("items",), Text(_("A List needs items: a list of objects.")),
                                       index, name))
             return
         for i in range(len(items)):
@@ -121,24 +123,31 @@ def _name_of(obj: dict) -> str:
     return "(unnamed)"
 
 
-def _kind_of(value: Any) -> str:
+def _kind_of(value: Any) -> Text:
     """What a reader calls the value's type: 'a mapping', 'a list', 'a number', ..."""
     if isinstance(value, dict):
-        return "a mapping"
+        return Text(_A_MAPPING)
     if isinstance(value, list):
-        return "a list"
+        return Text(_A_LIST)
     if isinstance(value, str):
-        return "a text"
+        return Text(_A_TEXT)
     if isinstance(value, bool):
-        return "true/false"
+        return Text(_("true/false"))
     if isinstance(value, (int, float)):
-        return "a number"
+        return Text(_("a number"))
     if value is None:
-        return "empty"
-    return "a value of another kind"
+        return Text(_("empty"))
+    return Text(_("a value of another kind"))
 
 
-def _err(root: Any, path: tuple[Any, ...], message: str, document: int, pod: str,
+# What a field must hold (``_Builder.value``'s ``what``), message ids used more than once.
+_A_MAPPING = _("a mapping")
+_A_LIST = _("a list")
+_A_TEXT = _("a text")
+_TRUE_OR_FALSE = _("true or false")
+
+
+def _err(root: Any, path: tuple[Any, ...], message: Text, document: int, pod: str,
          kind: str = "structure", reason: str | None = None) -> ErrorRecord:
     line, col = position(root, path)
     return ErrorRecord(message, line, col, format_path(path), kind, reason, document, pod)
@@ -152,29 +161,37 @@ class _Builder:
         self.root, self.document, self.name, self.errors = root, document, name, errors
         self.limits = limits
 
-    def error(self, path: tuple[Any, ...], message: str, reason: str | None = None) -> None:
+    def error(self, path: tuple[Any, ...], message: Text, reason: str | None = None) -> None:
         self.errors.append(_err(self.root, path, message, self.document, self.name,
                                 reason=reason))
 
     # typed getters: a wrong type is an error and the default is used
     def value(self, m: dict, path: tuple[Any, ...], key: str, types: tuple[type, ...],
               what: str, default: Any = None) -> Any:
+        """``m[key]`` when it has one of ``types``; ``what`` (a message id) names them for the error."""
         v = m.get(key, default) if isinstance(m, dict) else default
         if v is default or v is None:
             return default
         if not isinstance(v, types) or (bool not in types and isinstance(v, bool)):
-            self.error(path + (key,), f"{key} must be {what}, not {_kind_of(v)} ({v!r:.40}).")
+            self.error(path + (key,), Text(_("{key} must be {what}, not {kind} ({value})."),
+                                           {"key": key, "what": Text(what), "kind": _kind_of(v),
+                                            "value": f"{v!r:.40}"}))
             return default
         return v
 
     def integer(self, m: dict, path: tuple[Any, ...], key: str, default: int | None,
                 minimum: int = 0, maximum: int | None = None) -> int | None:
-        v = self.value(m, path, key, (int,), "a whole number", default)
+        v = self.value(m, path, key, (int,), _("a whole number"), default)
         if v is None or v is default:
             return v
         if v < minimum or (maximum is not None and v > maximum):
-            bound = f"from {minimum} to {maximum}" if maximum is not None else f"at least {minimum}"
-            self.error(path + (key,), f"{key} is {v}; it must be {bound}.", "Invalid value")
+            if maximum is not None:
+                text = Text(_("{key} is {value}; it must be from {minimum} to {maximum}."),
+                            {"key": key, "value": v, "minimum": minimum, "maximum": maximum})
+            else:
+                text = Text(_("{key} is {value}; it must be at least {minimum}."),
+                            {"key": key, "value": v, "minimum": minimum})
+            self.error(path + (key,), text, "Invalid value")
             return default
         return v
 
@@ -182,30 +199,31 @@ class _Builder:
         v = m.get(key) if isinstance(m, dict) else None
         if isinstance(v, (int, float)) and not isinstance(v, bool) and key in ("image", "value"):
             return str(v)
-        return self.value(m, path, key, (str,), "a text", default)
+        return self.value(m, path, key, (str,), _A_TEXT, default)
 
     def mapping(self, m: dict, path: tuple[Any, ...], key: str) -> dict:
-        return self.value(m, path, key, (dict,), "a mapping", None) or {}
+        return self.value(m, path, key, (dict,), _A_MAPPING, None) or {}
 
     def items(self, m: dict, path: tuple[Any, ...], key: str) -> list[tuple[tuple[Any, ...], dict]]:
-        v = self.value(m, path, key, (list,), "a list", None) or []
+        v = self.value(m, path, key, (list,), _A_LIST, None) or []
         out = []
         for i, item in enumerate(v):
             if isinstance(item, dict):
                 out.append((path + (key, i), item))
             else:
-                self.error(path + (key, i), f"Each entry of {key} must be a mapping, not {_kind_of(item)}.")
+                self.error(path + (key, i), Text(_("Each entry of {key} must be a mapping, not {kind}."),
+                                                 {"key": key, "kind": _kind_of(item)}))
         return out
 
     def strings(self, m: dict, path: tuple[Any, ...], key: str) -> tuple[str, ...]:
-        v = self.value(m, path, key, (list,), "a list of texts", None) or []
+        v = self.value(m, path, key, (list,), _("a list of texts"), None) or []
         out = []
         for i, item in enumerate(v):
             if isinstance(item, str):
                 out.append(item)
             else:
-                self.error(path + (key, i), f"Each entry of {key} must be a text; quote it "
-                           f"({item!r:.40} is {_kind_of(item)}).")
+                self.error(path + (key, i), Text(_("Each entry of {key} must be a text; quote it ({value} is {kind})."),
+                                                 {"key": key, "value": f"{item!r:.40}", "kind": _kind_of(item)}))
         return tuple(out)
 
     def pod(self, obj: dict, at: tuple[Any, ...], kind: str) -> Pod | None:
@@ -215,23 +233,25 @@ class _Builder:
             nxt = spec.get(seg) if isinstance(spec, dict) else None
             if not isinstance(nxt, dict):
                 here = at + TEMPLATE_PATHS[kind][: i + 1]
-                self.error(here, f"A {kind} needs {format_path(TEMPLATE_PATHS[kind])}: a mapping "
-                           f"(found {_kind_of(nxt)}).")
+                self.error(here, Text(_("A {kind} needs {path}: a mapping (found {found})."),
+                                      {"kind": kind, "path": format_path(TEMPLATE_PATHS[kind]),
+                                       "found": _kind_of(nxt)}))
                 return None
             spec = nxt
         p = spec_path
         policy = self.text(spec, p, "restartPolicy", "Always")
         if policy not in d.POD_RESTART_POLICIES:
-            self.error(p + ("restartPolicy",), f"restartPolicy {policy!r} is not one of Always, "
-                       "OnFailure, Never.", "Unsupported value")
+            self.error(p + ("restartPolicy",), Text(_("restartPolicy {value} is not one of Always, OnFailure, "
+                                                      "Never."), {"value": repr(policy)}), "Unsupported value")
             policy = "Always"
         init = self.containers(spec, p, "initContainers", "init")
         apps = self.containers(spec, p, "containers", "app")
         eph = self.containers(spec, p, "ephemeralContainers", "ephemeral")
         total = len(init) + len(apps) + len(eph)
         if total > d.MAX_CONTAINERS_PER_POD:
-            self.errors.append(_err(self.root, p, f"This Pod has {total} containers; the limit is "
-                                    f"{d.MAX_CONTAINERS_PER_POD}.", self.document, self.name, "limit"))
+            self.errors.append(_err(self.root, p, Text(_("This Pod has {n} containers; the limit is {limit}."),
+                                                       {"n": total, "limit": d.MAX_CONTAINERS_PER_POD}),
+                                    self.document, self.name, "limit"))
             return None
         src_line = position(self.root, at)[0]
         return Pod(
@@ -242,13 +262,13 @@ class _Builder:
             termination_grace_period=self.integer(spec, p, "terminationGracePeriodSeconds",
                                                   d.TERMINATION_GRACE_PERIOD_SECONDS),
             active_deadline_seconds=self.integer(spec, p, "activeDeadlineSeconds", None, 1),
-            share_process_namespace=bool(self.value(spec, p, "shareProcessNamespace", (bool,), "true or false", False)),
-            host_network=bool(self.value(spec, p, "hostNetwork", (bool,), "true or false", False)),
-            host_pid=bool(self.value(spec, p, "hostPID", (bool,), "true or false", False)),
-            host_ipc=bool(self.value(spec, p, "hostIPC", (bool,), "true or false", False)),
+            share_process_namespace=bool(self.value(spec, p, "shareProcessNamespace", (bool,), _TRUE_OR_FALSE, False)),
+            host_network=bool(self.value(spec, p, "hostNetwork", (bool,), _TRUE_OR_FALSE, False)),
+            host_pid=bool(self.value(spec, p, "hostPID", (bool,), _TRUE_OR_FALSE, False)),
+            host_ipc=bool(self.value(spec, p, "hostIPC", (bool,), _TRUE_OR_FALSE, False)),
             init_containers=init, containers=apps, ephemeral_containers=eph,
             volumes=self.volumes(spec, p) + self.claim_templates(obj, at, kind),
-            readiness_gates=len(self.value(spec, p, "readinessGates", (list,), "a list", None) or []),
+            readiness_gates=len(self.value(spec, p, "readinessGates", (list,), _A_LIST, None) or []),
             raw=self.root,
         )
 
@@ -263,13 +283,14 @@ class _Builder:
     def container(self, c: dict, cp: tuple[Any, ...], role: str, index: int) -> Container | None:
         name = self.text(c, cp, "name")
         if not name:
-            self.error(cp + ("name",) if "name" in c else cp, "Every container needs a name.",
+            self.error(cp + ("name",) if "name" in c else cp, Text(_("Every container needs a name.")),
                        "Required value")
             return None
         policy = self.text(c, cp, "restartPolicy")
         if policy is not None and policy not in d.POD_RESTART_POLICIES:
-            self.error(cp + ("restartPolicy",), f"restartPolicy {policy!r} is not a restart policy "
-                       "(an init container takes only Always: a native sidecar).", "Unsupported value")
+            self.error(cp + ("restartPolicy",), Text(_("restartPolicy {value} is not a restart policy (an init "
+                                                       "container takes only Always: a native sidecar)."),
+                                                     {"value": repr(policy)}), "Unsupported value")
             policy = None
         if role == "init" and policy == "Always":
             role = "sidecar"
@@ -290,7 +311,7 @@ class _Builder:
             has_requests=bool(self.mapping(resources, cp + ("resources",), "requests")),
             has_limits=bool(self.mapping(resources, cp + ("resources",), "limits")),
             privileged=bool(self.value(sc, cp + ("securityContext",), "privileged", (bool,),
-                                       "true or false", False)),
+                                       _TRUE_OR_FALSE, False)),
             target=self.text(c, cp, "targetContainerName"),
         )
 
@@ -327,7 +348,7 @@ class _Builder:
         elif handler == "sleep":
             sleep = self.integer(self.mapping(m, hp, "sleep"), hp + ("sleep",), "seconds", None)
             if sleep is None:
-                self.error(hp + ("sleep", "seconds"), "A sleep hook needs seconds.", "Required value")
+                self.error(hp + ("sleep", "seconds"), Text(_("A sleep hook needs seconds.")), "Required value")
         return Hook(kind=key, handler=handler, detail=_handler_detail(m, handler), command=command,
                     sleep_seconds=sleep, line=position(self.root, hp)[0])
 
@@ -337,12 +358,12 @@ class _Builder:
             port = self.integer(m, pp, "containerPort", None, 1, 65535)
             if port is None:
                 if "containerPort" not in m:
-                    self.error(pp, "A port needs containerPort (1-65535).", "Required value")
+                    self.error(pp, Text(_("A port needs containerPort (1-65535).")), "Required value")
                 continue
             proto = self.text(m, pp, "protocol", "TCP")
             if proto not in d.PROTOCOLS:
-                self.error(pp + ("protocol",), f"protocol {proto!r} is not TCP, UDP or SCTP.",
-                           "Unsupported value")
+                self.error(pp + ("protocol",), Text(_("protocol {value} is not TCP, UDP or SCTP."),
+                                                    {"value": repr(proto)}), "Unsupported value")
             out.append(Port(port, proto or "TCP", self.text(m, pp, "name"),
                             self.integer(m, pp, "hostPort", None, 1, 65535), position(self.root, pp)[0]))
         return tuple(out)
@@ -352,9 +373,9 @@ class _Builder:
         for mp, m in self.items(c, cp, "volumeMounts"):
             name, path = self.text(m, mp, "name"), self.text(m, mp, "mountPath")
             if not name or not path:
-                self.error(mp, "A volumeMount needs name and mountPath.", "Required value")
+                self.error(mp, Text(_("A volumeMount needs name and mountPath.")), "Required value")
                 continue
-            out.append(Mount(name, path, bool(self.value(m, mp, "readOnly", (bool,), "true or false", False)),
+            out.append(Mount(name, path, bool(self.value(m, mp, "readOnly", (bool,), _TRUE_OR_FALSE, False)),
                              self.text(m, mp, "subPath") or self.text(m, mp, "subPathExpr"),
                              position(self.root, mp)[0]))
         return tuple(out)
@@ -399,7 +420,7 @@ class _Builder:
         for vp, m in self.items(spec, p, "volumes"):
             name = self.text(m, vp, "name")
             if not name:
-                self.error(vp, "Every volume needs a name.", "Required value")
+                self.error(vp, Text(_("Every volume needs a name.")), "Required value")
                 continue
             types = [k for k in m if k != "name"]
             vtype = types[0] if types else "emptyDir"

@@ -12,6 +12,7 @@ from typing import Any
 from . import defaults as d
 from .commands import guess_run, guess_stop, hook_seconds
 from .errors import ErrorRecord, ManifestError
+from .i18n import Phrase, Text, gettext_noop as _
 from .model import Container, Pod
 from .yamlload import Limits, format_path, load_documents, position
 
@@ -64,7 +65,7 @@ class Behaviour:
     pre_stop_exit_code: int = 0
     stop_seconds: float | None = 0.0     # None: ignores SIGTERM
     stop_exit_code: int = d.EXIT_SIGTERM
-    assumed: dict[str, str] = field(default_factory=dict)
+    assumed: dict[str, Phrase] = field(default_factory=dict)
 
     def run(self, n: int) -> Run:
         """The n-th run (0-based); the last entry repeats."""
@@ -103,30 +104,33 @@ def scenario_from_data(data: Any) -> Scenario:
         return Scenario()
     errors: list[ErrorRecord] = []
     if not isinstance(data, dict):
-        raise _error(data, (), "The scenario must be a mapping (kubernetesVersion, deleteAt, containers, ...).")
+        raise _error(data, (), Text(_("The scenario must be a mapping (kubernetesVersion, deleteAt, containers, "
+                                      "...).")))
     for key in data:
         if key not in _TOP_KEYS:
-            errors.append(_record(data, (key,), f"Unknown scenario field {key!r}; known: "
-                                  + ", ".join(sorted(_TOP_KEYS)) + "."))
+            errors.append(_record(data, (key,), Text(_("Unknown scenario field {key}; known: {known}."),
+                                                     {"key": repr(key), "known": ", ".join(sorted(_TOP_KEYS))})))
     version = data.get("kubernetesVersion")
     if version is not None:
         version = str(version)
     containers = data.get("containers") or {}
     if not isinstance(containers, dict):
-        errors.append(_record(data, ("containers",), "containers must map container names to behaviour."))
+        errors.append(_record(data, ("containers",), Text(_("containers must map container names to behaviour."))))
         containers = {}
     for name, spec in containers.items():
         if not isinstance(spec, dict):
-            errors.append(_record(data, ("containers", name), f"The behaviour of {name!r} must be a mapping."))
+            errors.append(_record(data, ("containers", name), Text(_("The behaviour of {name} must be a mapping."),
+                                                                   {"name": repr(name)})))
             continue
         errors.extend(validate_behaviour(spec, str(name), root=data))
         for key in spec:
             if key not in _CONTAINER_KEYS:
-                errors.append(_record(data, ("containers", name, key), f"Unknown field {key!r} for "
-                                      f"container {name!r}; known: " + ", ".join(sorted(_CONTAINER_KEYS)) + "."))
+                errors.append(_record(data, ("containers", name, key), Text(
+                    _("Unknown field {key} for container {name}; known: {known}."),
+                    {"key": repr(key), "name": repr(name), "known": ", ".join(sorted(_CONTAINER_KEYS))})))
     gates = data.get("featureGates") or {}
     if not isinstance(gates, dict) or not all(isinstance(v, bool) for v in gates.values()):
-        errors.append(_record(data, ("featureGates",), "featureGates maps gate names to true or false."))
+        errors.append(_record(data, ("featureGates",), Text(_("featureGates maps gate names to true or false."))))
         gates = {}
     scenario = Scenario(
         kubernetes_version=version,
@@ -148,17 +152,20 @@ def scenario_from_data(data: Any) -> Scenario:
 def _debug(data: dict, errors: list[ErrorRecord]) -> tuple[DebugRequest, ...]:
     raw = data.get("debug") or []
     if not isinstance(raw, list):
-        errors.append(_record(data, ("debug",), "debug must be a list of {name, image, target, at, runSeconds}."))
+        errors.append(_record(data, ("debug",), Text(_("debug must be a list of {{name, image, target, at, "
+                                                       "runSeconds}}."))))
         return ()
     out = []
     for i, item in enumerate(raw):
         p = ("debug", i)
         if not isinstance(item, dict) or not isinstance(item.get("name"), str):
-            errors.append(_record(data, p, "Each debug entry needs a name (and image, at, optional target)."))
+            errors.append(_record(data, p, Text(_("Each debug entry needs a name (and image, at, optional "
+                                                  "target)."))))
             continue
         unknown = set(item) - {"name", "image", "target", "at", "runSeconds"}
         if unknown:
-            errors.append(_record(data, p + (sorted(unknown)[0],), f"Unknown debug field {sorted(unknown)[0]!r}."))
+            errors.append(_record(data, p + (sorted(unknown)[0],), Text(_("Unknown debug field {key}."),
+                                                                        {"key": repr(sorted(unknown)[0])})))
         at = _number(item, ("at",), errors, root=data, prefix=p)
         run = _duration(item, ("runSeconds",), errors, root=data, prefix=p, words=("forever",))
         out.append(DebugRequest(item["name"], str(item.get("image") or "busybox:1.36"),
@@ -171,14 +178,15 @@ def _debug(data: dict, errors: list[ErrorRecord]) -> tuple[DebugRequest, ...]:
 def _image_updates(data: dict, errors: list[ErrorRecord]) -> tuple[ImageUpdate, ...]:
     raw = data.get("imageUpdates") or []
     if not isinstance(raw, list):
-        errors.append(_record(data, ("imageUpdates",), "imageUpdates must be a list of {container, image, at}."))
+        errors.append(_record(data, ("imageUpdates",), Text(_("imageUpdates must be a list of {{container, image, "
+                                                              "at}}."))))
         return ()
     out = []
     for i, item in enumerate(raw):
         p = ("imageUpdates", i)
         if not isinstance(item, dict) or not isinstance(item.get("container"), str) or \
                 not isinstance(item.get("image"), str):
-            errors.append(_record(data, p, "Each image update needs container, image and at."))
+            errors.append(_record(data, p, Text(_("Each image update needs container, image and at."))))
             continue
         at = _number(item, ("at",), errors, root=data, prefix=p)
         out.append(ImageUpdate(item["container"], item["image"], at or 0.0, position(data, p)[0]))
@@ -192,20 +200,24 @@ def check_names(scenario: Scenario, pods: list[Pod]) -> list[ErrorRecord]:
     for name in scenario.containers:
         if name not in known and not any(dbg.name == name for dbg in scenario.debug):
             hint = ", ".join(sorted(known)) or "none"
-            errors.append(ErrorRecord(f"The scenario names container {name!r}, which no Pod has "
-                                      f"(containers: {hint}).", scenario.lines.get(name) or None,
+            errors.append(ErrorRecord(Text(_("The scenario names container {name}, which no Pod has "
+                                             "(containers: {known})."), {"name": repr(name), "known": hint}),
+                                      scenario.lines.get(name) or None,
                                       path=f"containers.{name}", kind="scenario"))
     for upd in scenario.image_updates:
         if upd.container not in known:
-            errors.append(ErrorRecord(f"The image update names container {upd.container!r}, which no Pod has.",
+            errors.append(ErrorRecord(Text(_("The image update names container {name}, which no Pod has."),
+                                           {"name": repr(upd.container)}),
                                       upd.line, path="imageUpdates", kind="scenario"))
     for dbg in scenario.debug:
         if dbg.target is not None and dbg.target not in known:
-            errors.append(ErrorRecord(f"The debug container {dbg.name!r} targets {dbg.target!r}, which no Pod has.",
+            errors.append(ErrorRecord(Text(_("The debug container {name} targets {target}, which no Pod has."),
+                                           {"name": repr(dbg.name), "target": repr(dbg.target)}),
                                       dbg.line, path="debug", kind="scenario"))
         if dbg.name in known:
-            errors.append(ErrorRecord(f"The debug container {dbg.name!r} takes the name of an existing "
-                                      "container; names are unique across all containers of a Pod.",
+            errors.append(ErrorRecord(Text(_("The debug container {name} takes the name of an existing "
+                                             "container; names are unique across all containers of a Pod."),
+                                           {"name": repr(dbg.name)}),
                                       dbg.line, path="debug", kind="scenario", reason="Duplicate value"))
     return errors
 
@@ -213,7 +225,7 @@ def check_names(scenario: Scenario, pods: list[Pod]) -> list[ErrorRecord]:
 def behaviour_for(c: Container, pod: Pod, scenario: Scenario) -> Behaviour:
     """The resolved behaviour of ``c``: scenario values first, then guesses from the manifest."""
     raw = {k: v for k, v in scenario.containers.get(c.name, {}).items() if v is not None}   # null: not given
-    assumed: dict[str, str] = {}
+    assumed: dict[str, Phrase] = {}
     runs = _runs(c, pod, raw, assumed)
     return Behaviour(
         runs=runs,
@@ -242,16 +254,18 @@ def validate_behaviour(raw: dict[str, Any], name: str, root: Any = None) -> list
     for key in ("exitCode", "preStopExitCode", "stopExitCode"):
         _integer(raw, (key,), errors, root=root, prefix=pre, maximum=255)
     if raw.get("imagePull", "ok") not in ("ok", "fails"):
-        errors.append(_record(root, pre + ("imagePull",), f"imagePull of {name!r} must be ok or fails."))
+        errors.append(_record(root, pre + ("imagePull",), Text(_("imagePull of {name} must be ok or fails."),
+                                                               {"name": repr(name)})))
     probes = raw.get("failingProbes") or []
     if not isinstance(probes, list) or any(p not in PROBE_KINDS for p in probes):
-        errors.append(_record(root, pre + ("failingProbes",), f"failingProbes of {name!r} lists probes among "
-                              "startup, readiness, liveness."))
+        errors.append(_record(root, pre + ("failingProbes",), Text(_("failingProbes of {name} lists probes among "
+                                                                   "startup, readiness, liveness."),
+                                                                 {"name": repr(name)})))
     runs = raw.get("runs")
     if runs is not None:
         if not isinstance(runs, list) or not runs or not all(isinstance(r, dict) for r in runs):
-            errors.append(_record(root, pre + ("runs",), f"runs of {name!r} must be a non-empty list of "
-                                  "{runSeconds, exitCode}."))
+            errors.append(_record(root, pre + ("runs",), Text(_("runs of {name} must be a non-empty list of "
+                                                                "{{runSeconds, exitCode}}."), {"name": repr(name)})))
         else:
             for i, r in enumerate(runs):
                 _duration(r, ("runSeconds",), errors, root=root, prefix=pre + ("runs", i), words=("forever",))
@@ -259,14 +273,14 @@ def validate_behaviour(raw: dict[str, Any], name: str, root: Any = None) -> list
     return errors
 
 
-def _runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, str]) -> tuple[Run, ...]:
+def _runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase]) -> tuple[Run, ...]:
     if isinstance(raw.get("runs"), list) and raw["runs"]:
         return tuple(Run(_as_duration(r.get("runSeconds", "forever"), "forever"), int(r.get("exitCode", 0)))
                      for r in raw["runs"])
     if c.role == "ephemeral":
         seconds = _as_duration(raw.get("runSeconds", "forever"), "forever")
         if "runSeconds" not in raw:
-            assumed["runSeconds"] = "a debug session is assumed to stay open"
+            assumed["runSeconds"] = Phrase(_("a debug session is assumed to stay open"))
         return (Run(seconds, int(raw.get("exitCode", 0))),)
     finite_by_default = c.role == "init" or (pod.batch and c.role == "app")
     if "runSeconds" in raw:
@@ -276,15 +290,16 @@ def _runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, str]) 
         seconds = guess.seconds
         if seconds is None and "exitCode" in raw:
             seconds = d.ASSUMED_FINITE_RUN_SECONDS
-            assumed["runSeconds"] = "the scenario gives an exit code, so it is assumed to exit after 1 s"
+            assumed["runSeconds"] = Phrase(_("the scenario gives an exit code, so it is assumed to exit after 1 s"))
         elif not guess.certain:
             assumed["runSeconds"] = guess.why
     if "exitCode" not in raw and seconds is not None:
-        assumed.setdefault("exitCode", "assumed to exit with code 0")
+        assumed.setdefault("exitCode", Phrase(_("assumed to exit with code 0")))
     return (Run(seconds, int(raw.get("exitCode", 0))),)
 
 
-def _hook_default(hook: Any, raw: dict[str, Any], key: str, assumed: dict[str, str], fallback: float) -> float | None:
+def _hook_default(hook: Any, raw: dict[str, Any], key: str, assumed: dict[str, Phrase],
+                  fallback: float) -> float | None:
     if key in raw:
         return _as_duration(raw[key], "forever")
     if hook is None:
@@ -293,15 +308,15 @@ def _hook_default(hook: Any, raw: dict[str, Any], key: str, assumed: dict[str, s
         return float(hook.sleep_seconds)
     if hook.handler == "exec":
         seconds = hook_seconds(" ".join(hook.command))
-        assumed[key] = ("the hook's command loops forever" if seconds is None else
-                        f"the hook's command sleeps {seconds:g} s" if seconds else
-                        "the hook is assumed to finish at once")
+        assumed[key] = (Phrase(_("the hook's command loops forever")) if seconds is None else
+                        Phrase(_("the hook's command sleeps {seconds} s"), {"seconds": f"{seconds:g}"}) if seconds else
+                        Phrase(_("the hook is assumed to finish at once")))
         return seconds
-    assumed[key] = f"the {hook.handler} hook is assumed to answer at once"
+    assumed[key] = Phrase(_("the {handler} hook is assumed to answer at once"), {"handler": hook.handler})
     return fallback
 
 
-def _stop_seconds(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, str]) -> float | None:
+def _stop_seconds(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase]) -> float | None:
     if "stopSeconds" in raw:
         return _as_duration(raw["stopSeconds"], "never")
     # with shareProcessNamespace the pause process is PID 1, so the main process is not
@@ -320,9 +335,13 @@ def _number(m: dict, key: tuple[str], errors: list[ErrorRecord], *, root: Any = 
     if v is None:
         return None
     if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0 or (maximum and v > maximum):
-        bound = f" up to {maximum:g}" if maximum else ""
-        errors.append(_record(root if root is not None else m, prefix + key,
-                              f"{key[0]} must be a number of seconds, 0 or more{bound}, not {v!r}."))
+        if maximum:
+            text = Text(_("{key} must be a number of seconds, 0 or more up to {maximum}, not {value}."),
+                        {"key": key[0], "maximum": f"{maximum:g}", "value": repr(v)})
+        else:
+            text = Text(_("{key} must be a number of seconds, 0 or more, not {value}."),
+                        {"key": key[0], "value": repr(v)})
+        errors.append(_record(root if root is not None else m, prefix + key, text))
         return None
     return float(v)
 
@@ -333,8 +352,12 @@ def _integer(m: dict, key: tuple[str], errors: list[ErrorRecord], *, root: Any =
     if v is None:
         return None
     if isinstance(v, bool) or not isinstance(v, int) or v < 0 or (maximum is not None and v > maximum):
-        errors.append(_record(root if root is not None else m, prefix + key,
-                              f"{key[0]} must be a whole number from 0{f' to {maximum}' if maximum else ''}, not {v!r}."))
+        if maximum:
+            text = Text(_("{key} must be a whole number from 0 to {maximum}, not {value}."),
+                        {"key": key[0], "maximum": maximum, "value": repr(v)})
+        else:
+            text = Text(_("{key} must be a whole number from 0, not {value}."), {"key": key[0], "value": repr(v)})
+        errors.append(_record(root if root is not None else m, prefix + key, text))
         return None
     return v
 
@@ -345,20 +368,21 @@ def _duration(m: dict, key: tuple[str], errors: list[ErrorRecord], *, root: Any,
     if v is None or v in words:
         return None
     if isinstance(v, bool) or not isinstance(v, (int, float)) or v < 0:
-        errors.append(_record(root, prefix + key, f"{key[0]} must be a number of seconds or "
-                              f"{' / '.join(words)}, not {v!r}."))
+        errors.append(_record(root, prefix + key, Text(_("{key} must be a number of seconds or {words}, not {value}."),
+                                                       {"key": key[0], "words": " / ".join(words), "value": repr(v)})))
         return None
     return float(v)
 
 
-def _record(root: Any, path: tuple[Any, ...], message: str) -> ErrorRecord:
+def _record(root: Any, path: tuple[Any, ...], message: Text) -> ErrorRecord:
     line, col = position(root, path)
     return ErrorRecord(message, line, col, format_path(path), kind="scenario")
 
 
-def _error(root: Any, path: tuple[Any, ...], message: str) -> ManifestError:
+def _error(root: Any, path: tuple[Any, ...], message: Text) -> ManifestError:
     return ManifestError("", records=[_record(root, path, message)])
 
 
 def _as_scenario(r: ErrorRecord) -> ErrorRecord:
-    return ErrorRecord("Scenario: " + r.message, r.line, r.column, r.path, "scenario", r.reason)
+    return ErrorRecord(Text(_("Scenario: {message}"), {"message": r.translatable}), r.line, r.column, r.path,
+                       "scenario", r.reason)

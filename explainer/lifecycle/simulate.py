@@ -13,6 +13,7 @@ import heapq
 from dataclasses import dataclass, field
 
 from . import defaults as d
+from .i18n import Phrase, Text, gettext_noop as _
 from .model import Container, Pod
 from .probes import INF, Checks, failure_time, success_time
 from .scenario import Behaviour, DebugRequest, Run, Scenario, behaviour_for
@@ -32,8 +33,19 @@ class Simulation:
     behaviours: dict[str, Behaviour]
     debug_containers: list[Container]
     dependencies: list[Dependency]
-    notes: list[str] = field(default_factory=list)
+    notes: list[Text] = field(default_factory=list)
     truncated: bool = False
+
+
+# Event messages without fields, made once (the simulation may emit hundreds of thousands).
+# How a container's main process ended (`_exit`'s ``how``):
+_EXIT_HOW = {"natural": Text(_("the main process ends")), "sigterm": Text(_("exits after SIGTERM")),
+             "sigkill": Text(_("killed by SIGKILL"))}
+_RUNS_UNTIL_STOPPED = Text(_("runs until stopped"))
+_READY_NO_PROBE = Text(_("no readinessProbe: ready once started"))
+_NO_LONGER_RUNNING = Text(_("the container is no longer running"))
+_GRACE_OVER = Text(_("the grace period is over: SIGKILL"))
+_GONE_WITH_SANDBOX = Text(_("gone with the sandbox"))
 
 
 class _Kill:
@@ -125,7 +137,7 @@ class _Kubelet:
         self.s = Scheduler(self.until, d.MAX_EVENTS)
         self.events: list[TraceEvent] = []
         self.timeline: list[StatusPoint] = []
-        self.notes: list[str] = []
+        self.notes: list[Text] = []
         default_wait = "PodInitializing" if pod.init_containers else "ContainerCreating"
         self.default_wait = default_wait
         self.cs: dict[str, _C] = {}
@@ -178,8 +190,8 @@ class _Kubelet:
                 s.at(upd.at, HAPPEN, self._update_image, self.cs[upd.container], upd.image)
         complete = s.run()
         if not complete:
-            self.notes.append(f"The simulation stopped after {d.MAX_EVENTS:,} steps at "
-                              f"t={s.now:g}s; shorten `until` to see the whole run.")
+            self.notes.append(Text(_("The simulation stopped after {n} steps at t={t}s; shorten `until` "
+                                     "to see the whole run."), {"n": f"{d.MAX_EVENTS:,}", "t": f"{s.now:g}"}))
         final = self.timeline[-1].phase if self.timeline else "Pending"
         return Simulation(
             events=self.events, timeline=self.timeline, final_phase=final,
@@ -192,10 +204,13 @@ class _Kubelet:
             notes=self.notes, truncated=not complete)
 
     def emit(self, c: _C | None, kind: str, *, exit_code: int | None = None, reason: str | None = None,
-             message: str = "", assumed: bool = False) -> None:
+             message: Text | str = "", assumed: bool = False) -> None:
+        """Record an event; a `Text` message is kept as ``text`` beside its English rendering."""
+        text = message if isinstance(message, Text) else None
         self.events.append(TraceEvent(
             round(self.s.now, 3), c.spec.name if c else None, kind,
-            c.st.restarts if c else None, exit_code, reason, message, assumed))
+            c.st.restarts if c else None, exit_code, reason,
+            message if text is None else text.render(), assumed, text))
         self._snapshot()
 
     def _snapshot(self) -> None:
@@ -261,7 +276,7 @@ class _Kubelet:
         starts, initialized, kill = self._init_actions()
         if kill:
             self._kill_pod("InitContainerFailed", self.pod.termination_grace_period,
-                           "a plain init container failed and restartPolicy is Never")
+                           Text(_("a plain init container failed and restartPolicy is Never")))
             return
         queue += starts
         if initialized:
@@ -269,7 +284,7 @@ class _Kubelet:
             apps, kill = self._app_actions()
             if kill:
                 self._kill_pod("PodCompleted", self.pod.termination_grace_period,
-                               "no app container is running or will restart")
+                               Text(_("no app container is running or will restart")))
                 return
             queue += apps
         self.queue = queue
@@ -284,12 +299,13 @@ class _Kubelet:
             if never_again or done:
                 self.terminal = True
                 self.end_time = self.s.now
-                self.notes.append("The sandbox is gone and restartPolicy does not let the kubelet "
-                                  "build a new one: the Pod stays down.")
+                self.notes.append(Text(_("The sandbox is gone and restartPolicy does not let the kubelet "
+                                         "build a new one: the Pod stays down.")))
                 self._snapshot()
                 return False
         self.sandbox = self.sandbox_ever = True
-        self.emit(None, "sandbox_ready", message="the kubelet creates the Pod sandbox: network namespace and IP")
+        self.emit(None, "sandbox_ready",
+                  message=Text(_("the kubelet creates the Pod sandbox: network namespace and IP")))
         return True
 
     def _init_actions(self) -> tuple[list[_C], bool, bool]:
@@ -395,10 +411,10 @@ class _Kubelet:
             c.img_retry_at = now + c.img_delay
             self._set(c, WAITING, reason="ErrImagePull")
             self.emit(c, "image_pull_failed", reason="ErrImagePull",
-                      message=f"pulling {c.spec.image} failed")
+                      message=Text(_("pulling {image} failed"), {"image": c.spec.image}))
             self._set(c, WAITING, reason="ImagePullBackOff")
             self.emit(c, "backoff", reason="ImagePullBackOff",
-                      message=f"next pull in {c.img_delay:g}s")
+                      message=Text(_("next pull in {delay}s"), {"delay": f"{c.img_delay:g}"}))
             self.s.at(c.img_retry_at, HAPPEN, self.request_sync)
             return "pull"
         if c.ever_created:
@@ -413,17 +429,17 @@ class _Kubelet:
         c.runs += 1
         if c.spec.post_start is not None and c.spec.role != "ephemeral" and c.st.state == EXITED:
             self._set(c, WAITING, reason="ContainerCreating")   # not Running until postStart ends
-        self.emit(c, "created", message=f"image {c.spec.image}")
+        self.emit(c, "created", message=Text(_("image {image}"), {"image": c.spec.image}))
         self.emit(c, "started", message=self._run_text(c, run), assumed="runSeconds" in c.b.assumed)
         if run.seconds is not None:
             self.s.at(now + run.seconds, HAPPEN, self._exit, c, c.gen, run.exit_code, "natural")
         return "started"
 
     @staticmethod
-    def _run_text(c: _C, run: Run) -> str:
+    def _run_text(c: _C, run: Run) -> Text:
         if run.seconds is None:
-            return "runs until stopped"
-        return f"runs {run.seconds:g}s, then exits {run.exit_code}"
+            return _RUNS_UNTIL_STOPPED
+        return Text(_("runs {seconds}s, then exits {code}"), {"seconds": f"{run.seconds:g}", "code": run.exit_code})
 
     def _backoff_allows(self, c: _C) -> bool:
         """`doBackOff` over client-go's Backoff: first restart at once, then 10 s doubling to 300 s."""
@@ -436,8 +452,8 @@ class _Kubelet:
                 c.announced = True
                 self._set(c, WAITING, reason="CrashLoopBackOff")
                 self.emit(c, "backoff", reason="CrashLoopBackOff",
-                          message=f"back-off {c.bo_delay:g}s restarting failed container; next start at "
-                                  f"{ts + c.bo_delay:g}s")
+                          message=Text(_("back-off {delay}s restarting failed container; next start at {t}s"),
+                                       {"delay": f"{c.bo_delay:g}", "t": f"{ts + c.bo_delay:g}"}))
                 self.s.at(ts + c.bo_delay, HAPPEN, self.request_sync)
             return False
         c.bo_delay = d.CRASH_LOOP_INITIAL_SECONDS if expired else min(c.bo_delay * 2, d.CRASH_LOOP_MAX_SECONDS)
@@ -515,7 +531,7 @@ class _Kubelet:
         c.st.ready = True
         self.book.changed(c.st)
         self.emit(c, "ready", message=c.spec.readiness_probe.detail if c.spec.readiness_probe else
-                  "no readinessProbe: ready once started")
+                  _READY_NO_PROBE)
 
     # ---- probes that fail -------------------------------------------------------------------
     def _probe_failed(self, c: _C, gen: int, kind: str) -> None:
@@ -528,12 +544,14 @@ class _Kubelet:
         probe = c.spec.liveness_probe if kind == "liveness" else c.spec.startup_probe
         assert probe is not None
         self.emit(c, "liveness_failed" if kind == "liveness" else "startup_probe_failed", reason="Unhealthy",
-                  message=f"{kind} probe failed {probe.failure_threshold} times in a row ({probe.detail})")
+                  message=Text(_("{kind} probe failed {n} times in a row ({detail})"),
+                               {"kind": kind, "n": probe.failure_threshold, "detail": probe.detail}))
         grace = probe.termination_grace_period or self.pod.termination_grace_period
         restart = c.spec.role == "sidecar" or self.policy(c) != "Never"
         if not restart and c.spec.role == "app" and not any(
                 o is not c and (o.alive or self._should_restart(o)) for o in self.apps):
-            self._kill_pod(f"{kind.capitalize()}ProbeFailed", grace, f"its {kind} probe failed")
+            self._kill_pod(f"{kind.capitalize()}ProbeFailed", grace,
+                           Text(_("its {kind} probe failed"), {"kind": kind}))
             return
         c.force_restart = restart and c.spec.role == "app"
         self.busy = True     # §15.13: the kill is synchronous inside the pod's sync loop
@@ -552,12 +570,11 @@ class _Kubelet:
         c.in_poststart = False
         self._set(c, EXITED, exit_code=code)
         reason = "Completed" if code == 0 else "Error"
-        message = {"natural": "the main process ends", "sigterm": "exits after SIGTERM",
-                   "sigkill": "killed by SIGKILL"}.get(how, how)
+        message = _EXIT_HOW.get(how, how)
         assumed = (how == "natural" and "runSeconds" in c.b.assumed) or (how == "sigterm" and "stopSeconds" in c.b.assumed)
         self.emit(c, "exited", exit_code=code, reason=reason, message=message, assumed=assumed)
         if was_ready:
-            self.emit(c, "not_ready", message="the container is no longer running")
+            self.emit(c, "not_ready", message=_NO_LONGER_RUNNING)
         kill = c.kill
         c.kill = None
         if self.pod_kill is not None:
@@ -566,8 +583,9 @@ class _Kubelet:
         if kill is not None:      # a single kill (probe failure) has finished: the worker is free
             self._free()
         if aborted_poststart and self.busy:
-            self.notes.append(f"{c.spec.name} exited while its postStart hook ran: the hook fails "
-                              "(FailedPostStartHook) and the container is restarted by its policy.")
+            self.notes.append(Text(_("{c} exited while its postStart hook ran: the hook fails "
+                                     "(FailedPostStartHook) and the container is restarted by its policy."),
+                                   {"c": c.spec.name}))
             self._start_queue()
         self.request_sync()
 
@@ -594,12 +612,12 @@ class _Kubelet:
             return
         if cut:
             self.emit(c, "prestop_done", reason="GracePeriodExceeded",
-                      message="the grace period ran out before the preStop hook ended")
+                      message=Text(_("the grace period ran out before the preStop hook ended")))
         else:
             code = c.b.pre_stop_exit_code
             self.emit(c, "prestop_done", exit_code=code or None,
                       reason="FailedPreStopHook" if code else None,
-                      message="the hook failed; the kill goes on" if code else "",
+                      message=Text(_("the hook failed; the kill goes on")) if code else "",
                       assumed="preStopSeconds" in c.b.assumed)
         self._after_prestop(c, k)
 
@@ -643,7 +661,8 @@ class _Kubelet:
         k.stage = "term"
         remaining = max(k.deadline - now, d.MINIMUM_GRACE_PERIOD_SECONDS)
         self.emit(c, "terminating", reason=k.reason,
-                  message=f"SIGTERM; SIGKILL in {remaining:g}s if still running")
+                  message=Text(_("SIGTERM; SIGKILL in {remaining}s if still running"),
+                               {"remaining": f"{remaining:g}"}))
         stop = c.b.stop_seconds
         if stop is not None and stop < remaining:
             self.s.at(now + stop, HAPPEN, self._exit, c, c.gen, c.b.stop_exit_code, "sigterm")
@@ -653,15 +672,16 @@ class _Kubelet:
     def _sigkill(self, c: _C, k: _Kill) -> None:
         if c.kill is not k or not c.alive:
             return
-        self.emit(c, "killed", reason=k.reason, message="the grace period is over: SIGKILL")
+        self.emit(c, "killed", reason=k.reason, message=_GRACE_OVER)
         self._exit(c, c.gen, d.EXIT_SIGKILL, "sigkill")
 
-    def _kill_pod(self, reason: str, grace: float, why: str) -> None:
+    def _kill_pod(self, reason: str, grace: float, why: Text) -> None:
         """`killPodWithSyncResult`: every running container at once, one shared deadline (§9.2)."""
         self.pod_kill = reason
         self.queue.clear()
         self.busy = True
-        self.notes.append(f"t={self.s.now:g}s: the kubelet stops the Pod ({why}); grace period {grace:g}s.")
+        self.notes.append(Text(_("t={t}s: the kubelet stops the Pod ({why}); grace period {grace}s."),
+                               {"t": f"{self.s.now:g}", "why": why, "grace": f"{grace:g}"}))
         for c in self.init + self.apps + self.ephemeral:
             if c.alive and c.kill is None:
                 self._begin_kill(c, grace, reason, ordered=c.spec.role == "sidecar")
@@ -691,12 +711,12 @@ class _Kubelet:
             grace = self.pod.termination_grace_period
         self.deleting = True
         self.emit(None, "delete_requested", reason="Deleted",
-                  message=f"kubectl delete: grace period {grace}s")
+                  message=Text(_("kubectl delete: grace period {grace}s"), {"grace": f"{grace}"}))
         if self.terminal:
             return
         if self.pod_kill is not None:
             return
-        self._kill_pod("Deleted", float(grace), "the Pod was deleted")
+        self._kill_pod("Deleted", float(grace), Text(_("the Pod was deleted")))
 
     def _deadline(self) -> None:
         if self.terminal or self.pod_kill is not None:
@@ -704,15 +724,16 @@ class _Kubelet:
         self.status_reason = "DeadlineExceeded"
         self.forced_phase = "Failed"
         self.emit(None, "deadline_exceeded", reason="DeadlineExceeded",
-                  message="Pod was active on the node longer than the specified deadline")
-        self._kill_pod("DeadlineExceeded", self.pod.termination_grace_period, "activeDeadlineSeconds passed")
+                  message=Text(_("Pod was active on the node longer than the specified deadline")))
+        self._kill_pod("DeadlineExceeded", self.pod.termination_grace_period,
+                       Text(_("activeDeadlineSeconds passed")))
 
     def _sandbox_lost(self) -> None:
         """§3.1: the node reboots; everything is gone and init containers will run again."""
         if self.terminal:
             return
         self.emit(None, "sandbox_lost", reason="SandboxChanged",
-                  message="the node reboots: every container and the sandbox are gone")
+                  message=Text(_("the node reboots: every container and the sandbox are gone")))
         self.sandbox = False
         self.queue.clear()
         self.busy = False
@@ -741,15 +762,16 @@ class _Kubelet:
         c.gen += 1
         c.finished_at = self.s.now
         self._set(c, EXITED, exit_code=255)
-        self.emit(c, "exited", exit_code=255, reason="Unknown", message="gone with the sandbox")
+        self.emit(c, "exited", exit_code=255, reason="Unknown", message=_GONE_WITH_SANDBOX)
         if was_ready:
-            self.emit(c, "not_ready", message="gone with the sandbox")
+            self.emit(c, "not_ready", message=_GONE_WITH_SANDBOX)
 
     def _update_image(self, c: _C, image: str) -> None:
         """§4.1, §4.3, §14: a new image restarts a running app container or sidecar, whatever the
         restartPolicy; a finished init container is not run again; nothing restarts once terminating."""
         c.spec = dataclasses.replace(c.spec, image=image)
-        self.emit(c, "image_updated", reason="SpecChanged", message=f"kubectl set image: {image}")
+        self.emit(c, "image_updated", reason="SpecChanged",
+                  message=Text(_("kubectl set image: {image}"), {"image": image}))
         if self.terminal or self.deleting or self.pod_kill is not None or not c.alive or c.kill:
             return
         if c.spec.role == "init":
@@ -771,17 +793,20 @@ class _Kubelet:
                          path=f"debug[{i}]", line=req.line, target=req.target)
         b = Behaviour(runs=(Run(req.run_seconds, 0),),
                       assumed={} if req.run_seconds is not None else
-                      {"runSeconds": "a debug session is assumed to stay open"})
+                      {"runSeconds": Phrase(_("a debug session is assumed to stay open"))})
         c = _C(spec, b, RuntimeStatus("ephemeral", spec.index, "ContainerCreating"))
         self.ephemeral.append(c)
         self.debug_specs.append(spec)
-        target = f" targeting {req.target}" if req.target else ""
-        self.emit(None, "debug_requested", reason="EphemeralContainerAdded",
-                  message=f"kubectl debug adds {req.name} ({req.image}){target}")
+        if req.target:
+            added = Text(_("kubectl debug adds {name} ({image}) targeting {target}"),
+                         {"name": req.name, "image": req.image, "target": req.target})
+        else:
+            added = Text(_("kubectl debug adds {name} ({image})"), {"name": req.name, "image": req.image})
+        self.emit(None, "debug_requested", reason="EphemeralContainerAdded", message=added)
         if self.terminal or self.deleting or self.pod_kill is not None:
             c.requested = False
-            self.notes.append(f"{req.name} was added at t={req.at:g}s but never starts: the Pod is "
-                              "no longer running.")
+            self.notes.append(Text(_("{c} was added at t={t}s but never starts: the Pod is no longer running."),
+                                   {"c": req.name, "t": f"{req.at:g}"}))
             return
         c.requested = True
         self.request_sync()

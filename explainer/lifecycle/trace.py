@@ -1,7 +1,9 @@
 """What the simulation records: events in causal order and the Pod's status over time."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from .i18n import Text
 
 EVENT_TYPES = (
     "sandbox_ready", "image_pull_failed", "created", "started", "poststart_done",
@@ -21,8 +23,9 @@ class TraceEvent:
     restart_count: int | None = None
     exit_code: int | None = None
     reason: str | None = None
-    message: str = ""
+    message: str = ""              # English (the JSON contract)
     assumed: bool = False
+    text: Text | None = field(default=None, compare=False, repr=False)   # ``message``, translatable
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,10 +14,12 @@ from dataclasses import dataclass, field
 
 from . import defaults as d
 from .errors import ErrorRecord
+from .i18n import Text, gettext_noop as _
 from .model import Container, Pod
 from .yamlload import parse_path, position
 
 _DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
+_MULTIPLE_HANDLERS = _("Forbidden: may not specify more than 1 handler type.")
 _WORKLOADS_ALWAYS = ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "ReplicationController")
 
 
@@ -25,7 +27,7 @@ _WORKLOADS_ALWAYS = ("Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Re
 class Admission:
     pod: Pod                               # as the API server stores it (disabled fields dropped)
     errors: list[ErrorRecord] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[Text] = field(default_factory=list)
     container_restart_rules: bool = False
 
 
@@ -53,16 +55,17 @@ def admit(pod: Pod, version: str, gates: dict[str, bool] | None = None) -> Admis
     sidecars = [c for c in pod.init_containers if c.role == "sidecar"]
     if sidecars and v < (1, 28):
         for c in sidecars:
-            _err(adm, c, "restartPolicy", f"unknown field: Kubernetes {version} has no restartPolicy for "
+            _err(adm, c, "restartPolicy", Text(_("unknown field: Kubernetes {version} has no restartPolicy for "
                  "containers. Native sidecars (an init container with restartPolicy: Always) arrived in "
-                 "1.28 behind the SidecarContainers feature gate and are on by default from 1.29.",
-                 "unknown field")
+                 "1.28 behind the SidecarContainers feature gate and are on by default from 1.29."),
+                 {"version": version}), "unknown field")
     elif sidecars and not sidecars_enabled(version, gates):
         names = ", ".join(c.name for c in sidecars)
-        adm.notes.append(
-            f"Kubernetes {version}: the SidecarContainers feature gate is off, so the API server drops "
-            f"restartPolicy from {names}; they become plain init containers that must exit before the next "
-            "one starts. Turn the gate on (featureGates: {SidecarContainers: true} in the scenario) or use 1.29+.")
+        adm.notes.append(Text(_(
+            "Kubernetes {version}: the SidecarContainers feature gate is off, so the API server drops "
+            "restartPolicy from {names}; they become plain init containers that must exit before the next "
+            "one starts. Turn the gate on (featureGates: {{SidecarContainers: true}} in the scenario) or use "
+            "1.29+."), {"version": version, "names": names}))
         inits = tuple(dataclasses.replace(c, role="init", restart_policy=None) if c.role == "sidecar" else c
                       for c in pod.init_containers)
         adm.pod = pod = dataclasses.replace(pod, init_containers=inits)
@@ -73,83 +76,92 @@ def admit(pod: Pod, version: str, gates: dict[str, bool] | None = None) -> Admis
 def _validate(adm: Admission, pod: Pod, version: str) -> None:
     spec = pod.spec_path
     if not pod.containers:
-        adm.errors.append(_rec(pod, spec + ("containers",), "spec.containers: Required value: a Pod needs at "
-                               "least one app container.", "Required value"))
+        adm.errors.append(_rec(pod, spec + ("containers",), Text(_("spec.containers: Required value: a Pod needs at "
+                               "least one app container.")), "Required value"))
     seen: dict[str, Container] = {}
     for c in pod.all_containers:
         if c.name in seen:
-            _err(adm, c, "name", f"Duplicate value: {c.name!r} is already the name of "
-                 f"{seen[c.name].path}; names are unique across init, app and ephemeral containers.",
-                 "Duplicate value")
+            _err(adm, c, "name", Text(_("Duplicate value: {name} is already the name of {other}; names are "
+                                        "unique across init, app and ephemeral containers."),
+                                      {"name": repr(c.name), "other": seen[c.name].path}), "Duplicate value")
         seen.setdefault(c.name, c)
         if not _DNS_LABEL.match(c.name) or len(c.name) > 63:
-            _err(adm, c, "name", f"Invalid value {c.name!r}: a container name is a DNS-1123 label (lower-case "
-                 "letters, digits and '-', at most 63 characters).", "Invalid value")
+            _err(adm, c, "name", Text(_("Invalid value {name}: a container name is a DNS-1123 label (lower-case "
+                                        "letters, digits and '-', at most 63 characters)."), {"name": repr(c.name)}),
+                 "Invalid value")
         if not c.image and c.role != "ephemeral":
-            _err(adm, c, "image", "Required value: every container needs an image.", "Required value")
+            _err(adm, c, "image", Text(_("Required value: every container needs an image.")), "Required value")
         _validate_container(adm, pod, c, version)
     if pod.ephemeral_containers:
         c = pod.ephemeral_containers[0]
-        where = "in a Pod template" if pod.source.kind != "Pod" else "when a Pod is created"
-        adm.errors.append(_rec(pod, spec + ("ephemeralContainers",),
-                               f"Forbidden: ephemeral containers cannot be set {where}; they are added to a "
-                               "running Pod by `kubectl debug` (the ephemeralcontainers subresource).",
-                               "Forbidden"))
+        if pod.source.kind != "Pod":
+            text = Text(_("Forbidden: ephemeral containers cannot be set in a Pod template; they are added to a "
+                          "running Pod by `kubectl debug` (the ephemeralcontainers subresource)."))
+        else:
+            text = Text(_("Forbidden: ephemeral containers cannot be set when a Pod is created; they are added to "
+                          "a running Pod by `kubectl debug` (the ephemeralcontainers subresource)."))
+        adm.errors.append(_rec(pod, spec + ("ephemeralContainers",), text, "Forbidden"))
     _validate_ports(adm, pod)
     _validate_workload(adm, pod)
     if pod.share_process_namespace and pod.host_pid:
-        adm.errors.append(_rec(pod, spec + ("shareProcessNamespace",), "Invalid value: "
-                               "shareProcessNamespace and hostPID cannot both be set.", "Invalid value"))
+        adm.errors.append(_rec(pod, spec + ("shareProcessNamespace",), Text(_("Invalid value: "
+                               "shareProcessNamespace and hostPID cannot both be set.")), "Invalid value"))
 
 
 def _validate_container(adm: Admission, pod: Pod, c: Container, version: str) -> None:
     if c.role == "init" and c.restart_policy is not None:
-        _err(adm, c, "restartPolicy", f"Unsupported value {c.restart_policy!r}: an init container takes only "
-             "restartPolicy: Always (which makes it a native sidecar).", "Unsupported value")
+        _err(adm, c, "restartPolicy", Text(_("Unsupported value {value}: an init container takes only "
+                                             "restartPolicy: Always (which makes it a native sidecar)."),
+                                           {"value": repr(c.restart_policy)}), "Unsupported value")
     if c.role == "app" and c.restart_policy is not None and not adm.container_restart_rules:
-        _err(adm, c, "restartPolicy", "Forbidden: may not be set for non-init containers (only with the "
-             "ContainerRestartRules feature gate).", "Forbidden")
+        _err(adm, c, "restartPolicy", Text(_("Forbidden: may not be set for non-init containers (only with the "
+                                             "ContainerRestartRules feature gate).")), "Forbidden")
     if c.role == "init":
         for key, present in (("lifecycle", c.post_start or c.pre_stop), ("livenessProbe", c.liveness_probe),
                              ("readinessProbe", c.readiness_probe), ("startupProbe", c.startup_probe)):
             if present:
-                _err(adm, c, key, f"Forbidden: may not be set for init containers without "
-                     f"restartPolicy=Always. A plain init container runs to completion; {key} only makes "
-                     "sense for a container that keeps running (make it a native sidecar).", "Forbidden")
+                _err(adm, c, key, Text(_("Forbidden: may not be set for init containers without "
+                                         "restartPolicy=Always. A plain init container runs to completion; {key} "
+                                         "only makes sense for a container that keeps running (make it a native "
+                                         "sidecar)."), {"key": key}), "Forbidden")
     for probe in c.probes:
         key = probe.kind + "Probe"
         if probe.handler == "none":
-            _err(adm, c, key, "Required value: must specify a handler type (exec, httpGet, tcpSocket or grpc).",
-                 "Required value")
+            _err(adm, c, key, Text(_("Required value: must specify a handler type (exec, httpGet, tcpSocket or "
+                                     "grpc).")), "Required value")
         elif probe.handler == "multiple":
-            _err(adm, c, key, "Forbidden: may not specify more than 1 handler type.", "Forbidden")
+            _err(adm, c, key, Text(_MULTIPLE_HANDLERS), "Forbidden")
         if probe.kind in ("liveness", "startup") and probe.success_threshold != 1:
-            _err(adm, c, key + ".successThreshold", "Invalid value: must be 1 for liveness and startup probes.",
-                 "Invalid value")
+            _err(adm, c, key + ".successThreshold", Text(_("Invalid value: must be 1 for liveness and startup "
+                                                           "probes.")), "Invalid value")
         if probe.kind == "readiness" and probe.termination_grace_period is not None:
-            _err(adm, c, key + ".terminationGracePeriodSeconds", "Invalid value: must not be set for "
-                 "readinessProbes.", "Invalid value")
+            _err(adm, c, key + ".terminationGracePeriodSeconds", Text(_("Invalid value: must not be set for "
+                                                                        "readinessProbes.")), "Invalid value")
     for hook in (c.post_start, c.pre_stop):
         if hook is None:
             continue
         key = "lifecycle." + hook.kind
         if hook.handler == "none":
-            _err(adm, c, key, "Required value: must specify a handler type (exec, httpGet, sleep).", "Required value")
+            _err(adm, c, key, Text(_("Required value: must specify a handler type (exec, httpGet, sleep).")),
+                 "Required value")
         elif hook.handler == "multiple":
-            _err(adm, c, key, "Forbidden: may not specify more than 1 handler type.", "Forbidden")
+            _err(adm, c, key, Text(_MULTIPLE_HANDLERS), "Forbidden")
         elif hook.handler == "sleep" and hook.sleep_seconds is not None and \
                 hook.sleep_seconds > pod.termination_grace_period:
-            _err(adm, c, key + ".sleep.seconds", f"Invalid value {hook.sleep_seconds}: must be less than "
-                 f"terminationGracePeriodSeconds ({pod.termination_grace_period}).", "Invalid value")
+            _err(adm, c, key + ".sleep.seconds", Text(_("Invalid value {value}: must be less than "
+                                                        "terminationGracePeriodSeconds ({grace})."),
+                                                      {"value": hook.sleep_seconds,
+                                                       "grace": pod.termination_grace_period}), "Invalid value")
     declared = {v.name for v in pod.volumes}
     paths: set[str] = set()
     for i, m in enumerate(c.mounts):
         if m.volume not in declared:
-            _err(adm, c, f"volumeMounts[{i}].name", f"Not found: {m.volume!r} is not one of spec.volumes.",
-                 "Not found")
+            _err(adm, c, f"volumeMounts[{i}].name", Text(_("Not found: {volume} is not one of spec.volumes."),
+                                                          {"volume": repr(m.volume)}), "Not found")
         if m.mount_path in paths:
-            _err(adm, c, f"volumeMounts[{i}].mountPath", f"Invalid value {m.mount_path!r}: must be unique "
-                 "within the container.", "Invalid value")
+            _err(adm, c, f"volumeMounts[{i}].mountPath", Text(_("Invalid value {path}: must be unique within the "
+                                                               "container."), {"path": repr(m.mount_path)}),
+                 "Invalid value")
         paths.add(m.mount_path)
 
 
@@ -160,39 +172,48 @@ def _validate_ports(adm: Admission, pod: Pod) -> None:
         for i, p in enumerate(c.ports):
             if p.name:
                 if p.name in names:
-                    _err(adm, c, f"ports[{i}].name", f"Duplicate value {p.name!r}.", "Duplicate value")
+                    _err(adm, c, f"ports[{i}].name", Text(_("Duplicate value {name}."), {"name": repr(p.name)}),
+                         "Duplicate value")
                 names.add(p.name)
             if pod.host_network and p.host_port is not None and p.host_port != p.container_port:
-                _err(adm, c, f"ports[{i}].hostPort", "Invalid value: with hostNetwork, hostPort must equal "
-                     "containerPort.", "Invalid value")
+                _err(adm, c, f"ports[{i}].hostPort", Text(_("Invalid value: with hostNetwork, hostPort must equal "
+                                                             "containerPort.")), "Invalid value")
             if p.host_port is not None:
                 key = (p.protocol, p.host_port)
                 if key in host_ports:
-                    _err(adm, c, f"ports[{i}].hostPort", f"Duplicate value: hostPort {p.host_port}/{p.protocol} "
-                         f"is also used by {host_ports[key]}.", "Duplicate value")
+                    _err(adm, c, f"ports[{i}].hostPort", Text(_("Duplicate value: hostPort {port}/{protocol} is "
+                                                                 "also used by {c}."),
+                                                               {"port": p.host_port, "protocol": p.protocol,
+                                                                "c": host_ports[key]}), "Duplicate value")
                 host_ports.setdefault(key, c.name)
 
 
 def _validate_workload(adm: Admission, pod: Pod) -> None:
     kind, spec = pod.source.kind, pod.spec_path
     if kind in _WORKLOADS_ALWAYS and pod.restart_policy != "Always":
-        adm.errors.append(_rec(pod, spec + ("restartPolicy",), f"Unsupported value {pod.restart_policy!r}: "
-                               f"a {kind} keeps its Pods running, so only Always is allowed.", "Unsupported value"))
+        adm.errors.append(_rec(pod, spec + ("restartPolicy",), Text(_("Unsupported value {value}: a {kind} keeps "
+                                                                      "its Pods running, so only Always is allowed."),
+                                                                    {"value": repr(pod.restart_policy), "kind": kind}),
+                               "Unsupported value"))
     if kind in _WORKLOADS_ALWAYS and pod.active_deadline_seconds is not None:
-        adm.errors.append(_rec(pod, spec + ("activeDeadlineSeconds",), f"Forbidden: activeDeadlineSeconds in "
-                               f"{kind} is not Supported.", "Forbidden"))
+        adm.errors.append(_rec(pod, spec + ("activeDeadlineSeconds",), Text(_("Forbidden: activeDeadlineSeconds "
+                                                                              "in {kind} is not Supported."),
+                                                                            {"kind": kind}), "Forbidden"))
     if pod.batch and pod.restart_policy == "Always":
-        adm.errors.append(_rec(pod, spec + ("restartPolicy",), f"Unsupported value \"Always\": a {kind}'s Pod "
-                               "template needs restartPolicy OnFailure or Never (Always is the Pod default, so it "
-                               "must be written).", "Unsupported value"))
+        adm.errors.append(_rec(pod, spec + ("restartPolicy",), Text(_("Unsupported value \"Always\": a {kind}'s "
+                                                                      "Pod template needs restartPolicy OnFailure or "
+                                                                      "Never (Always is the Pod default, so it must "
+                                                                      "be written)."), {"kind": kind}),
+                               "Unsupported value"))
 
 
-def _err(adm: Admission, c: Container, field_path: str, message: str, reason: str) -> None:
+def _err(adm: Admission, c: Container, field_path: str, message: Text, reason: str) -> None:
     adm.errors.append(_rec(adm.pod, parse_path(c.path) + parse_path(field_path),
-                           f"{c.path}.{field_path}: {message}", reason))
+                           Text(_("{path}: {message}"), {"path": f"{c.path}.{field_path}", "message": message}),
+                           reason))
 
 
-def _rec(pod: Pod, path: tuple, message: str, reason: str) -> ErrorRecord:
+def _rec(pod: Pod, path: tuple, message: Text, reason: str) -> ErrorRecord:
     line, col = position(pod.raw, path)
     from .yamlload import format_path
     return ErrorRecord(message, line, col, format_path(path), "validation", reason, pod.source.document, pod.name)

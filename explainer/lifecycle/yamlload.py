@@ -16,6 +16,7 @@ import yaml
 from yaml.nodes import ScalarNode
 
 from .errors import ManifestError
+from .i18n import Text, gettext_noop as _
 
 try:  # the C parser is ~10x faster; fall back to pure Python where libyaml is missing
     from yaml import CSafeLoader as _Loader
@@ -85,9 +86,13 @@ def _pos(mark: Any) -> tuple[int, int]:
     return (mark.line + 1, mark.column + 1)
 
 
-def _fail(message: str, mark: Any = None, path: str | None = None, kind: str = "syntax") -> ManifestError:
+def _fail(message: Text, mark: Any = None, path: str | None = None, kind: str = "syntax") -> ManifestError:
     line, column = _pos(mark) if mark is not None else (None, None)
     return ManifestError(message, line=line, column=column, path=path, kind=kind)
+
+
+def _too_deep(limits: Limits) -> Text:
+    return Text(_("Nesting deeper than {n} levels."), {"n": limits.max_depth})
 
 
 def format_path(segments: list[Any] | tuple[Any, ...]) -> str:
@@ -105,8 +110,8 @@ def load_documents(text: str, limits: Limits = Limits()) -> list[Document]:
     """Parse every document of ``text``; raise ``ManifestError`` with a line for bad input."""
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > limits.max_bytes:
-        raise ManifestError(
-            f"The manifest is {size:,} bytes; the limit is {limits.max_bytes:,} bytes.", kind="limit")
+        raise ManifestError(Text(_("The manifest is {size} bytes; the limit is {limit} bytes."),
+                                 {"size": f"{size:,}", "limit": f"{limits.max_bytes:,}"}), kind="limit")
     looks_json = text.lstrip()[:1] in ("{", "[")
     try:
         return _load(_json_as_yaml(text) if looks_json else text, limits)
@@ -130,8 +135,8 @@ def _raise_json_error(text: str) -> None:
     try:
         json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ManifestError(f"Invalid JSON: {exc.msg}.", line=exc.lineno, column=exc.colno,
-                            kind="syntax") from None
+        raise ManifestError(Text(_("Invalid JSON: {problem}."), {"problem": exc.msg}), line=exc.lineno,
+                            column=exc.colno, kind="syntax") from None
     except RecursionError:
         return
 
@@ -145,17 +150,19 @@ def _load(text: str, limits: Limits) -> list[Document]:
         mark = exc.problem_mark or exc.context_mark
         problem = (exc.problem or str(exc)).strip()
         if "maximum nesting depth" in problem:   # libyaml's own bound, hit before ours in flow style
-            raise _fail(f"Nesting deeper than {limits.max_depth} levels.", mark, kind="limit") from None
-        context = f" ({exc.context})" if exc.context else ""
-        raise _with_source_line(_fail(f"YAML syntax error: {problem}{context}.", mark), text) from None
+            raise _fail(_too_deep(limits), mark, kind="limit") from None
+        context = f" ({exc.context})" if exc.context else ""   # PyYAML's words, as they are
+        raise _with_source_line(_fail(Text(_("YAML syntax error: {problem}{context}."),
+                                           {"problem": problem, "context": context}), mark), text) from None
     except yaml.reader.ReaderError as exc:  # binary data, control characters
         at = exc.position
         line = text.count("\n", 0, at) + 1
-        raise ManifestError(
-            f"The input holds a character YAML does not allow ({exc.character!r}) at offset {at}: "
-            "is it binary data?", line=line, kind="syntax") from None
+        raise ManifestError(Text(_("The input holds a character YAML does not allow ({character}) at offset "
+                                   "{offset}: is it binary data?"), {"character": repr(exc.character), "offset": at}),
+                            line=line, kind="syntax") from None
     except yaml.YAMLError as exc:
-        raise ManifestError(f"Not readable as YAML: {str(exc).splitlines()[0]}", kind="syntax") from None
+        raise ManifestError(Text(_("Not readable as YAML: {problem}"), {"problem": str(exc).splitlines()[0]}),
+                            kind="syntax") from None
     finally:
         loader.dispose()
     return docs
@@ -167,7 +174,8 @@ def _with_source_line(err: ManifestError, text: str) -> ManifestError:
         lines = text.splitlines()
         if 0 < rec.line <= len(lines):
             shown = lines[rec.line - 1][:200]
-            msg = f"{rec.message} The line reads: {shown.strip()!r}"
+            msg = Text(_("{message} The line reads: {line}"),
+                       {"message": rec.translatable, "line": repr(shown.strip())})
             return ManifestError(msg, line=rec.line, column=rec.column, kind="syntax")
     return err
 
@@ -187,7 +195,8 @@ def _stream(loader: Any, limits: Limits, docs: list[Document]) -> None:
             anchors.clear()
             root.clear()
             if len(docs) >= limits.max_documents:
-                raise _fail(f"More than {limits.max_documents} documents.", ev.start_mark, kind="limit")
+                raise _fail(Text(_("More than {n} documents."), {"n": limits.max_documents}), ev.start_mark,
+                            kind="limit")
             continue
         if isinstance(ev, yaml.DocumentEndEvent):
             docs.append(Document(len(docs), doc_line, root[0] if root else None))
@@ -216,15 +225,17 @@ def _value(ev: Any, loader: Any, anchors: dict, stack: list[_Frame], limits: Lim
     budget[0] += 1
     if isinstance(ev, yaml.AliasEvent):
         if ev.anchor not in anchors:
-            raise _fail(f"Unknown or recursive alias *{ev.anchor}.", ev.start_mark, _path(stack))
+            raise _fail(Text(_("Unknown or recursive alias *{anchor}."), {"anchor": ev.anchor}), ev.start_mark,
+                        _path(stack))
         value, size = anchors[ev.anchor]
         budget[0] += size
         if budget[0] > limits.max_nodes:
-            raise _fail(f"Aliases expand to more than {limits.max_nodes:,} values "
-                        "(a \"billion laughs\" document?).", ev.start_mark, kind="limit")
+            raise _fail(Text(_("Aliases expand to more than {n} values (a \"billion laughs\" document?)."),
+                             {"n": f"{limits.max_nodes:,}"}), ev.start_mark, kind="limit")
         return value, size
     if budget[0] > limits.max_nodes:
-        raise _fail(f"More than {limits.max_nodes:,} values in the input.", ev.start_mark, kind="limit")
+        raise _fail(Text(_("More than {n} values in the input."), {"n": f"{limits.max_nodes:,}"}), ev.start_mark,
+                    kind="limit")
     line, column = _pos(ev.start_mark)
     if isinstance(ev, yaml.ScalarEvent):
         value = _scalar(ev, loader)
@@ -232,7 +243,7 @@ def _value(ev: Any, loader: Any, anchors: dict, stack: list[_Frame], limits: Lim
             anchors[ev.anchor] = (value, 1)
         return value, 1
     if len(stack) >= limits.max_depth:
-        raise _fail(f"Nesting deeper than {limits.max_depth} levels.", ev.start_mark, kind="limit")
+        raise _fail(_too_deep(limits), ev.start_mark, kind="limit")
     obj = LMap(line, column) if isinstance(ev, yaml.MappingStartEvent) else LList(line, column)
     frame = _Frame(obj, ev.anchor, None)
     frame.key_pos = (line, column)
@@ -251,8 +262,8 @@ def _scalar(ev: Any, loader: Any) -> Any:
         return _MergeKey
     if tag in _STR_TAGS:
         return ev.value
-    raise _fail(f"Unsupported YAML tag {tag!r}: a Kubernetes manifest holds plain data only.",
-                ev.start_mark)
+    raise _fail(Text(_("Unsupported YAML tag {tag}: a Kubernetes manifest holds plain data only."),
+                     {"tag": repr(tag)}), ev.start_mark)
 
 
 class _MergeKey:
@@ -275,7 +286,7 @@ def _attach(stack: list[_Frame], root: list[Any], value: Any, size: int,
         return
     if not parent.has_key:
         if isinstance(value, (LMap, LList)):
-            raise _fail("A mapping key must be a plain value, not a mapping or a list.",
+            raise _fail(Text(_("A mapping key must be a plain value, not a mapping or a list.")),
                         ev.start_mark, _path(stack))
         parent.key, parent.key_pos, parent.has_key = value, pos, True
         return
@@ -287,7 +298,8 @@ def _attach(stack: list[_Frame], root: list[Any], value: Any, size: int,
     if key in obj:
         first = obj.pos[key][0]
         raise ManifestError(
-            f"Duplicate key {key!r} (first set at line {first}); kubectl rejects this.",
+            Text(_("Duplicate key {key} (first set at line {line}); kubectl rejects this."),
+                 {"key": repr(key), "line": first}),
             line=parent.key_pos[0], column=parent.key_pos[1],
             path=format_path(_segments(stack[:-1]) + [str(key)]), kind="syntax")
     obj[key] = value
@@ -298,7 +310,7 @@ def _apply_merges(frame: _Frame, ev: Any) -> None:
     obj = frame.obj
     for merged in frame.merges or []:
         if not isinstance(merged, dict):
-            raise _fail("A merge key (<<) must point at a mapping.", ev.start_mark)
+            raise _fail(Text(_("A merge key (<<) must point at a mapping.")), ev.start_mark)
         for k, v in merged.items():
             if k not in obj:
                 obj[k] = v

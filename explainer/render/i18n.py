@@ -1,4 +1,4 @@
-"""Mark text for translation without importing Django (shared with the findings package).
+"""Mark text for translation without importing Django (shared with the core and the findings).
 
 The core and renderers produce English message ids with ``{named}`` fields; the web layer
 passes each id through gettext before formatting, and `makemessages` finds them by the
@@ -6,6 +6,6 @@ passes each id through gettext before formatting, and `makemessages` finds them 
 """
 from __future__ import annotations
 
-from ..findings.i18n import Text, gettext_noop
+from ..lifecycle.i18n import Text, gettext_noop
 
 __all__ = ["Text", "gettext_noop"]

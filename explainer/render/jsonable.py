@@ -5,6 +5,7 @@ from typing import Any
 
 from ..explain import Explanation, PodReport
 from ..lifecycle.errors import ErrorRecord
+from ..lifecycle.i18n import Phrase
 from ..lifecycle.model import Container
 
 SCHEMA_VERSION = 1
@@ -26,9 +27,9 @@ def error_to_dict(e: ErrorRecord) -> dict[str, Any]:
             "reason": e.reason, "document": e.document, "pod": e.pod}
 
 
-def _container(c: Container, assumed: dict[str, str]) -> dict[str, Any]:
+def _container(c: Container, assumed: dict[str, Phrase]) -> dict[str, Any]:
     return {"name": c.name, "role": c.role, "index": c.index, "image": c.image, "line": c.line,
-            "path": c.path, "target": c.target, "assumed": dict(assumed)}
+            "path": c.path, "target": c.target, "assumed": {k: str(why) for k, why in assumed.items()}}
 
 
 def pod_to_dict(r: PodReport) -> dict[str, Any]:
@@ -51,7 +52,7 @@ def pod_to_dict(r: PodReport) -> dict[str, Any]:
         "finalPhase": None,
         "restartCounts": {},
         "errors": [error_to_dict(e) for e in r.errors],
-        "notes": list(r.notes),
+        "notes": [str(n) for n in r.notes],
         "sharing": r.sharing,
         "findings": [f.to_dict() if hasattr(f, "to_dict") else f for f in r.findings],
     }

@@ -17,6 +17,11 @@ class Step:
     assumed: bool = False
 
 
+def _m(e: TraceEvent) -> Text | str:
+    """The event's message for a {m} field: its `Text` (translated with the sentence) when it has one."""
+    return e.text if e.text is not None else e.message
+
+
 def _secs(x: float) -> str:
     return f"{x:g}"
 
@@ -61,25 +66,25 @@ def _sentence(e: TraceEvent, c: Container | None, pod: Pod, events: list[TraceEv
                           "may start."), {"c": name})
         return Text(_("{c}'s startupProbe succeeds: liveness and readiness checks begin."), {"c": name})
     if k == "startup_probe_failed":
-        return Text(_("{c}'s startupProbe gives up ({m}): the kubelet kills the container."), {"c": name, "m": e.message})
+        return Text(_("{c}'s startupProbe gives up ({m}): the kubelet kills the container."), {"c": name, "m": _m(e)})
     if k == "ready":
-        return Text(_("{c} is ready ({m})."), {"c": name, "m": e.message})
+        return Text(_("{c} is ready ({m})."), {"c": name, "m": _m(e)})
     if k == "liveness_failed":
-        return Text(_("{c}'s livenessProbe fails ({m}): the kubelet kills the container."), {"c": name, "m": e.message})
+        return Text(_("{c}'s livenessProbe fails ({m}): the kubelet kills the container."), {"c": name, "m": _m(e)})
     if k == "exited":
         return _exited(e, c, pod)
     if k == "backoff":
         if e.reason == "ImagePullBackOff":
-            return Text(_("The kubelet backs off before pulling {c}'s image again ({m})."), {"c": name, "m": e.message})
-        return Text(_("{c} is in CrashLoopBackOff: {m}."), {"c": name, "m": e.message})
+            return Text(_("The kubelet backs off before pulling {c}'s image again ({m})."), {"c": name, "m": _m(e)})
+        return Text(_("{c} is in CrashLoopBackOff: {m}."), {"c": name, "m": _m(e)})
     if k == "image_pull_failed":
         return Text(_("The kubelet cannot pull {c}'s image (ErrImagePull). A container that never ran has no "
                       "exit code, so the Pod stays Pending whatever its restartPolicy."), {"c": name})
     if k == "delete_requested":
         return Text(_("The Pod is deleted ({m}). From now on nothing is restarted; liveness and startup probes "
-                      "stop."), {"m": e.message})
+                      "stop."), {"m": _m(e)})
     if k == "prestop_started":
-        return Text(_("{c}'s preStop hook starts ({m}); SIGTERM waits until it ends."), {"c": name, "m": e.message})
+        return Text(_("{c}'s preStop hook starts ({m}); SIGTERM waits until it ends."), {"c": name, "m": _m(e)})
     if k == "prestop_done":
         if e.reason == "GracePeriodExceeded":
             return Text(_("The grace period runs out while {c}'s preStop hook still runs; the kubelet stops waiting "
@@ -88,8 +93,8 @@ def _sentence(e: TraceEvent, c: Container | None, pod: Pod, events: list[TraceEv
     if k == "terminating":
         if c is not None and c.role == "sidecar":
             return Text(_("Sidecar {c} gets SIGTERM ({m}): sidecars stop after the app containers, in reverse "
-                          "order."), {"c": name, "m": e.message})
-        return Text(_("The kubelet sends {c} SIGTERM ({m})."), {"c": name, "m": e.message})
+                          "order."), {"c": name, "m": _m(e)})
+        return Text(_("The kubelet sends {c} SIGTERM ({m})."), {"c": name, "m": _m(e)})
     if k == "killed":
         return Text(_("The grace period is over: SIGKILL for {c}."), {"c": name})
     if k == "sandbox_lost":
@@ -99,7 +104,7 @@ def _sentence(e: TraceEvent, c: Container | None, pod: Pod, events: list[TraceEv
         return Text(_("activeDeadlineSeconds has passed: the Pod fails (DeadlineExceeded) and the kubelet stops "
                       "its containers."))
     if k == "debug_requested":
-        return Text(_("{m}."), {"m": e.message})
+        return Text(_("{m}."), {"m": _m(e)})
     return None
 
 
@@ -139,4 +144,4 @@ def _exited(e: TraceEvent, c: Container | None, pod: Pod) -> Text:
                     {"c": name, "i": c.index + 1, "n": len(pod.init_containers)})
     if e.reason == "Unknown":
         return Text(_("{c} is gone with the sandbox (exit code {code})."), {"c": name, "code": code})
-    return Text(_("{c} exits with code {code} ({m})."), {"c": name, "code": code, "m": e.message})
+    return Text(_("{c} exits with code {code} ({m})."), {"c": name, "code": code, "m": _m(e)})

@@ -51,11 +51,11 @@ def pod_as_text(r: PodReport) -> list[str]:
     if assumed:
         lines.append("")
         lines.append("Assumed (not in the manifest or scenario; set them in a scenario to change them):")
-        lines.extend(f"  {name}.{field}: {why}" for name, field, why in assumed)
+        lines.extend(f"  {name}.{field}: {why!s}" for name, field, why in assumed)
     if r.notes:
         lines.append("")
         lines.append("Notes:")
-        lines.extend(f"  - {n}" for n in r.notes)
+        lines.extend(f"  - {n!s}" for n in r.notes)
     return lines
 
 

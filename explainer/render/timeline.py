@@ -368,7 +368,12 @@ class _RawMarker:
     assumed: bool = False
 
 
-def _assumption(report: PodReport, name: str, e: TraceEvent) -> str:
+def _message(e: TraceEvent, _: Gettext) -> str:
+    """The event's message through ``gettext`` when the core wrote it as a `Text`."""
+    return e.text.render(_) if e.text is not None else e.message
+
+
+def _assumption(report: PodReport, name: str, e: TraceEvent, _: Gettext) -> str:
     """Why the engine assumed the duration that ``e`` ends (for the tooltip)."""
     sim = report.simulation
     b = sim.behaviours.get(name) if sim else None
@@ -379,7 +384,7 @@ def _assumption(report: PodReport, name: str, e: TraceEvent) -> str:
     else:
         keys = {"poststart_done": ("postStartSeconds",), "prestop_done": ("preStopSeconds",),
                 "started": ("runSeconds",)}.get(e.type, ())
-    return "; ".join(b.assumed[k] for k in keys if k in b.assumed)
+    return "; ".join(b.assumed[k].render(_) for k in keys if k in b.assumed)
 
 
 def _walk(report: PodReport, lane: int, c: Container, events: list[TraceEvent], requested_at: float | None,
@@ -400,7 +405,7 @@ def _walk(report: PodReport, lane: int, c: Container, events: list[TraceEvent], 
             # only a duration the engine assumed makes a bar's end assumed: a process that ends, a
             # hook that finishes (a "started" flagged assumed is about the run that begins)
             assumed = bool(end is not None and end.assumed and end.type in _DURATION_ENDS)
-            why = _assumption(report, c.name, end) if (end is not None and assumed) else ""
+            why = _assumption(report, c.name, end, _) if (end is not None and assumed) else ""
             if not assumed and cur.assumed_run:
                 why = cur.assumed_run        # not hatched (the end is not assumed), but said
             bars.append(_Raw(lane, cur.state, cur.t0, min(t, bar_end), cur.detail, assumed, why, cur.error))
@@ -416,15 +421,16 @@ def _walk(report: PodReport, lane: int, c: Container, events: list[TraceEvent], 
         t, k = e.t, e.type
         if t > bar_end:
             break
+        msg = _message(e, _)
         if k == "debug_requested":
             if cur is None:
                 cur = _Open("waiting", t, _("added by kubectl debug; waiting to start"))
         elif k == "image_pull_failed":
-            switch(t, "waiting", f"ErrImagePull: {e.message}", e)
-            marks.append(_RawMarker(lane, "image-pull-failed", t, e.message))
+            switch(t, "waiting", f"ErrImagePull: {msg}", e)
+            marks.append(_RawMarker(lane, "image-pull-failed", t, msg))
         elif k == "backoff":
             state = "backoff" if e.reason == "CrashLoopBackOff" else "waiting"
-            switch(t, state, f"{e.reason}: {e.message}" if e.reason else e.message, e)
+            switch(t, state, f"{e.reason}: {msg}" if e.reason else msg, e)
         elif k == "started":
             if starts:
                 marks.append(_RawMarker(lane, "restart", t, _("restart #{n}").format(n=e.restart_count or starts)))
@@ -432,47 +438,47 @@ def _walk(report: PodReport, lane: int, c: Container, events: list[TraceEvent], 
             pending_poststart = c.post_start is not None and c.role != "ephemeral"
             pending_startup = c.startup_probe is not None
             state = "starting" if (pending_poststart or pending_startup) else "running"
-            switch(t, state, e.message, e)
+            switch(t, state, msg, e)
             if cur is not None:
-                cur.assumed_run = _assumption(report, c.name, e) if e.assumed else ""
+                cur.assumed_run = _assumption(report, c.name, e, _) if e.assumed else ""
         elif k == "poststart_done":
             pending_poststart = False
-            marks.append(_RawMarker(lane, "poststart", t, e.message, assumed=e.assumed))
+            marks.append(_RawMarker(lane, "poststart", t, msg, assumed=e.assumed))
             if cur is not None and cur.state == "starting" and not pending_startup:
                 switch(t, "running", cur.detail, e)
         elif k == "startup_probe_ok":
             pending_startup = False
-            marks.append(_RawMarker(lane, "startup-ok", t, e.message))
+            marks.append(_RawMarker(lane, "startup-ok", t, msg))
             if cur is not None and cur.state == "starting" and not pending_poststart:
                 switch(t, "running", cur.detail, e)
         elif k == "ready":
             if cur is not None and cur.state in ("running", "starting"):
-                switch(t, "ready", e.message, e)
+                switch(t, "ready", msg, e)
         elif k == "not_ready":
             if cur is not None and cur.state == "ready":
-                switch(t, "running", e.message, e)
+                switch(t, "running", msg, e)
         elif k in ("startup_probe_failed", "liveness_failed"):
             kind = "startup-failed" if k == "startup_probe_failed" else "liveness-failed"
-            marks.append(_RawMarker(lane, kind, t, e.message))
+            marks.append(_RawMarker(lane, kind, t, msg))
         elif k == "prestop_started":
-            switch(t, "terminating", _("preStop hook: {m}").format(m=e.message), e)
+            switch(t, "terminating", _("preStop hook: {m}").format(m=msg), e)
         elif k == "prestop_done":
             detail = _("preStop hook done; SIGTERM comes in its turn")
             if e.reason:
-                detail = f"{e.reason}: {e.message}"
+                detail = f"{e.reason}: {msg}"
             switch(t, "terminating", detail, e)
         elif k == "terminating":
-            marks.append(_RawMarker(lane, "sigterm", t, e.message))
-            switch(t, "terminating", _("SIGTERM sent: {m}").format(m=e.message), e)
+            marks.append(_RawMarker(lane, "sigterm", t, msg))
+            switch(t, "terminating", _("SIGTERM sent: {m}").format(m=msg), e)
         elif k == "killed":
-            marks.append(_RawMarker(lane, "sigkill", t, e.message))
+            marks.append(_RawMarker(lane, "sigkill", t, msg))
         elif k == "exited":
             code = e.exit_code if e.exit_code is not None else 0
-            text = _("exit code {code} ({reason}): {m}").format(code=code, reason=e.reason or "", m=e.message)
+            text = _("exit code {code} ({reason}): {m}").format(code=code, reason=e.reason or "", m=msg)
             marks.append(_RawMarker(lane, "exit", t, text, label=str(code), assumed=e.assumed))
             switch(t, "exited", text, e, error=code != 0)
         elif k == "image_updated":
-            marks.append(_RawMarker(lane, "image-updated", t, e.message))
+            marks.append(_RawMarker(lane, "image-updated", t, msg))
     close(bar_end, None)
     return bars, marks
 
@@ -582,7 +588,7 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
     guides = tuple(
         Guide(kind, e.t, x, _r(strip_top - 2), _r(lanes_bottom), label, label_x,
               _r(guides_top + GUIDE_ROW * row + 11), f"tl-guide tl-guide-{kind}",
-              f"{label} · {_secs(e.t)} s\n{e.message}")
+              f"{label} · {_secs(e.t)} s\n{_message(e, _)}")
         for e, kind, label, x, label_x, row in placed)
     step = nice_step(1 / pps)
     ticks = tuple(Tick(round(n * step, 6), x_of(n * step), _secs(round(n * step, 6)))
@@ -876,7 +882,7 @@ def timeline_rows(report: PodReport, *, gettext: Gettext = _identity) -> list[di
         if e.exit_code is not None and e.type == "exited":
             parts.append(_("exit code {code}").format(code=e.exit_code))
         if e.message:
-            parts.append(e.message)
+            parts.append(_message(e, _))
         detail = " · ".join(parts)
         if e.assumed:
             detail += f" ({_('assumed')})"

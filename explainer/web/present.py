@@ -12,6 +12,7 @@ from django.utils.translation import gettext
 
 from explainer.explain import Explanation, PodReport
 from explainer.lifecycle.errors import ErrorRecord
+from explainer.lifecycle.i18n import render
 from explainer.render.diagram import DiagramError, sharing_diagram, start_svg, svg_result
 from explainer.render.story import story
 from explainer.render.timeline import render_timeline_svg, timeline_rows
@@ -26,7 +27,7 @@ class PodView:
     kind: str
     line: int | None
     admitted: bool
-    errors: list[ErrorRecord]
+    errors: list[dict[str, Any]]           # translate_errors()
     notes: list[str]
     containers: list[dict[str, Any]] = field(default_factory=list)
     timeline_svg: str = ""
@@ -45,9 +46,17 @@ def present(expl: Explanation) -> list[PodView]:
     return [_pod(r) for r in expl.pods]
 
 
+def translate_errors(errors: list[ErrorRecord]) -> list[dict[str, Any]]:
+    """Error records as the templates show them: the record's fields, ``message`` in the reader's
+    language where the core wrote it as a Text (others, such as form errors, are already)."""
+    return [{"message": render(e.translatable, gettext), "line": e.line, "column": e.column, "path": e.path,
+             "kind": e.kind, "reason": e.reason, "document": e.document, "pod": e.pod} for e in errors]
+
+
 def _pod(r: PodReport) -> PodView:
     pod = r.pod
-    view = PodView(pod.name, pod.source.kind, pod.source.line, r.admitted, r.errors, r.notes)
+    view = PodView(pod.name, pod.source.kind, pod.source.line, r.admitted, translate_errors(r.errors),
+                   [render(n, gettext) for n in r.notes])
     view.findings = [_finding(f) for f in r.findings]
     sim = r.simulation
     for c in pod.all_containers + (tuple(sim.debug_containers) if sim else ()):
@@ -74,12 +83,12 @@ def _simulation_views(view: PodView, r: PodReport) -> None:
     if sim is None:
         return
     view.timeline_svg = render_timeline_svg(r, gettext=gettext)
-    view.rows = timeline_rows(r)
+    view.rows = timeline_rows(r, gettext=gettext)
     view.steps = [{"t": s.t, "text": s.text.render(gettext), "assumed": s.assumed} for s in story(r.pod, sim)]
     last = sim.timeline[-1]
     view.final = {"status": last.status, "phase": last.phase, "ready": last.ready,
                   "ready_count": last.ready_count, "restarts": last.restarts, "t": sim.end_time}
-    view.assumed = [{"container": name, "field": f, "why": why}
+    view.assumed = [{"container": name, "field": f, "why": render(why, gettext)}
                     for name, b in behaviours.items() for f, why in b.assumed.items()]
 
 

@@ -20,7 +20,7 @@ from explainer.lifecycle.errors import ErrorRecord, ManifestError
 from explainer.lifecycle.yamlload import Limits
 from explainer.web.forms import ExplainForm
 from explainer.web.models import KIND_EXPLAIN, Permalink
-from explainer.web.present import present
+from explainer.web.present import present, translate_errors
 from explainer.web.whatif import CONTROLS, scenario_as_yaml, scenario_from_post
 
 
@@ -42,7 +42,8 @@ def run_explain(manifest: str, scenario: Any, version: str) -> dict[str, Any]:
     if cached is not None:
         return dict(cached)
     expl = explain(manifest, scenario, version, limits=Limits(max_bytes=settings.MAX_MANIFEST_BYTES))
-    context = {"explanation": expl, "pods": present(expl), "errors": expl.errors, "version": expl.version}
+    context = {"explanation": expl, "pods": present(expl), "errors": translate_errors(expl.errors),
+               "version": expl.version}
     cache.set(key, context)
     return dict(context)
 
@@ -60,7 +61,7 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
             try:
                 scenario = scenario_from_post(request.POST)
             except ManifestError as exc:
-                context["errors"] = list(exc.records)
+                context["errors"] = translate_errors(exc.records)
             else:
                 context.update(run_explain(data["manifest"], scenario, data["version"]))
                 context["scenario_yaml"] = scenario_as_yaml(scenario)
