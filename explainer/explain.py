@@ -11,6 +11,7 @@ from typing import Any
 from .findings import Finding, RuleContext, run_rules
 from .lifecycle import defaults as d
 from .lifecycle.errors import ErrorRecord, ManifestError
+from .lifecycle.i18n import Text, gettext_noop
 from .lifecycle.model import Pod
 from .lifecycle.parse import TEMPLATE_PATHS, Skipped, parse_manifest
 from .lifecycle.scenario import Scenario, check_names, parse_scenario, scenario_from_data
@@ -26,7 +27,7 @@ class PodReport:
     pod: Pod
     admitted: bool
     errors: list[ErrorRecord] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[Text] = field(default_factory=list)
     simulation: Simulation | None = None
     sharing: dict[str, Any] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
@@ -56,7 +57,8 @@ def explain(manifest: str, scenario: str | dict | Scenario | None = None, versio
     result = Explanation(version, sc)
     if version not in d.SUPPORTED_VERSIONS:
         result.errors.append(ErrorRecord(
-            f"Kubernetes {version} is not supported; choose one of {', '.join(d.SUPPORTED_VERSIONS)}.",
+            Text(gettext_noop("Kubernetes {version} is not supported; choose one of {versions}."),
+                 {"version": version, "versions": ", ".join(d.SUPPORTED_VERSIONS)}),
             path="kubernetesVersion", kind="scenario"))
         return result
     try:

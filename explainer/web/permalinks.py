@@ -25,6 +25,7 @@ from explainer.render.timeline import render_timeline_svg
 from explainer.web.forms import ExplainForm
 from explainer.web.models import KIND_EXPLAIN, Permalink
 from explainer.web.security import error_response, rate_limited
+from explainer.web.present import translate_errors
 from explainer.web.views import HtmxHttpRequest, form_errors, run_explain
 from explainer.web.whatif import scenario_as_yaml, scenario_from_post
 
@@ -42,7 +43,7 @@ def share(request: HtmxHttpRequest) -> HttpResponse:
     try:
         scenario = scenario_from_post(request.POST)
     except ManifestError as exc:
-        context["errors"] = list(exc.records)
+        context["errors"] = translate_errors(exc.records)
         return render(request, template, context)
     if len(manifest.encode("utf-8")) > settings.MAX_STORED_BYTES:
         context["too_large"] = settings.MAX_STORED_BYTES
@@ -50,7 +51,7 @@ def share(request: HtmxHttpRequest) -> HttpResponse:
     decision = request.POST.get("secrets", "")
     hits = find_secrets(manifest)
     if hits and decision not in ("redact", "keep"):
-        context["hits"] = hits
+        context["hits"] = [{"line": h.line, "what": h.text.render(gettext) if h.text else h.what} for h in hits]
         return render(request, template, context)
     if rate_limited(request, "share"):
         return error_response(request, 429, gettext("Too many links created from your address; try again later."))

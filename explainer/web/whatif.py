@@ -10,6 +10,7 @@ from typing import Any
 import yaml
 
 from explainer.lifecycle.errors import ManifestError
+from explainer.lifecycle.i18n import Text, gettext_noop
 from explainer.lifecycle.yamlload import Limits, load_documents
 
 PREFIX = "c."
@@ -37,7 +38,8 @@ def scenario_from_post(data: Any) -> dict[str, Any]:
         docs = load_documents(text, Limits(max_bytes=64 * 1024))
         raw = docs[0].data if docs else None
         if raw is not None and not isinstance(raw, dict):
-            raise ManifestError("The scenario must be a mapping (deleteAt, containers, ...).", kind="scenario")
+            raise ManifestError(Text(gettext_noop("The scenario must be a mapping (deleteAt, containers, ...).")),
+                                kind="scenario")
         scenario = _plain(raw or {})
     containers: dict[str, dict[str, Any]] = scenario.setdefault("containers", {}) or {}
     scenario["containers"] = containers
