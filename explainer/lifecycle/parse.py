@@ -14,7 +14,7 @@ from .errors import ErrorRecord, ManifestError
 from .i18n import Text, gettext_noop as _
 from .model import (Container, EnvVar, Hook, Mount, Pod, PodSource, Port, Probe, SourceRef,
                     Volume)
-from .yamlload import LList, LMap, Limits, format_path, load_documents, position
+from .yamlload import Limits, format_path, load_documents, position
 
 # Where each workload kind keeps its Pod template.
 TEMPLATE_PATHS: dict[str, tuple[str, ...]] = {

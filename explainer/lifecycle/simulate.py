@@ -3,22 +3,25 @@
 One `_Kubelet` per Pod.  Runtime events (a process exits, a hook ends, a probe changes)
 happen at HAPPEN priority and ask for a sync; the sync (DECIDE priority, after every change
 of its instant) mirrors `computePodActions` + `SyncPod` in
-pkg/kubelet/kuberuntime/kuberuntime_manager.go.  Kills follow `killContainer` and
-kuberuntime_termination_order.go.  Section numbers (§) refer to lifecycle-semantics.md.
+pkg/kubelet/kuberuntime/kuberuntime_manager.go (startup.py).  Kills follow `killContainer` and
+kuberuntime_termination_order.go (termination.py).  This module holds the state, the event
+record, exits, and what a scenario does to the Pod (deletion, deadline, node reboot, debug,
+image updates).  Section numbers (§) refer to lifecycle-semantics.md.
 """
 from __future__ import annotations
 
 import dataclasses
-import heapq
 from dataclasses import dataclass, field
 
 from . import defaults as d
 from .i18n import Phrase, Text, gettext_noop as _
 from .model import Container, Pod
-from .probes import INF, Checks, failure_time, success_time
 from .scenario import Behaviour, DebugRequest, Run, Scenario, behaviour_for
 from .scheduler import DECIDE, HAPPEN, Scheduler
-from .status import EXITED, RUNNING, WAITING, RuntimeStatus, StatusBook
+from .status import EXITED, WAITING, RuntimeStatus, StatusBook
+from .runtime import CState
+from .startup import StartupMixin
+from .termination import TerminationMixin
 from .trace import Dependency, StatusPoint, TraceEvent
 
 
@@ -46,43 +49,6 @@ _READY_NO_PROBE = Text(_("no readinessProbe: ready once started"))
 _NO_LONGER_RUNNING = Text(_("the container is no longer running"))
 _GRACE_OVER = Text(_("the grace period is over: SIGKILL"))
 _GONE_WITH_SANDBOX = Text(_("gone with the sandbox"))
-
-
-class _Kill:
-    """One container's kill in progress (`killContainer`): preStop, its turn, then the signals."""
-
-    __slots__ = ("deadline", "reason", "ordered", "stage")
-
-    def __init__(self, deadline: float, reason: str, ordered: bool) -> None:
-        self.deadline, self.reason, self.ordered = deadline, reason, ordered
-        self.stage = "prestop"
-
-
-class _C:
-    """A container at run time."""
-
-    __slots__ = ("spec", "b", "st", "gen", "runs", "alive", "start_t", "in_poststart", "kill",
-                 "bo_delay", "bo_updated", "finished_at", "img_delay", "img_retry_at",
-                 "announced", "force_restart", "requested", "ever_created", "has_status")
-
-    def __init__(self, spec: Container, b: Behaviour, st: RuntimeStatus) -> None:
-        self.spec, self.b, self.st = spec, b, st
-        self.gen = 0                 # bumped on every start and exit: stale timers check it
-        self.runs = 0                # runs started so far (picks the scenario's run entry)
-        self.alive = False           # the main process is running
-        self.start_t = 0.0
-        self.in_poststart = False
-        self.kill: _Kill | None = None
-        self.bo_delay: float | None = None    # crash-loop back-off entry (client-go Backoff)
-        self.bo_updated = 0.0
-        self.finished_at: float | None = None
-        self.img_delay: float | None = None
-        self.img_retry_at = 0.0
-        self.announced = False       # the current back-off window has been reported
-        self.force_restart = False   # killed by a probe with "will be restarted"
-        self.requested = spec.role != "ephemeral"   # ephemeral: added by kubectl debug
-        self.ever_created = False
-        self.has_status = False      # created in this sandbox (init records are purged on loss)
 
 
 def simulate(pod: Pod, scenario: Scenario = Scenario(), *, container_restart_rules: bool = False) -> Simulation:
@@ -129,7 +95,7 @@ def _ready_condition(c: Container) -> str:
     return "exit0"
 
 
-class _Kubelet:
+class _Kubelet(StartupMixin, TerminationMixin):
     def __init__(self, pod: Pod, scenario: Scenario, container_restart_rules: bool) -> None:
         self.pod, self.scenario = pod, scenario
         self.restart_rules = container_restart_rules
@@ -140,15 +106,15 @@ class _Kubelet:
         self.notes: list[Text] = []
         default_wait = "PodInitializing" if pod.init_containers else "ContainerCreating"
         self.default_wait = default_wait
-        self.cs: dict[str, _C] = {}
+        self.cs: dict[str, CState] = {}
         statuses = []
         for c in pod.init_containers + pod.containers:
             st = RuntimeStatus(c.role, c.index, default_wait)
             statuses.append(st)
-            self.cs[c.name] = _C(c, behaviour_for(c, pod, scenario), st)
+            self.cs[c.name] = CState(c, behaviour_for(c, pod, scenario), st)
         self.init = [self.cs[c.name] for c in pod.init_containers]
         self.apps = [self.cs[c.name] for c in pod.containers]
-        self.ephemeral: list[_C] = []
+        self.ephemeral: list[CState] = []
         self.debug_specs: list[Container] = []
         self.book = StatusBook(statuses, len(pod.init_containers),
                                len(pod.sidecars) + len(pod.containers), pod.restart_policy,
@@ -163,7 +129,7 @@ class _Kubelet:
         self.alive_apps = 0
         self.sidecar_heap: list[int] = []   # -index of sidecars started, for "the last one running"
         self.after_free: list = []
-        self.queue: list[_C] = []
+        self.queue: list[CState] = []
         self.pod_kill: str | None = None
         self.deleting = False
         self.terminal = False
@@ -203,7 +169,7 @@ class _Kubelet:
             debug_containers=self.debug_specs, dependencies=dependencies(self.pod),
             notes=self.notes, truncated=not complete)
 
-    def emit(self, c: _C | None, kind: str, *, exit_code: int | None = None, reason: str | None = None,
+    def emit(self, c: CState | None, kind: str, *, exit_code: int | None = None, reason: str | None = None,
              message: Text | str = "", assumed: bool = False) -> None:
         """Record an event; a `Text` message is kept as ``text`` beside its English rendering."""
         text = message if isinstance(message, Text) else None
@@ -227,7 +193,7 @@ class _Kubelet:
                 point.status, point.phase, point.ready, point.ready_count, point.restarts):
             self.timeline.append(point)
 
-    def _set(self, c: _C, state: str, *, reason: str | None = None, exit_code: int | None = None) -> None:
+    def _set(self, c: CState, state: str, *, reason: str | None = None, exit_code: int | None = None) -> None:
         st = c.st
         st.state = state
         if state == WAITING:
@@ -256,309 +222,14 @@ class _Kubelet:
             self.sync_wanted = False
             self.request_sync()
 
-    def policy(self, c: _C) -> str:
+    def policy(self, c: CState) -> str:
         """The restart policy that decides for ``c`` (per container with ContainerRestartRules)."""
         if self.restart_rules and c.spec.role in ("app", "init") and c.spec.restart_policy:
             return c.spec.restart_policy
         return self.pod.restart_policy
 
-    # ---- the sync: computePodActions + SyncPod -------------------------------------------
-    def _sync(self) -> None:
-        self.sync_pending = False
-        if self.terminal or self.pod_kill is not None:
-            return
-        if self.busy:
-            self.sync_wanted = True
-            return
-        if not self.sandbox and not self._create_sandbox():
-            return
-        queue = [c for c in self.ephemeral if c.requested and not c.ever_created]
-        starts, initialized, kill = self._init_actions()
-        if kill:
-            self._kill_pod("InitContainerFailed", self.pod.termination_grace_period,
-                           Text(_("a plain init container failed and restartPolicy is Never")))
-            return
-        queue += starts
-        if initialized:
-            self.initialized = True
-            apps, kill = self._app_actions()
-            if kill:
-                self._kill_pod("PodCompleted", self.pod.termination_grace_period,
-                               Text(_("no app container is running or will restart")))
-                return
-            queue += apps
-        self.queue = queue
-        self._start_queue()
-
-    def _create_sandbox(self) -> bool:
-        """§3.1: a new sandbox, except under Never once containers ran (the Pod stays dead)."""
-        if self.sandbox_ever:
-            never_again = self.pod.restart_policy == "Never" and any(c.ever_created for c in self.apps + self.init)
-            done = all(c.ever_created and c.st.state == EXITED and c.st.exit_code == 0 for c in self.apps) \
-                and self.pod.restart_policy == "OnFailure"
-            if never_again or done:
-                self.terminal = True
-                self.end_time = self.s.now
-                self.notes.append(Text(_("The sandbox is gone and restartPolicy does not let the kubelet "
-                                         "build a new one: the Pod stays down.")))
-                self._snapshot()
-                return False
-        self.sandbox = self.sandbox_ever = True
-        self.emit(None, "sandbox_ready",
-                  message=Text(_("the kubelet creates the Pod sandbox: network namespace and IP")))
-        return True
-
-    def _init_actions(self) -> tuple[list[_C], bool, bool]:
-        """`computeInitContainerActions`: walk the init containers from the last one (§3.2-3.3).
-
-        Returns (init containers to start, initialized, kill the pod).
-        """
-        has_init = any(c.alive or c.in_poststart for c in self.apps)
-        previously = has_init
-        to_start: list[_C] = []
-        n = len(self.init)
-        for i in range(n - 1, -1, -1):
-            c = self.init[i]
-            sidecar = c.spec.role == "sidecar"
-            if not c.has_status:
-                if previously and sidecar:
-                    to_start.append(c)
-                continue
-            if previously and not sidecar:
-                continue
-            if c.alive or c.in_poststart:
-                if sidecar and c.st.started and not c.kill:
-                    if i == n - 1:
-                        has_init = True
-                    elif not previously:
-                        to_start.append(self.init[i + 1])
-            elif c.kill is None:   # exited
-                if sidecar:
-                    to_start.append(c)
-                elif c.st.exit_code != 0:
-                    if self.policy(c) == "Never":
-                        return [], False, True
-                    to_start.append(c)
-                elif i == n - 1:
-                    has_init = True
-                else:
-                    to_start.append(self.init[i + 1])
-            previously = True
-        if not previously and n:
-            to_start.append(self.init[0])
-        to_start.reverse()
-        return [c for c in to_start if not c.alive], has_init or n == 0, False
-
-    def _app_actions(self) -> tuple[list[_C], bool]:
-        """The regular-container half of `computePodActions`, with its KillPod rule (§9.1)."""
-        to_start, keep = [], 0
-        for c in self.apps:
-            if c.alive or c.in_poststart:
-                keep += 1
-            elif c.kill is None and self._should_restart(c):
-                to_start.append(c)
-        if keep == 0 and not to_start:
-            return [], True
-        return to_start, False
-
-    def _should_restart(self, c: _C) -> bool:
-        """`ShouldContainerBeRestarted` (pkg/kubelet/container/helpers.go), §4.1."""
-        if not c.ever_created or c.force_restart:
-            return True
-        policy = self.policy(c)
-        if policy == "Never":
-            return False
-        if policy == "OnFailure":
-            return c.st.exit_code != 0
-        return True
-
-    # ---- starting containers --------------------------------------------------------------
-    def _start_queue(self) -> None:
-        """SyncPod's start loop: one container after another; a postStart hook blocks the loop."""
-        while self.queue:
-            c = self.queue.pop(0)
-            if self.terminal or self.pod_kill:
-                break
-            outcome = self._start(c)
-            if outcome != "started":
-                if c.spec.role == "init":
-                    self.queue.clear()   # SyncPod returns when a plain init container cannot start
-                continue
-            hook = c.spec.post_start
-            if hook is None:
-                self._running(c)
-                continue
-            seconds = c.b.post_start_seconds
-            c.in_poststart = True
-            if seconds == 0:
-                self._poststart_done(c, c.gen)
-                continue
-            self.busy = True
-            if seconds is not None:
-                self.s.at(self.s.now + seconds, HAPPEN, self._poststart_done, c, c.gen)
-            return
-        self._free()
-
-    def _start(self, c: _C) -> str:
-        now = self.s.now
-        if c.ever_created and not self._backoff_allows(c):
-            return "backoff"
-        if c.b.image_pull_fails:
-            if now + 1e-9 < c.img_retry_at:
-                return "pull"
-            c.img_delay = (d.IMAGE_BACKOFF_INITIAL_SECONDS if c.img_delay is None
-                           else min(c.img_delay * 2, d.IMAGE_BACKOFF_MAX_SECONDS))
-            c.img_retry_at = now + c.img_delay
-            self._set(c, WAITING, reason="ErrImagePull")
-            self.emit(c, "image_pull_failed", reason="ErrImagePull",
-                      message=Text(_("pulling {image} failed"), {"image": c.spec.image}))
-            self._set(c, WAITING, reason="ImagePullBackOff")
-            self.emit(c, "backoff", reason="ImagePullBackOff",
-                      message=Text(_("next pull in {delay}s"), {"delay": f"{c.img_delay:g}"}))
-            self.s.at(c.img_retry_at, HAPPEN, self.request_sync)
-            return "pull"
-        if c.ever_created:
-            c.st.restarts += 1
-        c.ever_created = c.has_status = True
-        c.force_restart = False
-        c.announced = False
-        c.gen += 1
-        self._mark_alive(c)
-        c.start_t = now
-        run = c.b.run(c.runs)
-        c.runs += 1
-        if c.spec.post_start is not None and c.spec.role != "ephemeral" and c.st.state == EXITED:
-            self._set(c, WAITING, reason="ContainerCreating")   # not Running until postStart ends
-        self.emit(c, "created", message=Text(_("image {image}"), {"image": c.spec.image}))
-        self.emit(c, "started", message=self._run_text(c, run), assumed="runSeconds" in c.b.assumed)
-        if run.seconds is not None:
-            self.s.at(now + run.seconds, HAPPEN, self._exit, c, c.gen, run.exit_code, "natural")
-        return "started"
-
-    @staticmethod
-    def _run_text(c: _C, run: Run) -> Text:
-        if run.seconds is None:
-            return _RUNS_UNTIL_STOPPED
-        return Text(_("runs {seconds}s, then exits {code}"), {"seconds": f"{run.seconds:g}", "code": run.exit_code})
-
-    def _backoff_allows(self, c: _C) -> bool:
-        """`doBackOff` over client-go's Backoff: first restart at once, then 10 s doubling to 300 s."""
-        now, ts = self.s.now, c.finished_at
-        if ts is None:
-            return True
-        expired = c.bo_delay is None or ts - c.bo_updated > d.CRASH_LOOP_RESET_SECONDS
-        if not expired and now - ts < c.bo_delay - 1e-9:
-            if not c.announced:
-                c.announced = True
-                self._set(c, WAITING, reason="CrashLoopBackOff")
-                self.emit(c, "backoff", reason="CrashLoopBackOff",
-                          message=Text(_("back-off {delay}s restarting failed container; next start at {t}s"),
-                                       {"delay": f"{c.bo_delay:g}", "t": f"{ts + c.bo_delay:g}"}))
-                self.s.at(ts + c.bo_delay, HAPPEN, self.request_sync)
-            return False
-        c.bo_delay = d.CRASH_LOOP_INITIAL_SECONDS if expired else min(c.bo_delay * 2, d.CRASH_LOOP_MAX_SECONDS)
-        c.bo_updated = now
-        return True
-
-    def _poststart_done(self, c: _C, gen: int) -> None:
-        if gen != c.gen or not c.in_poststart:
-            return
-        c.in_poststart = False
-        self.emit(c, "poststart_done", reason="PostStartHookSucceeded" if c.b.post_start_seconds else None,
-                  message=c.spec.post_start.detail if c.spec.post_start else "",
-                  assumed="postStartSeconds" in c.b.assumed)
-        self._running(c)
-        if self.busy:
-            self._start_queue()
-
-    def _running(self, c: _C) -> None:
-        """The container is reported Running; its probes begin."""
-        if c.spec.role == "ephemeral":
-            return
-        self._set(c, RUNNING)
-        self._snapshot()
-        if c.spec.startup_probe is None:
-            self._started(c, immediate_readiness=False)
-        else:
-            p = c.spec.startup_probe
-            checks = Checks(c.start_t + p.initial_delay, p.period, self.s.now)
-            healthy = self._healthy_from(c, "startup")
-            fail = failure_time(checks, healthy, p.failure_threshold)
-            if fail is not None:
-                self.s.at(fail, HAPPEN, self._probe_failed, c, c.gen, "startup")
-            else:
-                ok = success_time(checks, healthy, 1)
-                self.s.at(ok, HAPPEN, self._startup_ok, c, c.gen)
-        self.request_sync()
-
-    def _healthy_from(self, c: _C, kind: str) -> float:
-        if kind in c.b.failing_probes:
-            return INF
-        return c.start_t + c.b.startup_seconds
-
-    def _startup_ok(self, c: _C, gen: int) -> None:
-        if gen != c.gen or not c.alive or self.deleting:
-            return
-        self.emit(c, "startup_probe_ok", message=c.spec.startup_probe.detail if c.spec.startup_probe else "")
-        self._started(c, immediate_readiness=True)
-        self.request_sync()
-
-    def _started(self, c: _C, immediate_readiness: bool) -> None:
-        st = c.st
-        st.started = True
-        self.book.changed(st)
-        now = self.s.now
-        if c.spec.role == "init":
-            return    # a plain init container is "ready" only by completing (§8)
-        rp = c.spec.readiness_probe
-        if rp is None:
-            self._ready(c, c.gen)
-        else:
-            checks = Checks(c.start_t + rp.initial_delay, rp.period, now, now if immediate_readiness else None)
-            ok = success_time(checks, self._healthy_from(c, "readiness"), rp.success_threshold)
-            if ok is not None:
-                self.s.at(ok, HAPPEN, self._ready, c, c.gen)
-        lp = c.spec.liveness_probe
-        if lp is not None:
-            checks = Checks(c.start_t + lp.initial_delay, lp.period, now)
-            fail = failure_time(checks, self._healthy_from(c, "liveness"), lp.failure_threshold)
-            if fail is not None:
-                self.s.at(fail, HAPPEN, self._probe_failed, c, c.gen, "liveness")
-
-    def _ready(self, c: _C, gen: int) -> None:
-        if gen != c.gen or not c.alive or c.st.ready:
-            return
-        c.st.ready = True
-        self.book.changed(c.st)
-        self.emit(c, "ready", message=c.spec.readiness_probe.detail if c.spec.readiness_probe else
-                  _READY_NO_PROBE)
-
-    # ---- probes that fail -------------------------------------------------------------------
-    def _probe_failed(self, c: _C, gen: int, kind: str) -> None:
-        """§5: a failed liveness or startup probe kills the container; it restarts unless Never."""
-        if gen != c.gen or not c.alive or c.kill or self.deleting or self.pod_kill:
-            return   # liveness and startup probing stop once the Pod is terminating (§5)
-        if self.busy:   # the pod worker acts on the result when its current work is done
-            self.after_free.append((self._probe_failed, (c, gen, kind)))
-            return
-        probe = c.spec.liveness_probe if kind == "liveness" else c.spec.startup_probe
-        assert probe is not None
-        self.emit(c, "liveness_failed" if kind == "liveness" else "startup_probe_failed", reason="Unhealthy",
-                  message=Text(_("{kind} probe failed {n} times in a row ({detail})"),
-                               {"kind": kind, "n": probe.failure_threshold, "detail": probe.detail}))
-        grace = probe.termination_grace_period or self.pod.termination_grace_period
-        restart = c.spec.role == "sidecar" or self.policy(c) != "Never"
-        if not restart and c.spec.role == "app" and not any(
-                o is not c and (o.alive or self._should_restart(o)) for o in self.apps):
-            self._kill_pod(f"{kind.capitalize()}ProbeFailed", grace,
-                           Text(_("its {kind} probe failed"), {"kind": kind}))
-            return
-        c.force_restart = restart and c.spec.role == "app"
-        self.busy = True     # §15.13: the kill is synchronous inside the pod's sync loop
-        self._begin_kill(c, grace, f"{kind} probe failed", ordered=False)
-
     # ---- exits -------------------------------------------------------------------------------
-    def _exit(self, c: _C, gen: int, code: int, how: str) -> None:
+    def _exit(self, c: CState, gen: int, code: int, how: str) -> None:
         if gen != c.gen or not c.alive:
             return
         now = self.s.now
@@ -588,121 +259,6 @@ class _Kubelet:
                                    {"c": c.spec.name}))
             self._start_queue()
         self.request_sync()
-
-    # ---- killing ------------------------------------------------------------------------------
-    def _begin_kill(self, c: _C, grace: float, reason: str, ordered: bool) -> None:
-        """`killContainer`: preStop (if any and grace > 0), then its turn, then SIGTERM/SIGKILL."""
-        now = self.s.now
-        k = _Kill(now + grace, reason, ordered)
-        c.kill = k
-        hook = c.spec.pre_stop
-        if hook is not None and grace > 0 and c.spec.role != "ephemeral":
-            self.emit(c, "prestop_started", reason=reason, message=hook.detail)
-            seconds = c.b.pre_stop_seconds
-            end = now + seconds if seconds is not None else INF
-            if end < k.deadline:
-                self.s.at(end, HAPPEN, self._prestop_end, c, k, False)
-            else:
-                self.s.at(k.deadline, HAPPEN, self._prestop_end, c, k, True)
-        else:
-            self._after_prestop(c, k)
-
-    def _prestop_end(self, c: _C, k: _Kill, cut: bool) -> None:
-        if c.kill is not k or not c.alive:
-            return
-        if cut:
-            self.emit(c, "prestop_done", reason="GracePeriodExceeded",
-                      message=Text(_("the grace period ran out before the preStop hook ended")))
-        else:
-            code = c.b.pre_stop_exit_code
-            self.emit(c, "prestop_done", exit_code=code or None,
-                      reason="FailedPreStopHook" if code else None,
-                      message=Text(_("the hook failed; the kill goes on")) if code else "",
-                      assumed="preStopSeconds" in c.b.assumed)
-        self._after_prestop(c, k)
-
-    def _after_prestop(self, c: _C, k: _Kill) -> None:
-        k.stage = "turn"
-        if k.ordered and self.s.now < k.deadline - 1e-9 and not self._my_turn(c):
-            self.s.at(k.deadline, HAPPEN, self._turn_deadline, c, k)
-            return
-        self._sigterm(c, k)
-
-    def _mark_alive(self, c: _C) -> None:
-        c.alive = True
-        self.alive_total += 1
-        if c.spec.role == "app":
-            self.alive_apps += 1
-        elif c.spec.role == "sidecar":
-            heapq.heappush(self.sidecar_heap, -c.spec.index)
-
-    def _mark_dead(self, c: _C) -> None:
-        c.alive = False
-        self.alive_total -= 1
-        if c.spec.role == "app":
-            self.alive_apps -= 1
-
-    def _last_alive_sidecar(self) -> _C | None:
-        heap = self.sidecar_heap
-        while heap and not self.init[-heap[0]].alive:
-            heapq.heappop(heap)
-        return self.init[-heap[0]] if heap else None
-
-    def _my_turn(self, c: _C) -> bool:
-        """§9.3: a sidecar's SIGTERM waits for every app container and every later sidecar."""
-        return self.alive_apps == 0 and self._last_alive_sidecar() is c
-
-    def _turn_deadline(self, c: _C, k: _Kill) -> None:
-        if c.kill is k and k.stage == "turn" and c.alive:
-            self._sigterm(c, k)
-
-    def _sigterm(self, c: _C, k: _Kill) -> None:
-        now = self.s.now
-        k.stage = "term"
-        remaining = max(k.deadline - now, d.MINIMUM_GRACE_PERIOD_SECONDS)
-        self.emit(c, "terminating", reason=k.reason,
-                  message=Text(_("SIGTERM; SIGKILL in {remaining}s if still running"),
-                               {"remaining": f"{remaining:g}"}))
-        stop = c.b.stop_seconds
-        if stop is not None and stop < remaining:
-            self.s.at(now + stop, HAPPEN, self._exit, c, c.gen, c.b.stop_exit_code, "sigterm")
-        else:
-            self.s.at(now + remaining, HAPPEN, self._sigkill, c, k)
-
-    def _sigkill(self, c: _C, k: _Kill) -> None:
-        if c.kill is not k or not c.alive:
-            return
-        self.emit(c, "killed", reason=k.reason, message=_GRACE_OVER)
-        self._exit(c, c.gen, d.EXIT_SIGKILL, "sigkill")
-
-    def _kill_pod(self, reason: str, grace: float, why: Text) -> None:
-        """`killPodWithSyncResult`: every running container at once, one shared deadline (§9.2)."""
-        self.pod_kill = reason
-        self.queue.clear()
-        self.busy = True
-        self.notes.append(Text(_("t={t}s: the kubelet stops the Pod ({why}); grace period {grace}s."),
-                               {"t": f"{self.s.now:g}", "why": why, "grace": f"{grace:g}"}))
-        for c in self.init + self.apps + self.ephemeral:
-            if c.alive and c.kill is None:
-                self._begin_kill(c, grace, reason, ordered=c.spec.role == "sidecar")
-            elif c.alive and c.kill is not None:
-                c.kill.ordered = False
-        self._pod_kill_progress()
-
-    def _pod_kill_progress(self) -> None:
-        if self.alive_total == 0:
-            self._finish()
-            return
-        c = self._last_alive_sidecar() if self.alive_apps == 0 else None
-        k = c.kill if c is not None else None
-        if c is not None and k is not None and k.stage == "turn" and k.ordered:
-            self._sigterm(c, k)    # the last running sidecar's turn has come
-
-    def _finish(self) -> None:
-        self.terminal = True
-        self.busy = False
-        self.end_time = self.s.now
-        self._snapshot()
 
     # ---- what the scenario does to the Pod ----------------------------------------------------
     def _delete(self) -> None:
@@ -756,7 +312,7 @@ class _Kubelet:
             return
         self.request_sync()
 
-    def _exit_lost(self, c: _C) -> None:
+    def _exit_lost(self, c: CState) -> None:
         was_ready = c.st.ready
         self._mark_dead(c)
         c.gen += 1
@@ -766,7 +322,7 @@ class _Kubelet:
         if was_ready:
             self.emit(c, "not_ready", message=_GONE_WITH_SANDBOX)
 
-    def _update_image(self, c: _C, image: str) -> None:
+    def _update_image(self, c: CState, image: str) -> None:
         """§4.1, §4.3, §14: a new image restarts a running app container or sidecar, whatever the
         restartPolicy; a finished init container is not run again; nothing restarts once terminating."""
         c.spec = dataclasses.replace(c.spec, image=image)
@@ -781,7 +337,7 @@ class _Kubelet:
             return
         self._update_kill(c, c.gen)
 
-    def _update_kill(self, c: _C, gen: int) -> None:
+    def _update_kill(self, c: CState, gen: int) -> None:
         if gen != c.gen or not c.alive or c.kill or self.pod_kill is not None:
             return
         c.force_restart = True
@@ -794,7 +350,7 @@ class _Kubelet:
         b = Behaviour(runs=(Run(req.run_seconds, 0),),
                       assumed={} if req.run_seconds is not None else
                       {"runSeconds": Phrase(_("a debug session is assumed to stay open"))})
-        c = _C(spec, b, RuntimeStatus("ephemeral", spec.index, "ContainerCreating"))
+        c = CState(spec, b, RuntimeStatus("ephemeral", spec.index, "ContainerCreating"))
         self.ephemeral.append(c)
         self.debug_specs.append(spec)
         if req.target:

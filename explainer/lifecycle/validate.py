@@ -12,7 +12,6 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
-from . import defaults as d
 from .errors import ErrorRecord
 from .i18n import Text, gettext_noop as _
 from .model import Container, Pod

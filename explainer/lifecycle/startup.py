@@ -1,0 +1,320 @@
+"""Start-up: the kubelet's sync (`computePodActions` + `SyncPod`), starting containers, probes.
+
+A mixin of the kubelet model in simulate.py: the methods share its state (``self.init``,
+``self.apps``, ``self.book``, the scheduler ``self.s``).  Section numbers (§) refer to
+lifecycle-semantics.md.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from . import defaults as d
+from .i18n import Text, gettext_noop as _
+from .probes import INF, Checks, failure_time, success_time
+from .runtime import CState
+from .scenario import Run
+from .scheduler import HAPPEN
+from .status import EXITED, RUNNING, WAITING
+
+_RUNS_UNTIL_STOPPED = Text(_("runs until stopped"))
+_READY_NO_PROBE = Text(_("no readinessProbe: ready once started"))
+
+
+class StartupMixin:
+    """Decides what to start and starts it: init containers, sidecars, app containers."""
+
+    s: Any
+    # ---- the sync: computePodActions + SyncPod -------------------------------------------
+    def _sync(self) -> None:
+        self.sync_pending = False
+        if self.terminal or self.pod_kill is not None:
+            return
+        if self.busy:
+            self.sync_wanted = True
+            return
+        if not self.sandbox and not self._create_sandbox():
+            return
+        queue = [c for c in self.ephemeral if c.requested and not c.ever_created]
+        starts, initialized, kill = self._init_actions()
+        if kill:
+            self._kill_pod("InitContainerFailed", self.pod.termination_grace_period,
+                           Text(_("a plain init container failed and restartPolicy is Never")))
+            return
+        queue += starts
+        if initialized:
+            self.initialized = True
+            apps, kill = self._app_actions()
+            if kill:
+                self._kill_pod("PodCompleted", self.pod.termination_grace_period,
+                               Text(_("no app container is running or will restart")))
+                return
+            queue += apps
+        self.queue = queue
+        self._start_queue()
+
+    def _create_sandbox(self) -> bool:
+        """§3.1: a new sandbox, except under Never once containers ran (the Pod stays dead)."""
+        if self.sandbox_ever:
+            never_again = self.pod.restart_policy == "Never" and any(c.ever_created for c in self.apps + self.init)
+            done = all(c.ever_created and c.st.state == EXITED and c.st.exit_code == 0 for c in self.apps) \
+                and self.pod.restart_policy == "OnFailure"
+            if never_again or done:
+                self.terminal = True
+                self.end_time = self.s.now
+                self.notes.append(Text(_("The sandbox is gone and restartPolicy does not let the kubelet "
+                                         "build a new one: the Pod stays down.")))
+                self._snapshot()
+                return False
+        self.sandbox = self.sandbox_ever = True
+        self.emit(None, "sandbox_ready",
+                  message=Text(_("the kubelet creates the Pod sandbox: network namespace and IP")))
+        return True
+
+    def _init_actions(self) -> tuple[list[CState], bool, bool]:
+        """`computeInitContainerActions`: walk the init containers from the last one (§3.2-3.3).
+
+        Returns (init containers to start, initialized, kill the pod).
+        """
+        has_init = any(c.alive or c.in_poststart for c in self.apps)
+        previously = has_init
+        to_start: list[CState] = []
+        n = len(self.init)
+        for i in range(n - 1, -1, -1):
+            c = self.init[i]
+            sidecar = c.spec.role == "sidecar"
+            if not c.has_status:
+                if previously and sidecar:
+                    to_start.append(c)
+                continue
+            if previously and not sidecar:
+                continue
+            if c.alive or c.in_poststart:
+                if sidecar and c.st.started and not c.kill:
+                    if i == n - 1:
+                        has_init = True
+                    elif not previously:
+                        to_start.append(self.init[i + 1])
+            elif c.kill is None:   # exited
+                if sidecar:
+                    to_start.append(c)
+                elif c.st.exit_code != 0:
+                    if self.policy(c) == "Never":
+                        return [], False, True
+                    to_start.append(c)
+                elif i == n - 1:
+                    has_init = True
+                else:
+                    to_start.append(self.init[i + 1])
+            previously = True
+        if not previously and n:
+            to_start.append(self.init[0])
+        to_start.reverse()
+        return [c for c in to_start if not c.alive], has_init or n == 0, False
+
+    def _app_actions(self) -> tuple[list[CState], bool]:
+        """The regular-container half of `computePodActions`, with its KillPod rule (§9.1)."""
+        to_start, keep = [], 0
+        for c in self.apps:
+            if c.alive or c.in_poststart:
+                keep += 1
+            elif c.kill is None and self._should_restart(c):
+                to_start.append(c)
+        if keep == 0 and not to_start:
+            return [], True
+        return to_start, False
+
+    def _should_restart(self, c: CState) -> bool:
+        """`ShouldContainerBeRestarted` (pkg/kubelet/container/helpers.go), §4.1."""
+        if not c.ever_created or c.force_restart:
+            return True
+        policy = self.policy(c)
+        if policy == "Never":
+            return False
+        if policy == "OnFailure":
+            return c.st.exit_code != 0
+        return True
+
+    # ---- starting containers --------------------------------------------------------------
+    def _start_queue(self) -> None:
+        """SyncPod's start loop: one container after another; a postStart hook blocks the loop."""
+        while self.queue:
+            c = self.queue.pop(0)
+            if self.terminal or self.pod_kill:
+                break
+            outcome = self._start(c)
+            if outcome != "started":
+                if c.spec.role == "init":
+                    self.queue.clear()   # SyncPod returns when a plain init container cannot start
+                continue
+            hook = c.spec.post_start
+            if hook is None:
+                self._running(c)
+                continue
+            seconds = c.b.post_start_seconds
+            c.in_poststart = True
+            if seconds == 0:
+                self._poststart_done(c, c.gen)
+                continue
+            self.busy = True
+            if seconds is not None:
+                self.s.at(self.s.now + seconds, HAPPEN, self._poststart_done, c, c.gen)
+            return
+        self._free()
+
+    def _start(self, c: CState) -> str:
+        now = self.s.now
+        if c.ever_created and not self._backoff_allows(c):
+            return "backoff"
+        if c.b.image_pull_fails:
+            if now + 1e-9 < c.img_retry_at:
+                return "pull"
+            c.img_delay = (d.IMAGE_BACKOFF_INITIAL_SECONDS if c.img_delay is None
+                           else min(c.img_delay * 2, d.IMAGE_BACKOFF_MAX_SECONDS))
+            c.img_retry_at = now + c.img_delay
+            self._set(c, WAITING, reason="ErrImagePull")
+            self.emit(c, "image_pull_failed", reason="ErrImagePull",
+                      message=Text(_("pulling {image} failed"), {"image": c.spec.image}))
+            self._set(c, WAITING, reason="ImagePullBackOff")
+            self.emit(c, "backoff", reason="ImagePullBackOff",
+                      message=Text(_("next pull in {delay}s"), {"delay": f"{c.img_delay:g}"}))
+            self.s.at(c.img_retry_at, HAPPEN, self.request_sync)
+            return "pull"
+        if c.ever_created:
+            c.st.restarts += 1
+        c.ever_created = c.has_status = True
+        c.force_restart = False
+        c.announced = False
+        c.gen += 1
+        self._mark_alive(c)
+        c.start_t = now
+        run = c.b.run(c.runs)
+        c.runs += 1
+        if c.spec.post_start is not None and c.spec.role != "ephemeral" and c.st.state == EXITED:
+            self._set(c, WAITING, reason="ContainerCreating")   # not Running until postStart ends
+        self.emit(c, "created", message=Text(_("image {image}"), {"image": c.spec.image}))
+        self.emit(c, "started", message=self._run_text(c, run), assumed="runSeconds" in c.b.assumed)
+        if run.seconds is not None:
+            self.s.at(now + run.seconds, HAPPEN, self._exit, c, c.gen, run.exit_code, "natural")
+        return "started"
+
+    @staticmethod
+    def _run_text(c: CState, run: Run) -> Text:
+        if run.seconds is None:
+            return _RUNS_UNTIL_STOPPED
+        return Text(_("runs {seconds}s, then exits {code}"), {"seconds": f"{run.seconds:g}", "code": run.exit_code})
+
+    def _backoff_allows(self, c: CState) -> bool:
+        """`doBackOff` over client-go's Backoff: first restart at once, then 10 s doubling to 300 s."""
+        now, ts = self.s.now, c.finished_at
+        if ts is None:
+            return True
+        expired = c.bo_delay is None or ts - c.bo_updated > d.CRASH_LOOP_RESET_SECONDS
+        if not expired and now - ts < c.bo_delay - 1e-9:
+            if not c.announced:
+                c.announced = True
+                self._set(c, WAITING, reason="CrashLoopBackOff")
+                self.emit(c, "backoff", reason="CrashLoopBackOff",
+                          message=Text(_("back-off {delay}s restarting failed container; next start at {t}s"),
+                                       {"delay": f"{c.bo_delay:g}", "t": f"{ts + c.bo_delay:g}"}))
+                self.s.at(ts + c.bo_delay, HAPPEN, self.request_sync)
+            return False
+        c.bo_delay = d.CRASH_LOOP_INITIAL_SECONDS if expired else min(c.bo_delay * 2, d.CRASH_LOOP_MAX_SECONDS)
+        c.bo_updated = now
+        return True
+
+    def _poststart_done(self, c: CState, gen: int) -> None:
+        if gen != c.gen or not c.in_poststart:
+            return
+        c.in_poststart = False
+        self.emit(c, "poststart_done", reason="PostStartHookSucceeded" if c.b.post_start_seconds else None,
+                  message=c.spec.post_start.detail if c.spec.post_start else "",
+                  assumed="postStartSeconds" in c.b.assumed)
+        self._running(c)
+        if self.busy:
+            self._start_queue()
+
+    def _running(self, c: CState) -> None:
+        """The container is reported Running; its probes begin."""
+        if c.spec.role == "ephemeral":
+            return
+        self._set(c, RUNNING)
+        self._snapshot()
+        if c.spec.startup_probe is None:
+            self._started(c, immediate_readiness=False)
+        else:
+            p = c.spec.startup_probe
+            checks = Checks(c.start_t + p.initial_delay, p.period, self.s.now)
+            healthy = self._healthy_from(c, "startup")
+            fail = failure_time(checks, healthy, p.failure_threshold)
+            if fail is not None:
+                self.s.at(fail, HAPPEN, self._probe_failed, c, c.gen, "startup")
+            else:
+                ok = success_time(checks, healthy, 1)
+                self.s.at(ok, HAPPEN, self._startup_ok, c, c.gen)
+        self.request_sync()
+
+    def _healthy_from(self, c: CState, kind: str) -> float:
+        if kind in c.b.failing_probes:
+            return INF
+        return c.start_t + c.b.startup_seconds
+
+    def _startup_ok(self, c: CState, gen: int) -> None:
+        if gen != c.gen or not c.alive or self.deleting:
+            return
+        self.emit(c, "startup_probe_ok", message=c.spec.startup_probe.detail if c.spec.startup_probe else "")
+        self._started(c, immediate_readiness=True)
+        self.request_sync()
+
+    def _started(self, c: CState, immediate_readiness: bool) -> None:
+        st = c.st
+        st.started = True
+        self.book.changed(st)
+        now = self.s.now
+        if c.spec.role == "init":
+            return    # a plain init container is "ready" only by completing (§8)
+        rp = c.spec.readiness_probe
+        if rp is None:
+            self._ready(c, c.gen)
+        else:
+            checks = Checks(c.start_t + rp.initial_delay, rp.period, now, now if immediate_readiness else None)
+            ok = success_time(checks, self._healthy_from(c, "readiness"), rp.success_threshold)
+            if ok is not None:
+                self.s.at(ok, HAPPEN, self._ready, c, c.gen)
+        lp = c.spec.liveness_probe
+        if lp is not None:
+            checks = Checks(c.start_t + lp.initial_delay, lp.period, now)
+            fail = failure_time(checks, self._healthy_from(c, "liveness"), lp.failure_threshold)
+            if fail is not None:
+                self.s.at(fail, HAPPEN, self._probe_failed, c, c.gen, "liveness")
+
+    def _ready(self, c: CState, gen: int) -> None:
+        if gen != c.gen or not c.alive or c.st.ready:
+            return
+        c.st.ready = True
+        self.book.changed(c.st)
+        self.emit(c, "ready", message=c.spec.readiness_probe.detail if c.spec.readiness_probe else
+                  _READY_NO_PROBE)
+
+    # ---- probes that fail -------------------------------------------------------------------
+    def _probe_failed(self, c: CState, gen: int, kind: str) -> None:
+        """§5: a failed liveness or startup probe kills the container; it restarts unless Never."""
+        if gen != c.gen or not c.alive or c.kill or self.deleting or self.pod_kill:
+            return   # liveness and startup probing stop once the Pod is terminating (§5)
+        if self.busy:   # the pod worker acts on the result when its current work is done
+            self.after_free.append((self._probe_failed, (c, gen, kind)))
+            return
+        probe = c.spec.liveness_probe if kind == "liveness" else c.spec.startup_probe
+        assert probe is not None
+        self.emit(c, "liveness_failed" if kind == "liveness" else "startup_probe_failed", reason="Unhealthy",
+                  message=Text(_("{kind} probe failed {n} times in a row ({detail})"),
+                               {"kind": kind, "n": probe.failure_threshold, "detail": probe.detail}))
+        grace = probe.termination_grace_period or self.pod.termination_grace_period
+        restart = c.spec.role == "sidecar" or self.policy(c) != "Never"
+        if not restart and c.spec.role == "app" and not any(
+                o is not c and (o.alive or self._should_restart(o)) for o in self.apps):
+            self._kill_pod(f"{kind.capitalize()}ProbeFailed", grace,
+                           Text(_("its {kind} probe failed"), {"kind": kind}))
+            return
+        c.force_restart = restart and c.spec.role == "app"
+        self.busy = True     # §15.13: the kill is synchronous inside the pod's sync loop
+        self._begin_kill(c, grace, f"{kind} probe failed", ordered=False)

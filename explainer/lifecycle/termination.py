@@ -1,0 +1,137 @@
+"""Termination: `killContainer` (preStop, its turn, SIGTERM, SIGKILL) and the Pod-wide kill with
+one shared grace deadline and sidecars stopped in reverse order (kuberuntime_termination_order.go).
+
+A mixin of the kubelet model in simulate.py.  Section numbers (§) refer to lifecycle-semantics.md.
+"""
+from __future__ import annotations
+
+import heapq
+from typing import Any
+
+from . import defaults as d
+from .i18n import Text, gettext_noop as _
+from .probes import INF
+from .runtime import CState, Kill
+from .scheduler import HAPPEN
+
+_GRACE_OVER = Text(_("the grace period is over: SIGKILL"))
+
+
+class TerminationMixin:
+    """Kills containers, one or all, and finishes the Pod when nothing runs any more."""
+
+    s: Any
+    # ---- killing ------------------------------------------------------------------------------
+    def _begin_kill(self, c: CState, grace: float, reason: str, ordered: bool) -> None:
+        """`killContainer`: preStop (if any and grace > 0), then its turn, then SIGTERM/SIGKILL."""
+        now = self.s.now
+        k = Kill(now + grace, reason, ordered)
+        c.kill = k
+        hook = c.spec.pre_stop
+        if hook is not None and grace > 0 and c.spec.role != "ephemeral":
+            self.emit(c, "prestop_started", reason=reason, message=hook.detail)
+            seconds = c.b.pre_stop_seconds
+            end = now + seconds if seconds is not None else INF
+            if end < k.deadline:
+                self.s.at(end, HAPPEN, self._prestop_end, c, k, False)
+            else:
+                self.s.at(k.deadline, HAPPEN, self._prestop_end, c, k, True)
+        else:
+            self._after_prestop(c, k)
+
+    def _prestop_end(self, c: CState, k: Kill, cut: bool) -> None:
+        if c.kill is not k or not c.alive:
+            return
+        if cut:
+            self.emit(c, "prestop_done", reason="GracePeriodExceeded",
+                      message=Text(_("the grace period ran out before the preStop hook ended")))
+        else:
+            code = c.b.pre_stop_exit_code
+            self.emit(c, "prestop_done", exit_code=code or None,
+                      reason="FailedPreStopHook" if code else None,
+                      message=Text(_("the hook failed; the kill goes on")) if code else "",
+                      assumed="preStopSeconds" in c.b.assumed)
+        self._after_prestop(c, k)
+
+    def _after_prestop(self, c: CState, k: Kill) -> None:
+        k.stage = "turn"
+        if k.ordered and self.s.now < k.deadline - 1e-9 and not self._my_turn(c):
+            self.s.at(k.deadline, HAPPEN, self._turn_deadline, c, k)
+            return
+        self._sigterm(c, k)
+
+    def _mark_alive(self, c: CState) -> None:
+        c.alive = True
+        self.alive_total += 1
+        if c.spec.role == "app":
+            self.alive_apps += 1
+        elif c.spec.role == "sidecar":
+            heapq.heappush(self.sidecar_heap, -c.spec.index)
+
+    def _mark_dead(self, c: CState) -> None:
+        c.alive = False
+        self.alive_total -= 1
+        if c.spec.role == "app":
+            self.alive_apps -= 1
+
+    def _last_alive_sidecar(self) -> CState | None:
+        heap = self.sidecar_heap
+        while heap and not self.init[-heap[0]].alive:
+            heapq.heappop(heap)
+        return self.init[-heap[0]] if heap else None
+
+    def _my_turn(self, c: CState) -> bool:
+        """§9.3: a sidecar's SIGTERM waits for every app container and every later sidecar."""
+        return self.alive_apps == 0 and self._last_alive_sidecar() is c
+
+    def _turn_deadline(self, c: CState, k: Kill) -> None:
+        if c.kill is k and k.stage == "turn" and c.alive:
+            self._sigterm(c, k)
+
+    def _sigterm(self, c: CState, k: Kill) -> None:
+        now = self.s.now
+        k.stage = "term"
+        remaining = max(k.deadline - now, d.MINIMUM_GRACE_PERIOD_SECONDS)
+        self.emit(c, "terminating", reason=k.reason,
+                  message=Text(_("SIGTERM; SIGKILL in {remaining}s if still running"),
+                               {"remaining": f"{remaining:g}"}))
+        stop = c.b.stop_seconds
+        if stop is not None and stop < remaining:
+            self.s.at(now + stop, HAPPEN, self._exit, c, c.gen, c.b.stop_exit_code, "sigterm")
+        else:
+            self.s.at(now + remaining, HAPPEN, self._sigkill, c, k)
+
+    def _sigkill(self, c: CState, k: Kill) -> None:
+        if c.kill is not k or not c.alive:
+            return
+        self.emit(c, "killed", reason=k.reason, message=_GRACE_OVER)
+        self._exit(c, c.gen, d.EXIT_SIGKILL, "sigkill")
+
+    def _kill_pod(self, reason: str, grace: float, why: Text) -> None:
+        """`killPodWithSyncResult`: every running container at once, one shared deadline (§9.2)."""
+        self.pod_kill = reason
+        self.queue.clear()
+        self.busy = True
+        self.notes.append(Text(_("t={t}s: the kubelet stops the Pod ({why}); grace period {grace}s."),
+                               {"t": f"{self.s.now:g}", "why": why, "grace": f"{grace:g}"}))
+        for c in self.init + self.apps + self.ephemeral:
+            if c.alive and c.kill is None:
+                self._begin_kill(c, grace, reason, ordered=c.spec.role == "sidecar")
+            elif c.alive and c.kill is not None:
+                c.kill.ordered = False
+        self._pod_kill_progress()
+
+    def _pod_kill_progress(self) -> None:
+        if self.alive_total == 0:
+            self._finish()
+            return
+        c = self._last_alive_sidecar() if self.alive_apps == 0 else None
+        k = c.kill if c is not None else None
+        if c is not None and k is not None and k.stage == "turn" and k.ordered:
+            self._sigterm(c, k)    # the last running sidecar's turn has come
+
+    def _finish(self) -> None:
+        self.terminal = True
+        self.busy = False
+        self.end_time = self.s.now
+        self._snapshot()
