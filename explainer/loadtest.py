@@ -56,7 +56,7 @@ UNIQUE = """
 counter = 0
 request = function()
   counter = counter + 1
-  local tag = string.format("%%23+load+%%d-%%d%%0A", counter, math.random(1, 1000000000))
+  local tag = string.format("%%23+load+%d-%d%%0A", counter, math.random(1, 1000000000))
   local body = wrk.body:gsub("&version=", function() return tag .. "&version=" end, 1)
   return wrk.format(nil, nil, nil, body)
 end
