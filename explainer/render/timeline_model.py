@@ -1,0 +1,274 @@
+"""The timeline's vocabulary: geometry constants, the layout dataclasses, text measuring, labels.
+
+Shared by the walk (`timeline_walk`), the placement (`timeline_place`), the layout
+(`timeline`) and the markup (`timeline_svg`); it imports none of them.
+"""
+from __future__ import annotations
+
+import math
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+
+Gettext = Callable[[str], str]
+
+
+def _identity(s: str) -> str:
+    return s
+
+
+# ---- geometry constants (px) -------------------------------------------------------------------
+MARGIN = 12
+LANE_HEIGHT = 22
+BAR_INSET = 5                 # a bar fills the lane minus this much above and below
+GROUP_GAP = 8                 # between init containers, app containers and ephemeral containers
+STRIP_ROW = 18
+STRIP_GAP = 3
+AXIS_ROW = 20
+LEGEND_ROW = 20
+GUIDE_ROW = 15
+HEADING_ROW = 26
+RIGHT_PAD = 56                # room after the last second for exit codes and labels
+NAME_MAX = 190                # container names longer than this are cut (full name in the tooltip)
+MIN_WIDTH, MAX_WIDTH = 700.0, 4000.0   # the plot area; the page scrolls horizontally
+MIN_GAP_PX = 16.0             # the shortest interval between two events gets at least this
+FONT = 12.0
+SMALL = 10.5
+
+STATES = ("waiting", "starting", "running", "ready", "terminating", "backoff", "exited")
+ROLE_ORDER = {"init": 0, "sidecar": 0, "app": 1, "ephemeral": 2}
+
+
+# ---- the layout --------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class Lane:
+    index: int
+    name: str
+    role: str                    # init | sidecar | app | ephemeral
+    role_label: str
+    label: str                   # the name, cut to fit the label column
+    y: float
+    height: float
+    group: int                   # 0 init containers and sidecars, 1 app containers, 2 ephemeral
+    tooltip: str
+
+
+@dataclass(frozen=True, slots=True)
+class Bar:
+    lane: int
+    state: str                   # one of STATES
+    t0: float
+    t1: float
+    x: float
+    width: float
+    y: float
+    height: float
+    css_class: str
+    tooltip: str
+    assumed: bool = False        # its end comes from an assumed duration
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    lane: int
+    # poststart | startup-ok | startup-failed | liveness-failed | sigterm | sigkill | restart | exit |
+    # image-pull-failed | image-updated
+    kind: str
+    t: float
+    x: float                     # where the glyph is drawn (nudged right when glyphs collide)
+    y: float                     # the lane's middle
+    css_class: str
+    tooltip: str
+    label: str = ""              # exit code text
+    label_x: float | None = None  # None: no room for the label (it stays in the tooltip)
+    assumed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StripRow:
+    key: str                     # phase | status | ready
+    label: str
+    y: float
+    height: float
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    row: str
+    value: str
+    t0: float
+    t1: float
+    x: float
+    width: float
+    y: float
+    height: float
+    css_class: str
+    tooltip: str
+    label: str                   # "" when the text does not fit
+    transient: bool = False      # a value held for no time at all (drawn as a thin tick)
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    t: float
+    x: float
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Arrow:
+    container: str
+    waits_for: str
+    condition: str
+    guaranteed: bool
+    points: tuple[tuple[float, float], ...]
+    css_class: str
+    tooltip: str
+
+
+@dataclass(frozen=True, slots=True)
+class Guide:
+    """A Pod-level moment (deleted, sandbox lost, deadline, kubectl debug) across all lanes."""
+
+    kind: str
+    t: float
+    x: float
+    y0: float
+    y1: float
+    label: str
+    label_x: float               # the label's centre (kept inside the chart)
+    label_y: float
+    css_class: str
+    tooltip: str
+
+
+@dataclass(frozen=True, slots=True)
+class LegendItem:
+    kind: str                    # bar | assumed | marker | arrow
+    key: str                     # the state, marker kind or arrow style
+    label: str
+    x: float
+    y: float
+    css_class: str
+
+
+@dataclass(frozen=True, slots=True)
+class TimelineLayout:
+    pod: str
+    width: float
+    height: float
+    plot_x: float
+    plot_width: float
+    px_per_second: float
+    view_end: float
+    end_time: float
+    lanes_top: float
+    lanes_bottom: float
+    axis_y: float                # baseline of the tick labels above the lanes
+    bottom_axis_y: float
+    label_x: float               # where the container names start
+    role_x: float                # right edge of the role labels
+    heading_y: float
+    lanes: tuple[Lane, ...]
+    bars: tuple[Bar, ...]
+    markers: tuple[Marker, ...]
+    strip_rows: tuple[StripRow, ...]
+    segments: tuple[Segment, ...]
+    ticks: tuple[Tick, ...]
+    arrows: tuple[Arrow, ...]
+    guides: tuple[Guide, ...]
+    legend: tuple[LegendItem, ...]
+    axis_label: str
+    note: str                    # "… continues to 300 s", or why nothing ran
+    note_y: float
+    simulated: bool
+
+
+# ---- small helpers -----------------------------------------------------------------------------
+def _r(v: float) -> float:
+    """Round to 0.1 px; -0.0 becomes 0.0 so that golden files do not flip."""
+    v = round(v, 1)
+    return 0.0 if v == 0 else v
+
+
+def _secs(t: float) -> str:
+    return f"{t:g}"
+
+
+def text_width(text: str, size: float = FONT) -> float:
+    """A close enough estimate of how wide ``text`` is in a sans-serif font (CJK counts double)."""
+    w = 0.0
+    for ch in text:
+        if unicodedata.east_asian_width(ch) in ("W", "F"):
+            w += size
+        elif ch in "il.,:;|!'` ":
+            w += size * 0.3
+        elif ch.isupper() or ch in "mwMW@%":
+            w += size * 0.7
+        else:
+            w += size * 0.56
+    return w
+
+
+def _cut(text: str, max_px: float, size: float = FONT) -> str:
+    if text_width(text, size) <= max_px:
+        return text
+    out = ""
+    for ch in text:
+        if text_width(out + ch + "…", size) > max_px:
+            break
+        out += ch
+    return out + "…"
+
+
+def nice_step(seconds_per_px: float, min_px: float = 64.0) -> float:
+    """The smallest step of 1, 2, 5 x 10^n seconds whose ticks are at least ``min_px`` apart."""
+    want = seconds_per_px * min_px
+    exp = math.floor(math.log10(want)) if want > 0 else 0
+    for e in (exp, exp + 1):
+        for m in (1, 2, 5):
+            step = m * 10 ** e
+            if step >= want - 1e-12:
+                return float(step) if step >= 1 else round(step, 6)
+    return float(10 ** (exp + 1))
+
+
+# ---- labels (through gettext, so that makemessages finds the msgids) ----------------------------
+def _role_labels(_: Gettext) -> dict[str, str]:
+    return {"init": _("Init container"), "sidecar": _("Native sidecar"), "app": _("App container"),
+            "ephemeral": _("Ephemeral container")}
+
+
+def _state_labels(_: Gettext) -> dict[str, str]:
+    return {"waiting": _("Waiting"), "starting": _("Starting"), "running": _("Running"),
+            "ready": _("Ready"), "terminating": _("Terminating"), "backoff": _("Back-off"),
+            "exited": _("Exited")}
+
+
+def _marker_labels(_: Gettext) -> dict[str, str]:
+    return {"poststart": _("postStart done"), "startup-ok": _("Startup probe passed"),
+            "startup-failed": _("Startup probe failed"), "liveness-failed": _("Liveness probe failed"),
+            "sigterm": _("SIGTERM"), "sigkill": _("SIGKILL"), "restart": _("Restart"),
+            "exit": _("Exit code"), "image-pull-failed": _("Image pull failed"),
+            "image-updated": _("Image updated")}
+
+
+def _event_labels(_: Gettext) -> dict[str, str]:
+    return {
+        "sandbox_ready": _("Sandbox ready"), "image_pull_failed": _("Image pull failed"),
+        "created": _("Created"), "started": _("Started"), "poststart_done": _("postStart done"),
+        "startup_probe_ok": _("Startup probe passed"), "startup_probe_failed": _("Startup probe failed"),
+        "ready": _("Ready"), "not_ready": _("Not ready"), "liveness_failed": _("Liveness probe failed"),
+        "exited": _("Exited"), "backoff": _("Back-off"), "delete_requested": _("Pod deleted"),
+        "prestop_started": _("preStop hook started"), "prestop_done": _("preStop hook done"),
+        "terminating": _("SIGTERM"), "killed": _("SIGKILL"), "sandbox_lost": _("Sandbox lost"),
+        "deadline_exceeded": _("Deadline exceeded"), "debug_requested": _("kubectl debug"),
+        "image_updated": _("Image updated"),
+    }
+
+
+def _condition_text(condition: str, waits_for: str, _: Gettext) -> str:
+    texts = {"exit0": _("{c} to exit 0"), "started": _("{c} to start"),
+             "startupProbe": _("{c}'s startup probe to pass"), "postStart": _("{c}'s postStart hook to finish"),
+             "created": _("{c} to be started")}
+    return texts.get(condition, _("{c} to start")).format(c=waits_for)

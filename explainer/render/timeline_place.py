@@ -1,0 +1,272 @@
+"""Placing the walked pieces on the chart: the scale, legend, guide rows, bars, Pod status
+strip, markers and dependency arrows, every coordinate rounded to 0.1 px."""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..lifecycle.trace import TraceEvent
+from .timeline_model import (
+    BAR_INSET,
+    LANE_HEIGHT,
+    LEGEND_ROW,
+    MARGIN,
+    MAX_WIDTH,
+    MIN_GAP_PX,
+    MIN_WIDTH,
+    SMALL,
+    STATES,
+    Arrow,
+    Bar,
+    Gettext,
+    Lane,
+    LegendItem,
+    Marker,
+    Segment,
+    StripRow,
+    _condition_text,
+    _marker_labels,
+    _r,
+    _secs,
+    _state_labels,
+    text_width,
+)
+from .timeline_walk import _Raw, _RawMarker
+
+if TYPE_CHECKING:
+    from ..explain import PodReport
+
+
+def _scale(report: PodReport, lane_events: list[list[TraceEvent]], marks: list[_RawMarker], view_end: float,
+           bar_end: float) -> float:
+    """Pixels per second: enough that the closest two moments are MIN_GAP_PX apart and that the
+    glyphs and exit code of one moment fit before the lane's next moment, within the width limits."""
+    need = MIN_WIDTH / view_end
+    sim = report.simulation
+    if sim is not None:
+        times = sorted({e.t for e in sim.events if e.t <= view_end} | {p.t for p in sim.timeline if p.t <= view_end}
+                       | {0.0, bar_end})
+        for a, b in zip(times, times[1:]):
+            if b - a > 1e-6:
+                need = max(need, MIN_GAP_PX / max(b - a, 0.05))
+        px: dict[tuple[int, float], float] = {}
+        for m in marks:
+            extra = text_width(m.label, SMALL) + 6 if m.kind == "exit" else _GLYPH
+            px[(m.lane, m.t)] = px.get((m.lane, m.t), 4.0) + extra
+        for lane, events in enumerate(lane_events):
+            ts = sorted({e.t for e in events if e.t <= bar_end} | {bar_end})
+            for a, b in zip(ts, ts[1:]):
+                if (lane, a) in px and b - a > 1e-6:
+                    need = max(need, px[(lane, a)] / max(b - a, 0.05))
+    return min(round(need, 3), math.floor(MAX_WIDTH / view_end * 1000) / 1000)
+
+
+def _legend(marks: list[_RawMarker], deps: list, y: float, width: float,
+            _: Gettext) -> tuple[list[LegendItem], float]:
+    """Every bar state and the assumed pattern; the markers and arrow styles that occur."""
+    states, mlabels = _state_labels(_), _marker_labels(_)
+    entries: list[tuple[str, str, str, str]] = [("bar", s, states[s], f"tl-{s}") for s in STATES]
+    entries.append(("assumed", "assumed", _("Assumed duration"), "tl-assumed"))
+    present = {"probe-failed" if m.kind in ("startup-failed", "liveness-failed") else m.kind for m in marks}
+    for k in ("poststart", "startup-ok", "probe-failed", "sigterm", "sigkill", "restart", "exit",
+              "image-pull-failed", "image-updated"):
+        if k in present:
+            entries.append(("marker", k, _("Probe failed") if k == "probe-failed" else mlabels[k], f"tl-m-{k}"))
+    for g in sorted({d.guaranteed for d in deps}, reverse=True):
+        entries.append(("arrow", "guaranteed" if g else "ordered",
+                        _("Waits for (guaranteed)") if g else _("Waits for (kubelet order, not guaranteed)"),
+                        "tl-arrow" if g else "tl-arrow tl-dashed"))
+    limit = MARGIN + max(min(width - 2 * MARGIN, 1100.0), 400.0)
+    items: list[LegendItem] = []
+    lx, ly = float(MARGIN), y
+    for kind, key, label, css in entries:
+        w = 20 + text_width(label, SMALL) + 16
+        if lx + w > limit and lx > MARGIN:
+            lx, ly = float(MARGIN), ly + LEGEND_ROW
+        items.append(LegendItem(kind, key, label, _r(lx), _r(ly), css))
+        lx += w
+    return items, ly + LEGEND_ROW + 4
+
+
+def _guide_rows(raw: list[tuple[TraceEvent, str, str]], x_of: Callable[[float], float], plot_x: float,
+                right_edge: float) -> tuple[list[tuple[TraceEvent, str, str, float, float, int]], int]:
+    """Give each guide label a row above the strip so that labels never overlap."""
+    rows_end: list[float] = []
+    placed = []
+    for e, kind, label in raw:
+        x = x_of(e.t)
+        w = text_width(label, SMALL)
+        left = max(min(x - w / 2, right_edge - w - 2), plot_x)
+        row = next((i for i, r in enumerate(rows_end) if r + 6 <= left), len(rows_end))
+        if row == len(rows_end):
+            rows_end.append(0.0)
+        rows_end[row] = left + w
+        placed.append((e, kind, label, x, _r(left + w / 2), row))
+    return placed, len(rows_end)
+
+
+def _bar(rb: _Raw, lane: Lane, x_of: Callable[[float], float], states: dict[str, str], _: Gettext) -> Bar | None:
+    x0, x1 = x_of(rb.t0), x_of(rb.t1)
+    if x1 - x0 < 0.1:
+        return None
+    inset = BAR_INSET + (3 if rb.state == "exited" else 0)     # after the exit: a thinner bar
+    css = f"tl-bar tl-{rb.state}" + (" tl-error" if rb.error else "")
+    tip = f"{lane.name} · {states[rb.state]} · {_secs(rb.t0)}–{_secs(rb.t1)} s"
+    if rb.detail:
+        tip += "\n" + rb.detail
+    if rb.assumed or rb.why_assumed:
+        tip += f"\n({_('assumed')}" + (f": {rb.why_assumed})" if rb.why_assumed else ")")
+    return Bar(rb.lane, rb.state, rb.t0, rb.t1, x0, _r(x1 - x0), _r(lane.y + inset),
+               _r(LANE_HEIGHT - 2 * inset), css, tip, rb.assumed)
+
+
+def _status_class(status: str) -> str:
+    if status in ("Running", "NotReady"):
+        return "run"
+    if status == "Terminating":
+        return "term"
+    if status in ("Completed", "Succeeded"):
+        return "done"
+    if any(w in status for w in ("Error", "BackOff", "ErrImage", "Deadline", "Failed", "OOM", "Invalid")):
+        return "bad"
+    if status.startswith("Init:") or status in ("PodInitializing", "ContainerCreating", "Pending"):
+        return "wait"
+    return "other"
+
+
+def _strip_segments(timeline, rows: list[StripRow], view_end: float, bar_end: float,
+                    x_of: Callable[[float], float], _: Gettext) -> list[Segment]:
+    """Merge the status points into segments per row; values held for no time become ticks."""
+    row = {r.key: r for r in rows}
+    out: list[Segment] = []
+    pts = [p for p in timeline if p.t <= view_end]
+    values = {
+        "phase": lambda p: p.phase,
+        "status": lambda p: p.status,
+        "ready": lambda p: "True" if p.ready else "False",
+    }
+    phases = ("Pending", "Running", "Succeeded", "Failed")
+    css = {
+        "phase": lambda v: f"tl-seg tl-phase-{v.lower() if v in phases else 'unknown'}",
+        "status": lambda v: f"tl-seg tl-status-{_status_class(v)}",
+        "ready": lambda v: f"tl-seg tl-ready-{v.lower()}",
+    }
+    names = {"phase": _("Phase"), "status": _("Status"), "ready": _("Ready")}
+    for key, get in values.items():
+        r = row[key]
+        runs: list[list[Any]] = []        # [value, t0, t1, extra]
+        for i, p in enumerate(pts):
+            v = get(p)
+            t1 = pts[i + 1].t if i + 1 < len(pts) else bar_end
+            extra = f"READY {p.ready_count}, RESTARTS {p.restarts}" if key == "status" else ""
+            if runs and runs[-1][0] == v and runs[-1][2] >= p.t - 1e-9:
+                runs[-1][2] = max(runs[-1][2], t1)
+                if extra and extra not in runs[-1][3]:
+                    runs[-1][3].append(extra)
+            else:
+                runs.append([v, p.t, t1, [extra] if extra else []])
+        blips: list[list[Any]] = []       # values held for no time, grouped by x: [x, t, values]
+        for v, t0, t1, extra in runs:
+            x0, x1 = x_of(t0), x_of(t1)
+            if x1 - x0 < 0.1:
+                if blips and blips[-1][0] == x0:
+                    blips[-1][2].append(v)
+                else:
+                    blips.append([x0, t0, [v]])
+                continue
+            tip = _("{row}: {value} from {t0} s to {t1} s").format(row=names[key], value=v, t0=_secs(t0),
+                                                                     t1=_secs(t1))
+            if extra:
+                tip += "\n" + "; ".join(extra)
+            label = v if text_width(v, SMALL) + 8 <= x1 - x0 else ""
+            out.append(Segment(key, v, t0, t1, x0, _r(x1 - x0), _r(r.y), r.height, css[key](v), tip, label))
+        for x0, t0, vs in blips:
+            value = " → ".join(vs)
+            at_end = t0 >= bar_end
+            tip = (_("{row}: {value} at {t} s") if at_end else _("{row}: {value} at {t} s (momentarily)")).format(
+                row=names[key], value=value, t=_secs(t0))
+            cls = next((css[key](v) for v in vs if "-bad" in css[key](v) or "-failed" in css[key](v)),
+                       css[key](vs[-1]))
+            out.append(Segment(key, value, t0, t0, _r(x0 - 1), 2.0, _r(r.y), r.height, cls + " tl-blip", tip, "",
+                               True))
+    return out
+
+
+_GLYPH = 9.0   # the width a marker glyph takes; colliding glyphs are moved right by this much
+
+
+def _place_markers(raw: list[_RawMarker], lanes: list[Lane], bars: list[Bar], x_of: Callable[[float], float],
+                   right_edge: float, labels: dict[str, str]) -> list[Marker]:
+    """Glyphs on each lane's middle; glyphs at the same place move right; exit codes get a label
+    when there is room before the lane's next change."""
+    starts: dict[int, list[float]] = {}
+    for b in bars:
+        starts.setdefault(b.lane, []).append(b.x)
+    out: list[Marker] = []
+    used: dict[int, float | None] = {}   # per lane: right edge of the last glyph or label at last_x
+    last_x: dict[int, float] = {}
+    # at one instant the glyphs come first, then the exit code after them
+    for m in sorted(raw, key=lambda m: (m.lane, m.t, m.kind == "exit")):
+        lane = lanes[m.lane]
+        x = x_of(m.t)
+        if last_x.get(m.lane) != x:
+            used[m.lane] = None
+        last_x[m.lane] = x
+        taken = used[m.lane]
+        mid = _r(lane.y + lane.height / 2)
+        title = f"{lane.name} · {labels[m.kind]} · {_secs(m.t)} s"
+        if m.tooltip:
+            title += "\n" + m.tooltip
+        if m.kind == "exit":
+            # the tick at the exact moment; the code right of it if it fits before the next change
+            lx = x + 3 if taken is None else max(x + 3, taken + 2)
+            nxt = min([s for s in starts.get(m.lane, []) if s > x + 0.05] + [right_edge])
+            w = text_width(m.label, SMALL) + 2
+            label_x = _r(lx) if lx + w <= nxt else None
+            if label_x is not None:
+                used[m.lane] = lx + w
+            cls = "tl-m-exit" + (" tl-m-exit-error" if m.label != "0" else "")
+            out.append(Marker(m.lane, m.kind, m.t, x, mid, cls + (" tl-m-assumed" if m.assumed else ""), title,
+                              m.label, label_x, m.assumed))
+            continue
+        gx = x if taken is None else max(x, taken + _GLYPH / 2)
+        used[m.lane] = gx + _GLYPH / 2
+        kind_cls = "probe-failed" if m.kind in ("startup-failed", "liveness-failed") else m.kind
+        out.append(Marker(m.lane, m.kind, m.t, _r(gx), mid,
+                          f"tl-m tl-m-{kind_cls}" + (" tl-m-assumed" if m.assumed else ""), title, "", None,
+                          m.assumed))
+    return out
+
+
+def _arrows(deps, by_name: dict[str, int], lanes: list[Lane], first: dict[tuple[str, str], TraceEvent],
+            x_of: Callable[[float], float], view_end: float, _: Gettext) -> list[Arrow]:
+    moment = {"exit0": ("exit0",), "started": ("started",), "startupProbe": ("startup_probe_ok",),
+              "postStart": ("poststart_done",), "created": ("created", "started")}
+    out = []
+    for dep in deps:
+        if dep.container not in by_name or dep.waits_for not in by_name:
+            continue
+        src = next((first[(dep.waits_for, k)] for k in moment.get(dep.condition, ("started",))
+                    if (dep.waits_for, k) in first), None)
+        dst = first.get((dep.container, "started"))
+        if src is None or dst is None or dst.t > view_end:
+            continue
+        a, b = lanes[by_name[dep.waits_for]], lanes[by_name[dep.container]]
+        x0, x1 = x_of(src.t), x_of(dst.t)
+        down = b.y > a.y
+        y0 = _r(a.y + (LANE_HEIGHT - BAR_INSET if down else BAR_INSET))
+        if x1 - x0 < 6:
+            y1 = _r(b.y + (BAR_INSET if down else LANE_HEIGHT - BAR_INSET))
+            points: tuple[tuple[float, float], ...] = ((x0, y0), (x0, y1))
+        else:
+            ym = _r(b.y + LANE_HEIGHT / 2)
+            points = ((x0, y0), (x0, ym), (x1, ym))
+        what = _condition_text(dep.condition, dep.waits_for, _)
+        tip = _("{c} waits for {what}").format(c=dep.container, what=what)
+        tip += "\n" + (_("guaranteed by the Kubernetes API") if dep.guaranteed
+                       else _("what the kubelet does, not guaranteed by the API"))
+        tip += "\n" + f"{_secs(src.t)} s → {_secs(dst.t)} s"
+        out.append(Arrow(dep.container, dep.waits_for, dep.condition, dep.guaranteed, points,
+                         "tl-arrow" if dep.guaranteed else "tl-arrow tl-dashed", tip))
+    return out

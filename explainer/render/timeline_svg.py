@@ -1,0 +1,218 @@
+"""The timeline's markup: a `TimelineLayout` drawn as a standalone SVG document.
+
+No script, no external reference, every text escaped, light and dark colours (`timeline_style`).
+"""
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import TYPE_CHECKING
+from xml.sax.saxutils import escape
+
+from .timeline_model import GROUP_GAP, MARGIN, Gettext, TimelineLayout, _identity, _secs
+from .timeline_style import STYLE
+
+if TYPE_CHECKING:
+    from ..explain import PodReport
+
+_INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _t(s: object) -> str:
+    """Escape text content (and drop characters XML 1.0 cannot hold)."""
+    return escape(_INVALID_XML.sub("\ufffd", str(s)))
+
+
+def _q(s: object) -> str:
+    """A double-quoted attribute value."""
+    return '"' + escape(_INVALID_XML.sub("\ufffd", str(s)), {'"': "&quot;", "\n": "&#10;", "\t": "&#9;"}) + '"'
+
+
+def _n(v: float) -> str:
+    s = f"{v:.1f}".rstrip("0").rstrip(".")
+    return "0" if s in ("-0", "") else s
+
+
+
+def _glyph(kind: str, x: float, y: float, css: str) -> str:
+    """The shape of a marker, centred on (x, y)."""
+    c = _q(css)
+    if kind == "poststart":          # diamond
+        return f'<path class={c} d="M{_n(x)} {_n(y - 4.5)}l4.5 4.5l-4.5 4.5l-4.5-4.5z"/>'
+    if kind == "startup-ok":         # dot
+        return f'<circle class={c} cx="{_n(x)}" cy="{_n(y)}" r="3.8"/>'
+    if kind in ("startup-failed", "liveness-failed", "probe-failed"):   # cross
+        return f'<path class={c} d="M{_n(x - 3.5)} {_n(y - 3.5)}l7 7m0-7l-7 7"/>'
+    if kind == "sigterm":            # triangle pointing down
+        return f'<path class={c} d="M{_n(x - 4.5)} {_n(y - 4)}h9l-4.5 8z"/>'
+    if kind == "sigkill":            # square
+        return f'<rect class={c} x="{_n(x - 3.8)}" y="{_n(y - 3.8)}" width="7.6" height="7.6"/>'
+    if kind == "restart":            # open arc with a head: a circular arrow
+        return (f'<path class={c} d="M{_n(x + 3.6)} {_n(y - 1.2)}a3.8 3.8 0 1 1-1.4-2.6"/>'
+                f'<path class={c} d="M{_n(x + 0.4)} {_n(y - 4.8)}l2.4 1.2l-1.2 2.4"/>')
+    if kind in ("image-pull-failed", "image-updated"):   # small open square
+        return f'<rect class={c} x="{_n(x - 3.5)}" y="{_n(y - 3.5)}" width="7" height="7" rx="1.5"/>'
+    if kind == "exit":
+        return f'<path class={c} d="M{_n(x)} {_n(y - 6)}v12"/>'
+    return ""
+
+
+def _arrow_head(points: tuple[tuple[float, float], ...], css: str) -> str:
+    (xa, ya), (xb, yb) = points[-2], points[-1]
+    if abs(xb - xa) < 0.05:          # vertical
+        s = 1 if yb > ya else -1
+        return (f'<path class={_q(css)} d="M{_n(xb)} {_n(yb)}l-3.5 {_n(-6 * s)}h7z"/>')
+    s = 1 if xb > xa else -1
+    return f'<path class={_q(css)} d="M{_n(xb)} {_n(yb)}l{_n(-6 * s)}-3.5v7z"/>'
+
+
+def _svg_id(report: PodReport) -> str:
+    src = getattr(report.pod, "source", None)
+    key = f"{report.pod.name}/{getattr(src, 'document', 0)}"
+    return "tl" + hashlib.sha1(key.encode("utf-8")).hexdigest()[:8]
+
+
+def svg_document(report: PodReport, lay: TimelineLayout, *, gettext: Gettext = _identity,
+                 title: str | None = None) -> str:
+    """Draw ``lay`` (the layout of ``report``) as a standalone SVG document.
+
+    No script and no external reference; every text is escaped; hover details are <title>s.
+    """
+    _ = gettext
+    sid = _svg_id(report)
+    hatch = f"url(#{sid}-hatch)"
+    sim = report.simulation
+    heading = title if title is not None else _("Timeline of Pod {pod}").format(pod=lay.pod)
+    if sim is not None:
+        desc = _("{n} containers, simulated from 0 to {end} s. Shown: 0 to {view} s.").format(
+            n=len(lay.lanes), end=_secs(sim.end_time), view=_secs(lay.view_end))
+        if sim.timeline:
+            last = sim.timeline[-1]
+            desc += " " + _("At the end the Pod is {phase} and kubectl shows {status}.").format(
+                phase=last.phase, status=last.status)
+    else:
+        desc = lay.note
+    w, h = _n(lay.width), _n(lay.height)
+    o: list[str] = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}"'
+        f' class="tl-root" role="img" aria-labelledby="{sid}-title {sid}-desc">',
+        f'<title id="{sid}-title">{_t(heading)}</title>',
+        f'<desc id="{sid}-desc">{_t(desc)}</desc>',
+        f"<style>{STYLE}</style>",
+        f'<defs><pattern id="{sid}-hatch" width="6" height="6" patternUnits="userSpaceOnUse"'
+        ' patternTransform="rotate(45)"><path class="tl-hatch" d="M0 0v6"/></pattern></defs>',
+        f'<rect class="tl-bg" width="{w}" height="{h}"/>',
+        f'<text class="tl-head" x="{MARGIN}" y="{_n(lay.heading_y)}">{_t(heading)}</text>',
+    ]
+    o += _svg_legend(lay, hatch)
+    if lay.note:
+        o.append(f'<text class="tl-note" x="{_n(lay.plot_x)}" y="{_n(lay.note_y)}">{_t(lay.note)}</text>')
+    o += _svg_background(lay)
+    o += _svg_strip(lay)
+    o += _svg_lanes(lay, hatch)
+    o.append("</svg>")
+    return "\n".join(o) + "\n"
+
+
+def _svg_legend(lay: TimelineLayout, hatch: str) -> list[str]:
+    o = ['<g class="tl-legend">']
+    for item in lay.legend:
+        x, y = item.x, item.y
+        cy = y + 7
+        box = f'x="{_n(x)}" y="{_n(y + 1)}" width="14" height="11" rx="2"'
+        if item.kind == "bar":
+            o.append(f'<rect class="tl-bar {item.css_class}" {box}/>')
+        elif item.kind == "assumed":
+            o.append(f'<rect class="tl-bar tl-ready" {box}/><rect class="tl-assumed" {box} fill="{hatch}"/>')
+        elif item.kind == "marker" and item.key == "exit":
+            o.append(_glyph("exit", x + 3, cy, "tl-m-exit"))
+            o.append(f'<text class="tl-exit-text" x="{_n(x + 6)}" y="{_n(cy + 3.5)}">0</text>')
+        elif item.kind == "marker":
+            o.append(_glyph(item.key, x + 7, cy, f"tl-m tl-m-{item.key}"))
+        elif item.kind == "arrow":
+            o.append(f'<path class={_q(item.css_class)} d="M{_n(x)} {_n(cy)}h10"/>')
+            o.append(_arrow_head(((x, cy), (x + 14, cy)), "tl-arrow-head"))
+        o.append(f'<text class="tl-text tl-small" x="{_n(x + 20)}" y="{_n(y + 11)}">{_t(item.label)}</text>')
+    o.append("</g>")
+    return o
+
+
+def _svg_background(lay: TimelineLayout) -> list[str]:
+    """Zebra lanes, group separators, the grid and both time axes."""
+    o = ['<g class="tl-lanes">']
+    for lane in lay.lanes:
+        if lane.index % 2 == 1:
+            o.append(f'<rect class="tl-zebra" x="{MARGIN}" y="{_n(lane.y)}" width="{_n(lay.width - 2 * MARGIN)}"'
+                     f' height="{_n(lane.height)}"/>')
+        if lane.index and lane.group != lay.lanes[lane.index - 1].group:
+            o.append(f'<path class="tl-sep" d="M{MARGIN} {_n(lane.y - GROUP_GAP / 2)}H{_n(lay.width - MARGIN)}"/>')
+    o.append('</g>\n<g class="tl-axes">')
+    top, bottom = _n(lay.lanes_top - 2), _n(lay.lanes_bottom + 2)
+    for tick in lay.ticks:
+        o.append(f'<path class="tl-grid" d="M{_n(tick.x)} {top}V{bottom}"/>')
+    end = _n(lay.plot_x + lay.plot_width)
+    o.append(f'<path class="tl-axis" d="M{_n(lay.plot_x)} {top}H{end}M{_n(lay.plot_x)} {bottom}H{end}"/>')
+    for y in (lay.axis_y, lay.bottom_axis_y):
+        for tick in lay.ticks:
+            o.append(f'<text class="tl-muted tl-small" x="{_n(tick.x)}" y="{_n(y)}" text-anchor="middle">'
+                     f"{_t(tick.label)}</text>")
+        o.append(f'<text class="tl-muted tl-small" x="{_n(lay.role_x)}" y="{_n(y)}" text-anchor="end">'
+                 f"{_t(lay.axis_label)}</text>")
+    o.append("</g>")
+    return o
+
+
+def _svg_strip(lay: TimelineLayout) -> list[str]:
+    o = ['<g class="tl-strip">']
+    for row in lay.strip_rows:
+        o.append(f'<text class="tl-text" x="{_n(lay.role_x)}" y="{_n(row.y + 13)}" text-anchor="end">'
+                 f"{_t(row.label)}</text>")
+    for seg in lay.segments:
+        o.append(f'<g><title>{_t(seg.tooltip)}</title><rect class={_q(seg.css_class)} x="{_n(seg.x)}"'
+                 f' y="{_n(seg.y)}" width="{_n(seg.width)}" height="{_n(seg.height)}"/>')
+        if seg.label:
+            o.append(f'<text class="tl-seg-text" x="{_n(seg.x + 4)}" y="{_n(seg.y + 12.5)}">{_t(seg.label)}</text>')
+        o.append("</g>")
+    o.append("</g>")
+    return o
+
+
+def _svg_lanes(lay: TimelineLayout, hatch: str) -> list[str]:
+    """Lane labels, bars, Pod-level guides, dependency arrows and markers, in drawing order."""
+    o = ['<g class="tl-labels">']
+    for lane in lay.lanes:
+        mid = lane.y + lane.height / 2
+        o.append(f'<g><title>{_t(lane.tooltip)}</title>'
+                 f'<rect class="tl-role-{lane.role}" x="{MARGIN}" y="{_n(lane.y + 3)}" width="4"'
+                 f' height="{_n(lane.height - 6)}" rx="1"/>'
+                 f'<text class="tl-text" x="{_n(lay.label_x)}" y="{_n(mid + 4)}">{_t(lane.label)}</text>'
+                 f'<text class="tl-muted tl-small" x="{_n(lay.role_x)}" y="{_n(mid + 3.5)}" text-anchor="end">'
+                 f"{_t(lane.role_label)}</text></g>")
+    o.append('</g>\n<g class="tl-bars">')
+    for bar in lay.bars:
+        box = f'x="{_n(bar.x)}" y="{_n(bar.y)}" width="{_n(max(bar.width, 1.0))}" height="{_n(bar.height)}" rx="2"'
+        o.append(f"<g><title>{_t(bar.tooltip)}</title><rect class={_q(bar.css_class)} {box}/>"
+                 + (f'<rect class="tl-assumed" {box} fill="{hatch}"/>' if bar.assumed else "") + "</g>")
+    o.append('</g>\n<g class="tl-guides">')
+    strip_bottom = _n(lay.strip_rows[-1].y + lay.strip_rows[-1].height + 2)
+    for g in lay.guides:
+        text_cls = "tl-guide-text" + (" tl-guide-debug" if g.kind == "debug" else "")
+        o.append(f'<g><title>{_t(g.tooltip)}</title>'
+                 f'<path class={_q(g.css_class)} d="M{_n(g.x)} {_n(g.y0)}V{strip_bottom}'
+                 f'M{_n(g.x)} {_n(lay.lanes_top - 2)}V{_n(g.y1)}"/>'
+                 f'<text class={_q(text_cls)} x="{_n(g.label_x)}" y="{_n(g.label_y)}" text-anchor="middle">'
+                 f"{_t(g.label)}</text></g>")
+    o.append('</g>\n<g class="tl-arrows">')
+    for a in lay.arrows:
+        d = "M" + "L".join(f"{_n(x)} {_n(y)}" for x, y in a.points)
+        o.append(f'<g><title>{_t(a.tooltip)}</title><path class={_q(a.css_class)} d="{d}"/>'
+                 f"{_arrow_head(a.points, 'tl-arrow-head')}</g>")
+    o.append('</g>\n<g class="tl-markers">')
+    for m in lay.markers:
+        label = ""
+        if m.kind == "exit" and m.label_x is not None:
+            cls = "tl-exit-text" + (" tl-error" if m.label != "0" else "")
+            label = f'<text class="{cls}" x="{_n(m.label_x)}" y="{_n(m.y + 3.5)}">{_t(m.label)}</text>'
+        o.append(f"<g><title>{_t(m.tooltip)}</title>{_glyph(m.kind, m.x, m.y, m.css_class)}{label}</g>")
+    o.append("</g>")
+    return o
