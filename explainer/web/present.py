@@ -5,7 +5,7 @@ and print.  Pictures are rendered here (server side), through the cache when con
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from django.utils.translation import gettext
@@ -31,14 +31,42 @@ class PodView:
     notes: list[str]
     containers: list[dict[str, Any]] = field(default_factory=list)
     timeline_svg: str = ""
-    diagram_svg: str = ""
     diagram_dot: str = ""
-    diagram_error: str = ""
     findings: list[dict[str, Any]] = field(default_factory=list)
     steps: list[dict[str, Any]] = field(default_factory=list)
     rows: list[dict[str, Any]] = field(default_factory=list)
     final: dict[str, Any] = field(default_factory=dict)
     assumed: list[dict[str, str]] = field(default_factory=list)
+    svg: str = ""
+    error: str = ""
+    pending: Any = field(default=None, repr=False, compare=False)   # a `dot` still drawing
+
+    # `dot` draws in its own process; the page waits for it only where it shows the diagram,
+    # so the timeline, the story and most of the page are laid out meanwhile.
+    @property
+    def diagram_svg(self) -> str:
+        self._resolve()
+        return self.svg
+
+    @property
+    def diagram_error(self) -> str:
+        self._resolve()
+        return self.error
+
+    def _resolve(self) -> None:
+        if self.pending is not None:
+            pending, self.pending = self.pending, None
+            try:
+                self.svg = svg_result(pending)
+            except DiagramError as exc:
+                self.error = exc.text.render(gettext)
+
+    def __getstate__(self) -> dict[str, Any]:   # cached views hold the finished picture
+        self._resolve()
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
 
 
 def present(expl: Explanation) -> list[PodView]:
@@ -65,15 +93,10 @@ def _pod(r: PodReport) -> PodView:
     dot = sharing_diagram(r, gettext=gettext)
     view.diagram_dot = dot
     try:   # dot draws in its own process while this one lays out the timeline and the story
-        pending = start_svg(dot)
+        view.pending = start_svg(dot)
     except DiagramError as exc:
-        pending, view.diagram_error = None, exc.text.render(gettext)
+        view.error = exc.text.render(gettext)
     _simulation_views(view, r)
-    if pending is not None:
-        try:
-            view.diagram_svg = svg_result(pending)
-        except DiagramError as exc:
-            view.diagram_error = exc.text.render(gettext)
     return view
 
 

@@ -34,9 +34,13 @@ def fingerprint(manifest: str, scenario: Any, version: str) -> str:
     return hashlib.sha256(f"{version}\0{scenario!r}\0{manifest}".encode()).hexdigest()
 
 
-def run_explain(manifest: str, scenario: Any, version: str) -> dict[str, Any]:
+def run_explain(manifest: str, scenario: Any, version: str, *, defer_cache: bool = False) -> dict[str, Any]:
     """The shared part of every page that shows an analysis, cached by a hash of the input
-    and the reader's language (the pictures carry translated labels)."""
+    and the reader's language (the pictures carry translated labels).
+
+    With ``defer_cache`` the caller stores it with `remember()` after rendering its page, so
+    that `dot` (still drawing) and the page's own rendering overlap.
+    """
     key = f"explained:{get_language()}:{fingerprint(manifest, scenario, version)}"
     cached = cache.get(key)
     if cached is not None:
@@ -44,8 +48,17 @@ def run_explain(manifest: str, scenario: Any, version: str) -> dict[str, Any]:
     expl = explain(manifest, scenario, version, limits=Limits(max_bytes=settings.MAX_MANIFEST_BYTES))
     context = {"explanation": expl, "pods": present(expl), "errors": translate_errors(expl.errors),
                "version": expl.version}
+    if defer_cache:
+        return {**context, "_remember": (key, context)}
     cache.set(key, context)
     return dict(context)
+
+
+def remember(context: dict[str, Any]) -> None:
+    """Store an analysis that `run_explain(defer_cache=True)` left for after rendering."""
+    if "_remember" in context:
+        key, value = context["_remember"]
+        cache.set(key, value)
 
 
 @require_http_methods(["GET", "POST"])
@@ -63,20 +76,22 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
             except ManifestError as exc:
                 context["errors"] = translate_errors(exc.records)
             else:
-                context.update(run_explain(data["manifest"], scenario, data["version"]))
+                context.update(run_explain(data["manifest"], scenario, data["version"], defer_cache=True))
                 context["scenario_yaml"] = scenario_as_yaml(scenario)
                 keep_whatif_values(context, request.POST)
     else:
         context.update(_initial(request))
     template = "partials/_result.html" if request.htmx else "pages/index.html"
-    return render(request, template, context)
+    response = render(request, template, context)
+    remember(context)
+    return response
 
 
 def keep_whatif_values(context: dict[str, Any], post: Any) -> None:
     """The what-if panel is redrawn with each answer: keep what the reader typed."""
-    for pod in context.get("pods", ())[:1]:
-        for c in pod.containers:
-            c["whatif"] = {k: post.get(f"c.{c['name']}.{k}", "") for k in CONTROLS}
+    for pod in context.get("pods", ())[:1]:   # kept apart from the (cached) analysis
+        context["whatif_values"] = {c["name"]: {k: post.get(f"c.{c['name']}.{k}", "") for k in CONTROLS}
+                                    for c in pod.containers}
     context["pod_controls"] = {k: post.get(k, "") for k in ("delete_at", "debug_at", "debug_target", "debug_image")}
 
 
