@@ -25,16 +25,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 
 EXPLAIN, PERMALINKS, OPENAPI = "/api/v1/explain", "/api/v1/permalinks", "/api/v1/openapi.json"
 DEMO = load_manifest("seeds/lifecycle-demo")
-SECRET_POD = """apiVersion: v1
-kind: Pod
-metadata: {name: leaky}
-spec:
-  containers:
-    - name: app
-      image: example/app:1.0
-      env:
-        - {name: DB_PASSWORD, value: hunter2-hunter2}
-"""
+SECRET_POD = load_manifest("pods/secret_env")
 
 
 def post_json(client: Client, url: str, body: Any, **extra: Any):
@@ -228,7 +219,7 @@ def test_the_api_and_the_share_form_give_the_same_link(client: Client) -> None:
 
 def test_credentials_answer_409_until_the_client_decides(client: Client) -> None:
     conflict = assert_error(post_json(client, PERMALINKS, {"manifest": SECRET_POD}), 409)
-    assert conflict["secrets"] == [{"line": 9, "what": "env DB_PASSWORD of app"}]
+    assert conflict["secrets"] == [{"line": 10, "what": "env DB_PASSWORD of app"}]
     assert not Permalink.objects.exists()
     assert_error(post_json(client, PERMALINKS, {"manifest": SECRET_POD, "secrets": "maybe"}), 400)
     stored = post_json(client, PERMALINKS, {"manifest": SECRET_POD, "secrets": "redact"})

@@ -16,17 +16,7 @@ from tests.conftest import load_manifest
 
 pytestmark = [pytest.mark.django_db, pytest.mark.postgres]
 HX = {"HTTP_HX_REQUEST": "true"}
-SECRET_POD = """apiVersion: v1
-kind: Pod
-metadata: {name: leaky}
-spec:
-  containers:
-    - name: app
-      image: example/app:1.0
-      env:
-        - {name: DB_PASSWORD, value: hunter2-hunter2}
-        - {name: MODE, value: prod}
-"""
+SECRET_POD = load_manifest("pods/secret_env")
 
 
 def share(client: Client, manifest: str, **extra: str):
