@@ -60,7 +60,3 @@ def _by_id(rules: tuple[ModuleType, ...]) -> dict[str, ModuleType]:
 
 
 BY_ID: dict[str, ModuleType] = _by_id(RULES)
-
-
-def by_id(rule_id: str) -> ModuleType:
-    return BY_ID[rule_id]

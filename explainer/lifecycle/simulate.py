@@ -44,10 +44,7 @@ class Simulation:
 # How a container's main process ended (`_exit`'s ``how``):
 _EXIT_HOW = {"natural": Text(_("the main process ends")), "sigterm": Text(_("exits after SIGTERM")),
              "sigkill": Text(_("killed by SIGKILL"))}
-_RUNS_UNTIL_STOPPED = Text(_("runs until stopped"))
-_READY_NO_PROBE = Text(_("no readinessProbe: ready once started"))
 _NO_LONGER_RUNNING = Text(_("the container is no longer running"))
-_GRACE_OVER = Text(_("the grace period is over: SIGKILL"))
 _GONE_WITH_SANDBOX = Text(_("gone with the sandbox"))
 
 

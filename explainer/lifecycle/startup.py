@@ -312,7 +312,9 @@ class StartupMixin:
         restart = c.spec.role == "sidecar" or self.policy(c) != "Never"
         if not restart and c.spec.role == "app" and not any(
                 o is not c and (o.alive or self._should_restart(o)) for o in self.apps):
-            self._kill_pod(f"{kind.capitalize()}ProbeFailed", grace,
+            # `computePodActions`: nothing left to keep or start -> KillPod, whose kills carry no
+            # probe reason, so the Pod's grace period applies, not the probe's
+            self._kill_pod(f"{kind.capitalize()}ProbeFailed", self.pod.termination_grace_period,
                            Text(_("its {kind} probe failed"), {"kind": kind}))
             return
         c.force_restart = restart and c.spec.role == "app"

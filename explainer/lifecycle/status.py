@@ -122,7 +122,18 @@ class StatusBook:
         return None
 
     def phase(self, pod_has_initialized: bool, terminal: bool) -> str:
-        """`getPhase`: the phase from the containers' states (lifecycle-semantics.md §7)."""
+        """`getPhase`: the phase from the containers' states (lifecycle-semantics.md §7).
+
+        A Pod the kubelet has finished with is never left Pending or Running: since 1.27 it is
+        moved to a terminal phase before it goes (status manager `TerminatePod`), Failed unless
+        every app container exited 0.
+        """
+        found = self._phase(pod_has_initialized, terminal)
+        if terminal and found not in ("Succeeded", "Failed"):
+            return "Failed"
+        return found
+
+    def _phase(self, pod_has_initialized: bool, terminal: bool) -> str:
         c = self.counts
         if c[FAILED_INIT] > 0 and self.restart_policy == "Never":
             return "Failed"
@@ -154,8 +165,8 @@ class StatusBook:
 
     def restarts(self, initializing: bool) -> int:
         c = self.counts
-        if initializing:
-            return c[RESTARTS_INIT] + c[RESTARTS_SIDECAR] + c[RESTARTS_APP]
+        if initializing:   # `printPod` sums the init list's restarts and stops there
+            return c[RESTARTS_INIT] + c[RESTARTS_SIDECAR]
         return c[RESTARTS_SIDECAR] + c[RESTARTS_APP]
 
     def kubectl_status(self, phase: str, status_reason: str | None, initialized: bool,

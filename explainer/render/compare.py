@@ -19,7 +19,8 @@ from typing import Any
 from ..explain import Explanation, PodReport
 from ..lifecycle.trace import StatusPoint
 from .i18n import Text, gettext_noop as _
-from .timeline import default_view_end, layout_timeline, render_timeline_svg
+from .timeline_svg import svg_document
+from .timeline import default_view_end, layout_timeline
 
 EPS = 1e-6
 Gettext = Callable[[str], str]
@@ -535,7 +536,7 @@ def shared_axis_svgs(left: PodReport | None, right: PodReport | None, view_end: 
         if r is None or lay is None:
             out.append("")
             continue
-        svg = render_timeline_svg(r, gettext=gettext, view_end=view_end, title=title, px_per_second=pps)
+        svg = svg_document(r, lay, gettext=gettext, title=title)   # the layout made above, not a new one
         m = _SVG_ID.search(svg)
         if m and side == 1:   # both sides of one Pod would use the same ids in one page
             svg = svg.replace(f"{m.group(1)}-", f"{m.group(1)}r-")

@@ -292,8 +292,7 @@ def _get_link(pid: str) -> Permalink:
 
 
 def _explained(link: Permalink) -> dict[str, Any]:
-    expl = explain(link.manifest, link.scenario_data, link.version,
-                   limits=Limits(max_bytes=settings.MAX_MANIFEST_BYTES))
+    expl = link.explanation()
     return explanation_to_dict(expl)
 
 

@@ -20,14 +20,14 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from explainer.explain import Explanation, explain
+from explainer.explain import Explanation
 from explainer.lifecycle import defaults as d
 from explainer.lifecycle.errors import ErrorRecord, ManifestError
 from explainer.lifecycle.redact import find_secrets, redact
-from explainer.lifecycle.yamlload import Limits
 from explainer.render.compare import Comparison, compare, shared_axis_svgs
 from explainer.web.forms import ExplainForm
 from explainer.web.models import KIND_COMPARE, KIND_EXPLAIN, Permalink
+from explainer.web.present import ROLE_LABELS, finding_view as _finding
 from explainer.web.security import rate_limited
 from explainer.web.views import HtmxHttpRequest, form_errors
 from explainer.web.whatif import scenario_as_yaml, scenario_from_post
@@ -36,8 +36,6 @@ _ID = re.compile(r"^[A-Za-z0-9_-]{12}$")
 _IN_PATH = re.compile(r"/(?:p|embed|api/v1/permalinks)/([A-Za-z0-9_-]{12})(?:[/.]|$)")
 _COMPARE_PATH = re.compile(r"/c/([A-Za-z0-9_-]{12})(?:/|$)")
 NOT_FOUND, RATE_LIMITED = "NotFound", "RateLimited"
-ROLE_LABELS = {"init": "Init container", "sidecar": "Native sidecar", "app": "App container",
-               "ephemeral": "Ephemeral container"}
 
 
 def parse_pid(value: str | None) -> str | None:
@@ -70,15 +68,7 @@ def _side(raw: str, which: str, errors: list[ErrorRecord]) -> Permalink | None:
 
 
 def _explain(link: Permalink) -> Explanation:
-    return explain(link.manifest, link.scenario_data, link.version,
-                   limits=Limits(max_bytes=settings.MAX_MANIFEST_BYTES))
-
-
-def _finding(f: Any) -> dict[str, Any]:
-    out = f.to_dict() if hasattr(f, "to_dict") else dict(f)
-    if callable(getattr(f, "render", None)):
-        out.update(f.render(gettext))
-    return out
+    return link.explanation()
 
 
 def _final(p: Any) -> dict[str, Any] | None:

@@ -11,7 +11,11 @@ import json
 import secrets
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, models, transaction
+
+from explainer.explain import Explanation, explain
+from explainer.lifecycle.yamlload import Limits
 
 KIND_EXPLAIN, KIND_COMPARE = "explain", "compare"
 
@@ -64,6 +68,11 @@ class Permalink(models.Model):
     @property
     def scenario_data(self) -> dict[str, Any] | None:
         return json.loads(self.scenario) if self.scenario else None
+
+    def explanation(self) -> Explanation:
+        """The analysis of this link's input, recomputed (only the input is stored)."""
+        return explain(self.manifest, self.scenario_data, self.version,
+                       limits=Limits(max_bytes=settings.MAX_MANIFEST_BYTES))
 
     def token_matches(self, token: str) -> bool:
         return secrets.compare_digest(self.delete_token_hash, _token_hash(token or ""))

@@ -13,10 +13,8 @@ from django.utils.translation import get_language, gettext
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from explainer.explain import explain
 from explainer.lifecycle.errors import ManifestError
 from explainer.lifecycle.redact import find_secrets, redact
-from explainer.lifecycle.yamlload import Limits
 from explainer.render.diagram import DiagramError, render_png, render_svg, sharing_diagram
 from explainer.render.jsonable import explanation_to_dict
 from explainer.render.markdown import explanation_as_markdown
@@ -86,7 +84,9 @@ def _page_parts(request: HttpRequest, link: Permalink) -> dict[str, Any]:
     """The analysis part of a permalink page, rendered once per language: the link never
     changes, and the part holds no per-visitor data (the CSRF token lives outside it)."""
     context = _explained(link)
-    return {"result_html": render_to_string("partials/_result.html", context, request=request),
+    # rendered for every visitor alike: never the htmx-only parts, whatever this request carried
+    return {"result_html": render_to_string("partials/_result.html", {**context, "static_page": True},
+                                            request=request),
             "summary": _summary(context),
             "titles": [f"{p.kind} {p.name}" for p in context["pods"]],
             "names": ", ".join(p.name for p in context["pods"])}
@@ -117,7 +117,7 @@ def embed(request: HttpRequest, pid: str) -> HttpResponse:
 def export_json(request: HttpRequest, pid: str) -> JsonResponse:
     link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
     data = _cached_export(request, link, "json", lambda: explanation_to_dict(
-        explain(link.manifest, link.scenario_data, link.version, limits=Limits(max_bytes=settings.MAX_MANIFEST_BYTES))))
+        link.explanation()))
     return JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 2})
 
 
@@ -125,28 +125,38 @@ def export_json(request: HttpRequest, pid: str) -> JsonResponse:
 def export_markdown(request: HttpRequest, pid: str) -> HttpResponse:
     link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
     text = _cached_export(request, link, "md", lambda: explanation_as_markdown(
-        explain(link.manifest, link.scenario_data, link.version), request.build_absolute_uri(_url(link)),
+        link.explanation(), request.build_absolute_uri(_url(link)),
         gettext=gettext, scenario_yaml=scenario_as_yaml(link.scenario_data or {})))
     return HttpResponse(text, content_type="text/markdown; charset=utf-8")
 
 
 def _report(link: Permalink, request: HttpRequest) -> Any:
-    expl = explain(link.manifest, link.scenario_data, link.version)
-    try:
-        index = int(request.GET.get("pod", "0"))
-        return expl.pods[index]
-    except (ValueError, IndexError):
-        raise Http404("no such Pod in this manifest") from None
+    index = _pod_index(request)
+    pods = link.explanation().pods
+    if index >= len(pods):
+        raise Http404("no such Pod in this manifest")
+    return pods[index]
+
+
+def _pod_index(request: HttpRequest) -> int:
+    value = request.GET.get("pod", "0")
+    if not value.isdigit() or len(value) > 3:
+        raise Http404("?pod= takes the index of a Pod in the manifest: 0, 1, ...")
+    return int(value)
+
+
+EXPORT_CACHE_SECONDS = 7 * 24 * 3600   # links never change; the week only bounds the cache
 
 
 def _cached_export(request: HttpRequest, link: Permalink, name: str, make: Any) -> Any:
     """Exports of an immutable link never change: render once per language, then serve from
     the cache.  The link's existence is checked first, so a deleted link is gone at once."""
-    key = f"export:{link.id}:{name}:{request.GET.get('pod', '0')}:{get_language()}"
+    pod = f":{_pod_index(request)}" if name.split(".")[0] in ("timeline", "sharing") else ""
+    key = f"export:{link.id}:{name}{pod}:{get_language()}"
     value = cache.get(key)
     if value is None:
         value = make()
-        cache.set(key, value, timeout=None)
+        cache.set(key, value, timeout=EXPORT_CACHE_SECONDS)
     return value
 
 

@@ -85,7 +85,7 @@ def _pod(r: PodReport) -> PodView:
     pod = r.pod
     view = PodView(pod.name, pod.source.kind, pod.source.line, r.admitted, translate_errors(r.errors),
                    [render(n, gettext) for n in r.notes])
-    view.findings = [_finding(f) for f in r.findings]
+    view.findings = [finding_view(f) for f in r.findings]
     sim = r.simulation
     for c in pod.all_containers + (tuple(sim.debug_containers) if sim else ()):
         view.containers.append({"name": c.name, "role": c.role, "role_label": gettext(ROLE_LABELS[c.role]),
@@ -115,7 +115,7 @@ def _simulation_views(view: PodView, r: PodReport) -> None:
                     for name, b in behaviours.items() for f, why in b.assumed.items()]
 
 
-def _finding(f: Any) -> dict[str, Any]:
+def finding_view(f: Any) -> dict[str, Any]:
     d = f.to_dict() if hasattr(f, "to_dict") else dict(f)
     render = getattr(f, "render", None)
     if callable(render):

@@ -15,6 +15,7 @@ from explainer.lifecycle.yamlload import Limits, load_documents
 
 PREFIX = "c."
 CONTROLS = ("crashes", "startup", "run", "ignore_term")
+MAX_CRASHES = 20   # what the panel offers; each crash is a run of its own
 
 
 def _number(value: str | None) -> float | None:
@@ -24,7 +25,7 @@ def _number(value: str | None) -> float | None:
         n = float(value)
     except ValueError:
         return None
-    return n if n >= 0 else None
+    return n if 0 <= n < 1e9 else None     # also refuses inf and nan
 
 
 def scenario_from_post(data: Any) -> dict[str, Any]:
@@ -41,16 +42,20 @@ def scenario_from_post(data: Any) -> dict[str, Any]:
             raise ManifestError(Text(gettext_noop("The scenario must be a mapping (deleteAt, containers, ...).")),
                                 kind="scenario")
         scenario = _plain(raw or {})
-    containers: dict[str, dict[str, Any]] = scenario.setdefault("containers", {}) or {}
-    scenario["containers"] = containers
-    for key in data:
-        if not key.startswith(PREFIX):
-            continue
-        name, _, control = key[len(PREFIX):].rpartition(".")
-        if not name or control not in CONTROLS:
-            continue
-        _apply(containers.setdefault(name, {}), control, data.get(key))
-    scenario["containers"] = {k: v for k, v in containers.items() if v}
+    containers = scenario.get("containers")
+    if containers is None:
+        containers = scenario["containers"] = {}
+    if isinstance(containers, dict):   # otherwise the engine reports the YAML's mistake, with its line
+        for key in data:
+            if not key.startswith(PREFIX):
+                continue
+            name, _, control = key[len(PREFIX):].rpartition(".")
+            if not name or control not in CONTROLS:
+                continue
+            entry = containers.setdefault(name, {})
+            if isinstance(entry, dict):
+                _apply(entry, control, data.get(key))
+        scenario["containers"] = {k: v for k, v in containers.items() if v != {}}
     delete_at = _number(data.get("delete_at"))
     if delete_at is not None:
         scenario["deleteAt"] = delete_at
@@ -74,13 +79,15 @@ def _apply(entry: dict[str, Any], control: str, value: str | None) -> None:
     if n is None:
         return
     if control == "crashes" and n >= 1:
-        entry["runs"] = [{"runSeconds": 1, "exitCode": 1}] * int(n) + [{"runSeconds": entry.get("runSeconds", "forever")}]
+        crashes = min(int(n), MAX_CRASHES)
+        entry["runs"] = [{"runSeconds": 1, "exitCode": 1}] * crashes + [{"runSeconds": entry.get("runSeconds", "forever")}]
     elif control == "startup":
         entry["startupSeconds"] = n
     elif control == "run":
         entry["runSeconds"] = n
-        if "runs" in entry:
-            entry["runs"][-1] = {"runSeconds": n}
+        runs = entry.get("runs")
+        if isinstance(runs, list) and runs:
+            runs[-1] = {"runSeconds": n}
 
 
 def _plain(value: Any) -> Any:

@@ -47,7 +47,8 @@ def test_shape_errors_have_message_line_and_path(fixture, substring, line, path,
 def test_explain_reports_shape_errors_and_simulates_nothing(fixture, substring, line, path, kind, reason) -> None:
     expl = explain(_text(f"invalid/{fixture}.yaml"))
     assert expl.pods == []
-    assert [(e.line, e.path) for e in expl.errors] == [(line, path)]
+    assert [(e.line, e.path, e.kind, e.reason) for e in expl.errors] == [(line, path, kind, reason)]
+    assert substring in expl.errors[0].message
 
 
 def test_type_errors_speak_kubernetes_not_python() -> None:

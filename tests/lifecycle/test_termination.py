@@ -84,3 +84,20 @@ def test_kill_is_synchronous_nothing_else_happens_meanwhile() -> None:
     ev = events(pod)
     assert_in_order(ev, ["5 app liveness_failed", "5 app prestop_started", "7 other exited=1",
                          "25 app prestop_done", "25 app exited=143", "25 app started", "25 other started"])
+
+
+def test_a_pod_deleted_during_initialisation_ends_failed_not_pending() -> None:
+    """Since 1.27 a Pod the kubelet has finished with is moved to a terminal phase."""
+    pod = run("seeds/long-running-init", "deleteAt: 10")
+    assert pod["finalPhase"] == "Failed"
+    assert pod["statusTimeline"][-1]["status"] != "Terminating"
+    pulling = run("pods/image_pull", "containers: {setup: {imagePull: fails}}\ndeleteAt: 15")
+    assert pulling["finalPhase"] == "Failed"
+
+
+def test_liveness_failure_of_the_only_app_under_never_kills_the_pod_with_the_pods_grace() -> None:
+    """`computePodActions`: nothing to keep or start -> KillPod; its kills carry no probe reason."""
+    pod = run("pods/probe_grace_never", "containers: {app: {failingProbes: [liveness], stopSeconds: never}}")
+    killed = [e["t"] for e in pod["events"] if e["type"] == "killed" and e["container"] == "app"]
+    assert killed == [5 + 30]                    # the Pod's 30 s, not the probe's 3 s
+    assert pod["finalPhase"] == "Failed"

@@ -9,7 +9,7 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-import explainer.web.permalinks as permalinks
+import explainer.web.models as models
 import explainer.web.views as views
 from explainer.web.models import Permalink
 from tests.conftest import load_manifest
@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.redis]
 @pytest.fixture
 def explain_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     calls: list[str] = []
-    for module in (views, permalinks):
+    for module in (views, models):
         original = module.explain
 
         def counting(*args, _original=original, **kwargs):
@@ -76,7 +76,7 @@ def test_the_editor_reuses_the_analysis_of_the_same_input(client: Client, explai
 def test_the_configured_backend_holds_the_entries(client: Client, settings) -> None:
     link, _ = Permalink.store(load_manifest("seeds/init-example"), None, "1.34")
     client.get(f"/p/{link.id}/timeline.svg")
-    key = f"export:{link.id}:timeline.svg:0:en"
+    key = f"export:{link.id}:timeline.svg:0:en"   # link, export, Pod index, language
     assert cache.get(key) is not None
     if "redis" in settings.CACHES["default"]["BACKEND"].lower():
         import redis

@@ -137,3 +137,16 @@ def test_delete_needs_the_token(client: Client) -> None:
 def test_unknown_permalink_is_404(client: Client) -> None:
     assert client.get("/p/AAAAAAAAAAAA/").status_code == 404
     assert client.get("/?from=AAAAAAAAAAAA").status_code == 404
+
+
+def test_an_htmx_request_cannot_change_what_later_visitors_see(client: Client) -> None:
+    link, _ = Permalink.store(load_manifest("seeds/lifecycle-demo"), None, "1.34")
+    client.get(f"/p/{link.id}/", HTTP_HX_REQUEST="true")
+    body = client.get(f"/p/{link.id}/").content.decode()
+    assert 'id="what-if"' not in body
+
+
+@pytest.mark.parametrize("pod", ["-1", "x", "99999", "7"])
+def test_the_pod_parameter_of_exports_is_checked(client: Client, pod: str) -> None:
+    link, _ = Permalink.store(load_manifest("seeds/lifecycle-demo"), None, "1.34")
+    assert client.get(f"/p/{link.id}/timeline.svg?pod={pod}").status_code == 404

@@ -111,4 +111,27 @@ def test_rules_page_lists_every_rule(client: Client) -> None:
 def test_manifest_text_is_escaped_everywhere(client: Client) -> None:
     body = assert_ok(post(client, load_manifest("pods/hostile_names"), htmx=True))
     assert "<script>alert" not in body
-    assert "&lt;script&gt;" in body or "&amp;lt;script" in body
+    assert "&lt;script&gt;" in body and "&amp;lt;" not in body     # escaped once, not twice
+
+
+@pytest.mark.parametrize("scenario,controls", [
+    ("containers: [1]", {"c.app.run": "3"}),
+    ("containers: abc", {"c.app.run": "3"}),
+    ("containers: {app: 5}", {"c.app.run": "3"}),
+    ("containers: {app: {runs: []}}", {"c.app.run": "3"}),
+    ("", {"c.app.crashes": "inf"}),
+    ("", {"c.app.crashes": "nan", "delete_at": "1e400"}),
+    ("", {"c.app.crashes": "1000000"}),
+])
+def test_odd_what_if_input_is_an_error_message_or_capped_never_a_500(client: Client, scenario: str,
+                                                                     controls: dict[str, str]) -> None:
+    body = assert_ok(post(client, load_manifest("seeds/lifecycle-demo"), htmx=True, scenario=scenario, **controls))
+    assert 'id="result"' in body
+    if scenario:
+        assert "error-panel" in body
+
+
+def test_crashes_are_capped() -> None:
+    from explainer.web.whatif import MAX_CRASHES, scenario_from_post
+    scenario = scenario_from_post({"c.app.crashes": "1000000"})
+    assert len(scenario["containers"]["app"]["runs"]) == MAX_CRASHES + 1
