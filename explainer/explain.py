@@ -8,7 +8,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from .findings import Finding, RuleContext, run_rules
+from .findings import BY_ID, Finding, RuleContext, run_rules
+from .findings.suppress import Suppressed, split, suppressions
 from .lifecycle import defaults as d
 from .lifecycle.errors import ErrorRecord, ManifestError
 from .lifecycle.i18n import Text, gettext_noop
@@ -31,6 +32,7 @@ class PodReport:
     simulation: Simulation | None = None
     sharing: dict[str, Any] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
+    suppressed: list[Suppressed] = field(default_factory=list)   # silenced by an ignore-check annotation
 
 
 @dataclass
@@ -47,8 +49,12 @@ class Explanation:
 
 
 def explain(manifest: str, scenario: str | dict | Scenario | None = None, version: str | None = None,
-            *, limits: Limits = Limits(), schema: bool = True) -> Explanation:
-    """Parse, validate, simulate and analyse every Pod of ``manifest``.  Never raises for bad input."""
+            *, limits: Limits = Limits(), schema: bool = True,
+            disabled: frozenset[str] = frozenset()) -> Explanation:
+    """Parse, validate, simulate and analyse every Pod of ``manifest``.  Never raises for bad input.
+
+    ``disabled`` rules are not run at all (``--disable``); a rule named by an
+    ``ignore-check.podlife.io/<rule>`` annotation runs, and its findings move to ``suppressed``."""
     try:
         sc = _scenario(scenario)
     except ManifestError as exc:
@@ -74,7 +80,7 @@ def explain(manifest: str, scenario: str | dict | Scenario | None = None, versio
         return result
     schema_errors = _schema_errors(manifest, intake.pods, version) if schema else {}
     for pod in intake.pods:
-        report = _explain_pod(pod, sc, version, schema_errors.get(id(pod), []))
+        report = _explain_pod(pod, sc, version, schema_errors.get(id(pod), []), disabled)
         result.pods.append(report)
         result.errors.extend(report.errors)
     return result
@@ -88,7 +94,8 @@ def _scenario(scenario: str | dict | Scenario | None) -> Scenario:
     return parse_scenario(scenario)
 
 
-def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[ErrorRecord]) -> PodReport:
+def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[ErrorRecord],
+                 disabled: frozenset[str] = frozenset()) -> PodReport:
     adm = admit(pod, version, sc.feature_gates)
     errors = schema_errors + adm.errors
     report = PodReport(adm.pod, admitted=not errors, errors=errors, notes=list(adm.notes))
@@ -97,8 +104,15 @@ def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[Error
         report.notes.extend(report.simulation.notes)
     debug = tuple(report.simulation.debug_containers) if report.simulation else ()
     report.sharing = analyse_sharing(adm.pod, debug)
-    report.findings = run_rules(RuleContext(adm.pod, version, dict(sc.feature_gates), sc,
-                                            report.simulation, report.sharing))
+    found = run_rules(RuleContext(adm.pod, version, dict(sc.feature_gates), sc, report.simulation,
+                                  report.sharing), disabled)
+    ignores = suppressions(pod)
+    report.findings, report.suppressed = split(found, ignores)
+    report.notes.extend(
+        Text(gettext_noop("The annotation {key} (line {line}) names no rule, so it silences nothing; "
+                          "`explain --list-rules` lists the rule ids."),
+             {"key": f"ignore-check.podlife.io/{s.rule}", "line": s.line or "?"})
+        for s in ignores if s.rule not in BY_ID)
     return report
 
 

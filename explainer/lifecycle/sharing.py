@@ -158,10 +158,33 @@ def _exposure(pod: Pod, everyone: tuple[Container, ...]) -> list[dict]:
             for (source, via), names in found.items()]
 
 
-def sharing_as_text(sharing: dict) -> str:
-    """The result of ``analyse_sharing`` as a few plain-English lines per topic."""
+# How the text names the namespaces that every Pod shares by default.
+_DEFAULT_NAMES = {"network": "network", "ipc": "IPC", "uts": "UTS"}
+
+
+def default_namespaces(sharing: dict) -> list[str]:
+    """The namespaces shared as in every Pod: one Pod-scope group holding every container."""
+    everyone = set()
+    for ns in sharing["namespaces"].values():
+        for g in ns["groups"]:
+            everyone.update(g["containers"])
+    return [kind for kind, ns in sharing["namespaces"].items()
+            if kind in _DEFAULT_NAMES and len(ns["groups"]) == 1 and ns["groups"][0]["scope"] == "pod"
+            and set(ns["groups"][0]["containers"]) == everyone]
+
+
+def sharing_as_text(sharing: dict, *, compact: bool = False) -> str:
+    """The result of ``analyse_sharing`` as a few plain-English lines per topic.
+
+    ``compact`` says the namespaces every Pod shares by default in one line, and only the
+    others in full (the CLI's text output: the same paragraph for every Pod is noise)."""
     lines = ["Namespaces"]
+    usual = default_namespaces(sharing) if compact else []
+    if usual:
+        lines.append(f"  {', '.join(_DEFAULT_NAMES[k] for k in usual)}: shared by all containers")
     for kind, ns in sharing["namespaces"].items():
+        if kind in usual:
+            continue
         for g in ns["groups"]:
             lines.append(f"  {kind} ({g['scope']}): {', '.join(g['containers'])}")
             lines.append(f"    {g['because']}")

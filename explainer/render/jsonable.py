@@ -55,6 +55,7 @@ def pod_to_dict(r: PodReport) -> dict[str, Any]:
         "notes": [str(n) for n in r.notes],
         "sharing": r.sharing,
         "findings": [f.to_dict() if hasattr(f, "to_dict") else f for f in r.findings],
+        "suppressedFindings": [s.to_dict() for s in r.suppressed],
     }
     if sim:
         out.update({

@@ -96,6 +96,16 @@ def to_sarif(files: list[tuple[str, Explanation]], *, execution_successful: bool
             for f in report.findings:
                 results.append(_finding_result(f.to_dict(), report.pod.source.kind, report.pod.name,
                                                path, n, rules, index))
+            for silenced in report.suppressed:
+                result = _finding_result(silenced.finding.to_dict(), report.pod.source.kind, report.pod.name,
+                                         path, n, rules, index)
+                # SARIF §3.35: an in-source suppression, with the annotation's reason as justification.
+                result["suppressions"] = [{"kind": "inSource", "status": "accepted",
+                                           "justification": silenced.suppression.reason,
+                                           "location": _location(path, n, silenced.suppression.line, None,
+                                                                 report.pod.source.kind, report.pod.name,
+                                                                 None)}]
+                results.append(result)
         for e in expl.errors:
             kind = kinds.get((e.document, e.pod), "Pod") if e.pod else None
             results.append(_error_result(e, kind, path, n, rules, index))

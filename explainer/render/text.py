@@ -1,38 +1,89 @@
-"""The CLI's readable account: what happens, step by step, then the status over time."""
+"""The CLI's readable account: what happens, step by step, then the status over time.
+
+``TextStyle`` says how wide the terminal is and whether to colour; the defaults (no wrapping,
+no colour) give the golden files.  ``summary_line`` ends the output with the counts.
+"""
 from __future__ import annotations
 
+import textwrap
+from collections import Counter
+from dataclasses import dataclass
+
 from ..explain import Explanation, PodReport
+from ..lifecycle.parse import Skipped
 from ..lifecycle.sharing import sharing_as_text
 from .story import story
+
+# ANSI colours (SGR) of the severities and headings, used only when TextStyle.color is on.
+_SGR = {"error": "31;1", "warning": "33;1", "info": "36", "heading": "1", "dim": "2"}
+# Skipped objects listed one by one up to this many; more are counted by kind.
+SKIPPED_LISTED = 3
+
+
+@dataclass(frozen=True)
+class TextStyle:
+    width: int | None = None       # wrap prose to this many columns (None: no wrapping)
+    color: bool = False            # ANSI colour for severities and headings
+
+    def paint(self, text: str, what: str) -> str:
+        return f"\x1b[{_SGR[what]}m{text}\x1b[0m" if self.color else text
+
+    def wrap(self, text: str, indent: str, hanging: str | None = None) -> list[str]:
+        """``text`` after ``indent`` (first line) and ``hanging`` (the rest), wrapped to the width."""
+        hanging = indent if hanging is None else hanging
+        if not self.width:
+            return [indent + text]
+        return textwrap.wrap(text, width=max(self.width, len(hanging) + 20), initial_indent=indent,
+                             subsequent_indent=hanging, break_on_hyphens=False, break_long_words=False) \
+            or [indent.rstrip()]
+
+
+PLAIN = TextStyle()
 
 
 def _secs(t: float) -> str:
     return f"{t:g}s"
 
 
-def explanation_as_text(expl: Explanation) -> str:
+def explanation_as_text(expl: Explanation, style: TextStyle = PLAIN) -> str:
     lines = [f"Kubernetes {expl.version}"]
-    for s in expl.skipped:
-        lines.append(f"skipped: document {s.document + 1} ({s.kind} {s.name}, line {s.line}): {s.reason}")
+    if expl.skipped:
+        lines.extend(style.wrap(skipped_line(expl.skipped), "", "  "))
     loose = [e for e in expl.errors if e.pod is None]
     for e in loose:
-        lines.append(f"error: {e.one_line()}")
+        lines.extend(style.wrap(f"{style.paint('error', 'error')}: {e.one_line()}", "", "  "))
+    if not expl.pods and not expl.skipped and not expl.errors:
+        lines.append("nothing to explain: the input holds no Kubernetes object")
     for report in expl.pods:
         lines.append("")
-        lines.extend(pod_as_text(report))
+        lines.extend(pod_as_text(report, style))
     return "\n".join(lines) + "\n"
 
 
-def pod_as_text(r: PodReport) -> list[str]:
+def skipped_line(skipped: list[Skipped]) -> str:
+    """Objects that hold no Pod, folded into one line: a few by name, many counted by kind."""
+    n = len(skipped)
+    noun = "object that holds" if n == 1 else "objects that hold"
+    if n <= SKIPPED_LISTED:
+        listed = ", ".join(f"{s.kind} {s.name} (line {s.line})" if s.line else f"{s.kind} {s.name}"
+                           for s in skipped)
+    else:
+        kinds = Counter(s.kind for s in skipped)
+        listed = ", ".join(f"{kind} ×{count}" if count > 1 else kind for kind, count in kinds.most_common())
+    return f"skipped {n} {noun} no Pod: {listed}"
+
+
+def pod_as_text(r: PodReport, style: TextStyle = PLAIN) -> list[str]:
     pod = r.pod
     head = f"{pod.source.kind} {pod.name}" + (f" (Pod template, line {pod.source.line})" if pod.source.kind != "Pod" else "")
-    lines = [head, "=" * len(head)]
+    lines = [style.paint(head, "heading"), "=" * len(head)]
     roles = ", ".join(f"{c.name} ({c.role})" for c in pod.all_containers)
-    lines.append(f"containers: {roles}; restartPolicy {pod.restart_policy}")
+    lines.extend(style.wrap(f"containers: {roles}; restartPolicy {pod.restart_policy}", "", "  "))
     if not r.admitted:
         lines.append("The API server would reject this Pod, so it never runs:")
-        lines.extend(f"  line {e.line or '?'}: {e.message}" for e in r.errors)
-        lines.extend(_sharing_and_pitfalls(r))
+        for e in r.errors:
+            lines.extend(style.wrap(f"line {e.line or '?'}: {e.message}", "  ", "    "))
+        lines.extend(_sharing_and_pitfalls(r, style))
         return lines
     sim = r.simulation
     assert sim is not None
@@ -40,31 +91,38 @@ def pod_as_text(r: PodReport) -> list[str]:
     lines.append("What happens, step by step:")
     for n, step in enumerate(story(pod, sim), 1):
         mark = " (assumed)" if step.assumed else ""
-        lines.append(f"{n:3}. [{_secs(step.t):>7}] {step.text.render()}{mark}")
+        lead = f"{n:3}. [{_secs(step.t):>7}] "
+        lines.extend(style.wrap(f"{step.text.render()}{mark}", lead, " " * len(lead)))
     lines.append("")
     lines.append("Status over time (kubectl get pod):")
     lines.append(f"  {'t':>8}  {'STATUS':24} {'READY':6} {'RESTARTS':8} PHASE      Ready")
     for p in sim.timeline:
         lines.append(f"  {_secs(p.t):>8}  {p.status:24} {p.ready_count:6} {p.restarts:<8} {p.phase:10} {p.ready}")
-    lines.extend(_sharing_and_pitfalls(r))
+    lines.extend(_sharing_and_pitfalls(r, style))
     assumed = [(name, field, why) for name, b in sim.behaviours.items() for field, why in b.assumed.items()]
     if assumed:
         lines.append("")
-        lines.append("Assumed (not in the manifest or scenario; set them in a scenario to change them):")
-        lines.extend(f"  {name}.{field}: {why!s}" for name, field, why in assumed)
+        lines.extend(style.wrap("Assumed (not in the manifest or scenario; set them in a scenario to change "
+                                "them):", ""))
+        for name, field, why in assumed:
+            lines.extend(style.wrap(f"{name}.{field}: {why!s}", "  ", "    "))
     if r.notes:
         lines.append("")
         lines.append("Notes:")
-        lines.extend(f"  - {n!s}" for n in r.notes)
+        for n in r.notes:
+            lines.extend(style.wrap(str(n), "  - ", "    "))
     return lines
 
 
-def _sharing_and_pitfalls(r: PodReport) -> list[str]:
+def _sharing_and_pitfalls(r: PodReport, style: TextStyle) -> list[str]:
     """What the containers share, then the lifecycle pitfalls with their fixes."""
     lines: list[str] = []
     if r.sharing:
         lines += ["", "What the containers share:"]
-        lines += [f"  {line}" for line in sharing_as_text(r.sharing).splitlines()]
+        for line in sharing_as_text(r.sharing, compact=True).splitlines():
+            body = line.lstrip(" ")
+            indent = "  " + " " * (len(line) - len(body))
+            lines.extend(style.wrap(body, indent, indent + "  "))
     lines += ["", "Pitfalls:"]
     findings = [f.to_dict() for f in r.findings]
     if not findings:
@@ -72,8 +130,40 @@ def _sharing_and_pitfalls(r: PodReport) -> list[str]:
     for f in findings:
         where = f"line {f['line']}" if f["line"] else "line ?"
         who = f", container {f['container']}" if f["container"] else ""
-        lines.append(f"  - {f['severity']} {f['id']} ({where}{who}): {f['title']}")
-        lines.extend(f"      {line}" for line in f["explanation"].splitlines())
+        severity = style.paint(f["severity"], f["severity"])
+        lines.extend(style.wrap(f"{severity} {f['id']} ({where}{who}): {f['title']}", "  - ", "      "))
+        for paragraph in f["explanation"].splitlines():
+            lines.extend(style.wrap(paragraph, "      "))
         lines.append("      Fix:")
         lines.extend(f"        {line}".rstrip() for line in f["fix"].rstrip("\n").splitlines())
+    for s in r.suppressed:
+        f, why = s.finding, s.suppression
+        reason = f": {why.reason}" if why.reason else ""
+        text = f"suppressed {f.id} ({f'line {f.line}' if f.line else 'line ?'}" \
+               f"{f', container {f.container}' if f.container else ''}) by the annotation on line " \
+               f"{why.line or '?'}{reason}"
+        lines.extend(style.wrap(style.paint(text, "dim"), "  - ", "      "))
     return lines
+
+
+def summary_line(explanations: list[Explanation], files: int | None = None) -> str:
+    """One closing line: files, Pods, findings by severity, suppressed and errors."""
+    pods = sum(len(e.pods) for e in explanations)
+    counts = Counter(f.severity.value for e in explanations for p in e.pods for f in p.findings)
+    suppressed = sum(len(p.suppressed) for e in explanations for p in e.pods)
+    errors = sum(len(e.errors) for e in explanations)
+    parts = []
+    if files is not None:
+        parts.append(_count(files, "file"))
+    parts.append(_count(pods, "Pod"))
+    found = [f"{counts[s]} {s}{'s' if counts[s] != 1 and s != 'info' else ''}" for s in ("error", "warning", "info")]
+    parts.append("findings: " + ", ".join(found))
+    if suppressed:
+        parts.append(f"{suppressed} suppressed")
+    if errors:
+        parts.append(_count(errors, "input error"))
+    return "; ".join(parts)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"

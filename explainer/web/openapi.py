@@ -138,6 +138,9 @@ def _schemas() -> dict[str, Any]:
             "notes": names,
             "sharing": _ref("Sharing"),
             "findings": {"type": "array", "items": _ref("Finding")},
+            "suppressedFindings": {"type": "array", "items": _ref("SuppressedFinding"),
+                                   "description": "Findings silenced by an ignore-check.podlife.io/<rule-id> "
+                                                  "annotation, with its reason."},
             "endTime": NUM, "until": NUM, "truncated": BOOL,
             "dependencies": {"type": "array", "items": _obj(["container", "waitsFor", "condition", "guaranteed"], {
                 "container": STR, "waitsFor": STR, "condition": STR, "guaranteed": BOOL})}}),
@@ -159,6 +162,10 @@ def _schemas() -> dict[str, Any]:
         "Finding": _obj(["id", "severity", "title", "explanation"], {
             "id": STR, "severity": {"type": "string", "enum": SEVERITIES}, "container": NSTR, "path": NSTR,
             "line": NINT, "title": STR, "explanation": STR, "fix": STR, "references": names}),
+        "SuppressedFinding": {"allOf": [_ref("Finding"), _obj(["suppression"], {
+            "suppression": _obj(["kind", "rule", "reason"], {
+                "kind": {"type": "string", "enum": ["annotation"]}, "rule": STR, "reason": STR,
+                "path": STR, "line": NINT})})]},
         "Sharing": _obj(["namespaces", "volumes", "ports", "conflicts"], {
             "namespaces": {"type": "object", "additionalProperties": _obj(["groups"], {"groups": {
                 "type": "array", "items": _obj(["containers", "scope"], {
