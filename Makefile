@@ -66,10 +66,10 @@ run: setup
 	$(PY) manage.py runserver 127.0.0.1:8000
 
 # Two runs: the whole suite (SQLite, local-memory cache), then the tests marked
-# postgres or redis again against throwaway servers that scripts/with_services.py
-# starts on loopback and stops afterwards. Both always run; either failing fails.
-SERVICE_TESTS = $(PY) scripts/with_services.py --postgres --redis -- \
-	$(PY) -m pytest -m "postgres or redis" -p no:randomly $(PYTEST_ARGS)
+# postgres or redis again against throwaway servers that the plugin tests/services_plugin.py
+# starts on loopback (pytest-postgresql's and pytest-redis's executors) and stops afterwards.
+# Both always run; either failing fails.
+SERVICE_TESTS = $(PY) -m pytest -p tests.services_plugin -m "postgres or redis" -p no:randomly $(PYTEST_ARGS)
 
 test: setup
 	@status=0; \

@@ -1,26 +1,25 @@
 """The real servers behind DATABASE_URL and REDIS_URL: PostgreSQL (survives a restart) and Redis.
 
-These run in the second half of `make test`, under scripts/with_services.py, which starts
-throwaway servers on loopback and sets EXPLAINER_TEST_POSTGRES / EXPLAINER_TEST_REDIS. In the
-plain SQLite run they skip; when those markers are set, a missing service is a failure.
+These run in the second half of `make test`, with the plugin tests/services_plugin.py, which
+starts throwaway servers on loopback (pytest-postgresql's and pytest-redis's executors) and sets
+EXPLAINER_TEST_POSTGRES / EXPLAINER_TEST_REDIS. In the plain SQLite run they skip; when those
+markers are set, a missing service is a failure.
 """
 from __future__ import annotations
 
-import json
 import os
-import subprocess
 import uuid
 
 import pytest
 
 
 def _require(marker: str, ready: bool, reason: str) -> None:
-    """Skip when the service is not configured, but fail when with_services.py promised it."""
+    """Skip when the service is not configured, but fail when tests/services_plugin.py promised it."""
     if ready:
         return
     if os.environ.get(marker) == "1":
         pytest.fail(f"{marker}=1 but {reason}")
-    pytest.skip(f"{reason} (run under scripts/with_services.py, as `make test` does)")
+    pytest.skip(f"{reason} (run with -p tests.services_plugin, as `make test` does)")
 
 
 def _postgres_configured() -> bool:
@@ -51,10 +50,10 @@ def test_postgres_round_trip() -> None:
 @pytest.mark.django_db(transaction=True)
 def test_postgres_keeps_committed_rows_across_a_server_restart() -> None:
     _require("EXPLAINER_TEST_POSTGRES", _postgres_configured(), "DATABASE_URL is not a PostgreSQL URL")
-    restart = os.environ.get("EXPLAINER_TEST_PG_RESTART_CMD")
-    if not restart:
-        pytest.skip("EXPLAINER_TEST_PG_RESTART_CMD is not set: the server was not started by "
-                    "scripts/with_services.py, so this test cannot restart it")
+    from tests.services_plugin import SERVICES, restart_postgres
+
+    if SERVICES.postgres is None:
+        pytest.skip("the server was not started by tests/services_plugin.py, so this test cannot restart it")
     from django.db import connection
 
     token = uuid.uuid4().hex
@@ -65,8 +64,7 @@ def test_postgres_keeps_committed_rows_across_a_server_restart() -> None:
         cursor.execute("INSERT INTO explainer_restart_probe (token) VALUES (%s)", [token])
     connection.close()  # autocommit: the row is committed; let the server go
 
-    proc = subprocess.run(json.loads(restart), capture_output=True, text=True, timeout=90)
-    assert proc.returncode == 0, f"restart failed:\n{proc.stdout}{proc.stderr}"
+    restart_postgres()               # pg_ctl stop -m fast, then start on the same data directory
 
     try:
         with connection.cursor() as cursor:  # a new connection to the restarted server
