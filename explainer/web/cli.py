@@ -20,13 +20,16 @@ from explainer.lifecycle import defaults as d
 from explainer.lifecycle.errors import ErrorRecord
 from explainer.lifecycle.scenario import Scenario
 from explainer.lifecycle.yamlload import Limits
+from explainer.lifecycle.errors import ManifestError
+from explainer.lifecycle.yamlload import load_documents
+from explainer.render.annotations import github_lines, summary_lines
 from explainer.render.jsonable import SCHEMA_VERSION, explanation_to_dict
 from explainer.render.junit import to_junit
 from explainer.render.sarif import to_sarif
-from explainer.render.text import explanation_as_text
+from explainer.render.text import PLAIN, TextStyle, explanation_as_text, summary_line
 
 EXIT_OK, EXIT_FAIL_ON, EXIT_BAD_INPUT = 0, 1, 2
-FORMATS = ("text", "json", "sarif", "junit")
+FORMATS = ("text", "json", "sarif", "junit", "github")
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
 
 
@@ -36,6 +39,7 @@ class FileResult:
     expl: Explanation
     problem: str | None = None     # the one stderr line when the file is bad input
     unreadable: bool = False       # missing, unreadable or binary: never parsed
+    foreign: bool = False          # no document is a Kubernetes object (with --skip-non-kubernetes)
 
 
 @dataclass
@@ -45,8 +49,18 @@ class Outcome:
     code: int
 
 
+@dataclass(frozen=True)
+class Extras:
+    """What the command line adds to the explanation itself."""
+
+    disabled: frozenset[str] = frozenset()   # rules not run (--disable, the config file)
+    summary: bool = False                    # one line per finding (--summary)
+    style: TextStyle = PLAIN                 # text width and colour
+    skip_foreign: bool = False               # files with no Kubernetes object are skipped, not errors
+
+
 def run(args: list[str], scenario_path: str | None, version: str | None, fmt: str,
-        fail_on: str | None, max_bytes: int) -> Outcome:
+        fail_on: str | None, max_bytes: int, extras: Extras = Extras()) -> Outcome:
     """Everything ``explain FILE...`` does, short of printing."""
     scenario = None
     if scenario_path:
@@ -55,11 +69,16 @@ def run(args: list[str], scenario_path: str | None, version: str | None, fmt: st
             return Outcome(None, [f"{scenario_path}: {why}"], EXIT_BAD_INPUT)
     paths, problems = expand(args)
     single = len(args) == 1 and paths == args
-    results = [explain_file(p, scenario, version, max_bytes) for p in paths]
+    results = [explain_file(p, scenario, version, max_bytes, extras) for p in paths]
+    results = [r for r in results if not r.foreign]
     out = None
-    if not (single and results[0].unreadable and fmt in ("text", "json")):
+    if not results:
+        out = "" if extras.summary or fmt == "github" else None
+    elif extras.summary:
+        out = summary_lines([(r.path, r.expl) for r in results])
+    elif not (single and results[0].unreadable and fmt in ("text", "json")):
         all_read = not problems and not any(r.unreadable for r in results)
-        out = render(results, fmt, single, all_read=all_read)
+        out = render(results, fmt, single, all_read=all_read, style=extras.style)
     stderr = problems + [r.problem for r in results if r.problem]
     code = exit_code(results, fail_on, len(problems))
     if code == EXIT_FAIL_ON:
@@ -108,18 +127,32 @@ def read_text(path: str) -> tuple[str | None, str | None]:
         return None, f"not UTF-8 text (byte {exc.start}); is it a binary file?"
 
 
-def explain_file(path: str, scenario: str | None, version: str | None, max_bytes: int) -> FileResult:
+def explain_file(path: str, scenario: str | None, version: str | None, max_bytes: int,
+                 extras: Extras = Extras()) -> FileResult:
     text, why = read_text(path)
     if text is None:
         expl = Explanation(version or d.DEFAULT_VERSION, Scenario(), errors=[ErrorRecord(why or "", kind="syntax")])
         return FileResult(path, expl, f"{path}: {why}", unreadable=True)
-    expl = explain(text, scenario, version, limits=Limits(max_bytes=max_bytes))
+    limits = Limits(max_bytes=max_bytes)
+    if extras.skip_foreign and not holds_kubernetes_objects(text, limits):
+        return FileResult(path, Explanation(version or d.DEFAULT_VERSION, Scenario()), foreign=True)
+    expl = explain(text, scenario, version, limits=limits, disabled=extras.disabled)
     problem = None
     if expl.errors:
         first = expl.errors[0]
         more = f" (and {len(expl.errors) - 1} more)" if len(expl.errors) > 1 else ""
         problem = f"{path}: {first.one_line()}{more}"
     return FileResult(path, expl, problem)
+
+
+def holds_kubernetes_objects(text: str, limits: Limits) -> bool:
+    """Whether some document of ``text`` names an apiVersion and a kind (YAML that does not parse
+    counts as one: its errors are worth showing).  For hooks that see every YAML file of a repo."""
+    try:
+        docs = load_documents(text, limits)
+    except ManifestError:
+        return True
+    return any(isinstance(doc.data, dict) and "apiVersion" in doc.data and "kind" in doc.data for doc in docs)
 
 
 def fails_on(results: list[FileResult], level: str | None) -> bool:
@@ -135,9 +168,12 @@ def exit_code(results: list[FileResult], fail_on: str | None, extra_problems: in
     return EXIT_FAIL_ON if fails_on(results, fail_on) else EXIT_OK
 
 
-def render(results: list[FileResult], fmt: str, single: bool, *, all_read: bool = True) -> str:
+def render(results: list[FileResult], fmt: str, single: bool, *, all_read: bool = True,
+           style: TextStyle = PLAIN) -> str:
     """The whole stdout for ``fmt``; ``single`` keeps the one-file shapes of json and text."""
     pairs = [(r.path, r.expl) for r in results]
+    if fmt == "github":
+        return github_lines(pairs)
     if fmt == "sarif":
         return json.dumps(to_sarif(pairs, execution_successful=all_read), indent=2, ensure_ascii=False) + "\n"
     if fmt == "junit":
@@ -147,13 +183,14 @@ def render(results: list[FileResult], fmt: str, single: bool, *, all_read: bool 
             return json.dumps(explanation_to_dict(results[0].expl), indent=2, ensure_ascii=False) + "\n"
         files = [{"path": r.path, **explanation_to_dict(r.expl)} for r in results]
         return json.dumps({"schemaVersion": SCHEMA_VERSION, "files": files}, indent=2, ensure_ascii=False) + "\n"
+    closing = "\n" + style.paint(summary_line([r.expl for r in results], files=len(results)), "heading") + "\n"
     if single:
-        return explanation_as_text(results[0].expl)
+        return explanation_as_text(results[0].expl, style) + closing
     parts = []
     for r in results:
-        body = f"error: {r.expl.errors[0].message}\n" if r.unreadable else explanation_as_text(r.expl)
+        body = f"error: {r.expl.errors[0].message}\n" if r.unreadable else explanation_as_text(r.expl, style)
         parts.append(f"==> {r.path} <==\n{body}")
-    return "\n".join(parts)
+    return "\n".join(parts) + closing
 
 
 def rules_as_json() -> str:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from functools import cache
@@ -26,8 +27,9 @@ CONTRACT_TYPES = {
 
 def explain_cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
     python = str(PYTHON) if PYTHON.exists() else sys.executable
+    # Text wraps to COLUMNS when stdout is not a terminal: fix it, so the lines are known.
     proc = subprocess.run([python, "manage.py", "explain", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, timeout=60)
+                          capture_output=True, timeout=120, env={**os.environ, "COLUMNS": "120"})
     return subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode("utf-8"),
                                        proc.stderr.decode("utf-8"))
 

@@ -2,8 +2,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from functools import cache
 from pathlib import Path
@@ -12,9 +10,9 @@ import jsonschema
 import pytest
 
 from explainer.findings import RULES
+from tests.web.test_explain_command import explain_cli
 
 ROOT = Path(__file__).resolve().parents[2]
-PYTHON = ROOT / ".venv" / "bin" / "python"
 SCHEMA_PATH = ROOT / ".cache" / "sarif-schema-2.1.0.json"
 WEB_APP = "explainer/examples/web-app-pod.yaml"
 LONG_INIT = "explainer/examples/long-running-init.yaml"
@@ -23,14 +21,6 @@ BROKEN = "tests/fixtures/ci/bad/broken.yaml"
 # The manifests a walk of REPO finds: sorted, *.yaml/*.yml/*.json only, hidden directories skipped.
 REPO_FILES = [f"{REPO}/apps/web.yaml", f"{REPO}/apps/worker.yml", f"{REPO}/batch/cleanup.json"]
 CONTRACT_KEYS = {"schemaVersion", "kubernetesVersion", "pods", "skipped", "errors"}
-
-
-def explain_cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
-    python = str(PYTHON) if PYTHON.exists() else sys.executable
-    proc = subprocess.run([python, "manage.py", "explain", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, timeout=120)
-    return subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode("utf-8"),
-                                       proc.stderr.decode("utf-8"))
 
 
 @cache
