@@ -23,6 +23,12 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "render": (("explainer.lifecycle", "explainer.findings", "explainer.render", "explainer.explain"),
                ("graphviz",)),
     "explain.py": (("explainer.lifecycle", "explainer.schema", "explainer.findings"), ()),
+    # The command line starts in the core: no Django, so it starts fast (issue 14).
+    "cli.py": (("explainer.lifecycle", "explainer.findings", "explainer.render", "explainer.explain",
+                "explainer.cli"), ()),
+    "cli_config.py": (("explainer.lifecycle", "explainer.findings", "explainer.cli_config"), ()),
+    "podlife.py": (("explainer.lifecycle", "explainer.cli", "explainer.cli_config", "explainer.render.style",
+                    "explainer.podlife"), ()),
 }
 # Project files to the right of web in the arrow; they may refer to it.
 WEB_USERS = {"settings.py", "urls.py", "wsgi.py"}

@@ -7,6 +7,42 @@ core (`explainer.lifecycle.i18n`), which marks its own texts the same way.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from ..lifecycle.i18n import Text, gettext_noop
 
-__all__ = ["Text", "gettext_noop"]
+__all__ = ["Names", "Text", "gettext_noop"]
+
+
+class Names:
+    """A field of a `Text`: names joined with ", ", leaving out the one at index ``skip``.
+
+    Joined only when the text is rendered, so a rule that names "every other container" for
+    each of n containers does O(n) work, not O(n**2): the list is shared, not copied.
+    """
+
+    __slots__ = ("names", "skip")
+
+    def __init__(self, names: Sequence[str], skip: int = -1) -> None:
+        self.names, self.skip = names, skip
+
+    def __str__(self) -> str:
+        if 0 <= self.skip < len(self.names):
+            return ", ".join(self.names[i] for i in range(len(self.names)) if i != self.skip)
+        return ", ".join(self.names)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __eq__(self, other: Any) -> bool:
+        return str(self) == str(other) if isinstance(other, (Names, str)) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def __repr__(self) -> str:
+        return repr(str(self))
+
+    def __reduce__(self) -> tuple[Any, ...]:   # pickled (cached) as the plain text it renders
+        return (str, (str(self),))

@@ -14,7 +14,7 @@ import yaml
 
 from explainer.explain import explain
 from explainer.lifecycle import defaults as d
-from explainer.web import cli
+from explainer import cli
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy" / "kubernetes"
 FILES = sorted(DEPLOY.rglob("*.yaml"))

@@ -12,6 +12,7 @@ from types import ModuleType
 import pytest
 
 from explainer.findings import BY_ID, RULES, Finding, Text, run_rules
+from explainer.findings.i18n import Names
 
 from .conftest import context_for_fixture
 
@@ -78,7 +79,7 @@ def test_every_message_id_is_a_marked_constant(path: Path) -> None:
             assert text.msgid in marked, f"{f.id}: {text.msgid!r} is not a gettext_noop literal of its module"
             fields = {m[1:-1] for m in FIELD.findall(text.msgid)}
             assert fields == set(text.params), f"{f.id}: {text.msgid!r} has fields {fields}, params {set(text.params)}"
-            assert all(isinstance(v, (str, int, float, Text)) for v in text.params.values()), (f.id, text.params)
+            assert all(isinstance(v, (str, int, float, Text, Names)) for v in text.params.values()), (f.id, text.params)
 
 
 @pytest.mark.parametrize("path", EVERY_FIXTURE, ids=lambda p: f"{p.parent.name}/{p.stem}")

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
-from ..i18n import Text, gettext_noop
+from ..i18n import Names, Text, gettext_noop
 
 ID = "missing-resources"
 TITLE = gettext_noop("No resource requests")
@@ -52,14 +52,17 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     besteffort = not any(c.has_requests or c.has_limits for c in pod.init_containers + pod.containers)
     qos = Text(gettext_noop(" No container sets requests or limits, so the Pod is BestEffort: the first to "
                             "be evicted when the node runs short.")) if besteffort else ""
+    running = [x for x in pod.init_containers if x.role == "sidecar"] + list(pod.containers)
+    names = [x.name for x in running]   # one list for every finding: each leaves its own name out
+    index = {x.name: i for i, x in enumerate(running)}
     for c in pod.init_containers + pod.containers:
         if c.has_requests:
             continue
-        rivals = [x.name for x in pod.sidecars + pod.containers if x is not c]
         if c.role == "init":
             when = Text(gettext_noop("with the other Pods on its node while it runs"))
-        elif rivals:
-            when = Text(gettext_noop("with {rivals} for the whole life of the Pod"), {"rivals": ", ".join(rivals)})
+        elif len(names) > 1:
+            when = Text(gettext_noop("with {rivals} for the whole life of the Pod"),
+                        {"rivals": Names(names, index[c.name])})
         else:
             when = Text(gettext_noop("with the other Pods on its node"))
         explanation = Text(gettext_noop(

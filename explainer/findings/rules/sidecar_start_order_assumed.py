@@ -23,7 +23,7 @@ from functools import reduce
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
-from ..i18n import Text, gettext_noop
+from ..i18n import Names, Text, gettext_noop
 from ..scripts import localhost_use, looks_like_proxy
 
 ID = "sidecar-start-order-assumed"
@@ -64,18 +64,29 @@ initContainers:
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    use = {a.name: localhost_use(a) for a in ctx.pod.containers}
-    for s in ctx.pod.containers:
-        others = [a for a in ctx.pod.containers if a is not s]
+    apps = ctx.pod.containers
+    names = [a.name for a in apps]
+    use = [localhost_use(a) for a in apps]   # (ports it reaches on localhost, ports it waits for)
+    # port -> the containers that reach or wait for it, in list order: each container is then
+    # compared only with those that touch one of its ports, not with all the others (linear).
+    touching: dict[int, list[int]] = {}
+    for i, (used, loops) in enumerate(use):
+        for port in sorted(used | loops):
+            touching.setdefault(port, []).append(i)
+    waits_at_all = [i for i, (_used, loops) in enumerate(use) if loops][:2]
+    for j, s in enumerate(apps):
         ports = {p.container_port for p in s.ports}
-        users, waiters = [], []
-        for a in others:
-            used, loops = use[a.name]
-            if loops & ports if ports else loops:
-                waiters.append(a.name)   # it waits for the helper explicitly: the documented remedy
-            elif used & ports:
-                users.append((a.name, min(used & ports)))
-        if not users and not (looks_like_proxy(s) and others and not waiters):
+        users, waited = [], False
+        if ports:
+            for i in sorted({i for port in ports for i in touching.get(port, ()) if i != j}):
+                used, loops = use[i]
+                if loops & ports:
+                    waited = True   # it waits for the helper explicitly: the documented remedy
+                elif used & ports:
+                    users.append((names[i], min(used & ports)))
+        else:   # a helper without ports: any wait loop in another container counts
+            waited = any(i != j for i in waits_at_all)
+        if not users and not (looks_like_proxy(s) and len(apps) > 1 and not waited):
             continue
         if users:
             clauses = [Text(gettext_noop("{c} connects to localhost:{port}"), {"c": name, "port": port})
@@ -86,7 +97,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             why = Text(gettext_noop("{who}, a port of {s}"), {"who": who, "s": s.name})
             dependants = ", ".join(name for name, _p in users)
         else:
-            dependants = ", ".join(a.name for a in others)
+            dependants = Names(names, j)
             why = Text(gettext_noop("{s} looks like a proxy that {dependants} may send traffic through"),
                        {"s": s.name, "dependants": dependants})
         explanation = Text(gettext_noop(

@@ -1,4 +1,5 @@
-"""The pieces of ``manage.py explain``: gather inputs, explain each file, render, decide the exit code.
+"""The pieces of ``podlife explain`` (and ``manage.py explain``): gather inputs, explain each file,
+render, decide the exit code.  No Django: the command line starts straight in the core.
 
 Exit codes: 0 success; 1 a finding at or above ``--fail-on``; 2 bad input in any file (wins).
 One FILE keeps the single-object JSON contract; several inputs (or a directory) give
@@ -22,11 +23,10 @@ from explainer.lifecycle.scenario import Scenario
 from explainer.lifecycle.yamlload import Limits
 from explainer.lifecycle.errors import ManifestError
 from explainer.lifecycle.yamlload import load_documents
-from explainer.render.annotations import github_lines, summary_lines
-from explainer.render.jsonable import SCHEMA_VERSION, explanation_to_dict
-from explainer.render.junit import to_junit
-from explainer.render.sarif import to_sarif
-from explainer.render.text import PLAIN, TextStyle, explanation_as_text, summary_line
+from explainer.render.style import PLAIN, TextStyle
+
+# Each output format imports its renderer only when it is asked for (`render`): a text run
+# never loads the SARIF or JUnit code.
 
 EXIT_OK, EXIT_FAIL_ON, EXIT_BAD_INPUT = 0, 1, 2
 FORMATS = ("text", "json", "sarif", "junit", "github")
@@ -75,6 +75,7 @@ def run(args: list[str], scenario_path: str | None, version: str | None, fmt: st
     if not results:
         out = "" if extras.summary or fmt == "github" else None
     elif extras.summary:
+        from explainer.render.annotations import summary_lines
         out = summary_lines([(r.path, r.expl) for r in results])
     elif not (single and results[0].unreadable and fmt in ("text", "json")):
         all_read = not problems and not any(r.unreadable for r in results)
@@ -173,16 +174,21 @@ def render(results: list[FileResult], fmt: str, single: bool, *, all_read: bool 
     """The whole stdout for ``fmt``; ``single`` keeps the one-file shapes of json and text."""
     pairs = [(r.path, r.expl) for r in results]
     if fmt == "github":
+        from explainer.render.annotations import github_lines
         return github_lines(pairs)
     if fmt == "sarif":
+        from explainer.render.sarif import to_sarif
         return json.dumps(to_sarif(pairs, execution_successful=all_read), indent=2, ensure_ascii=False) + "\n"
     if fmt == "junit":
+        from explainer.render.junit import to_junit
         return to_junit(pairs)
     if fmt == "json":
+        from explainer.render.jsonable import SCHEMA_VERSION, explanation_to_dict
         if single:
             return json.dumps(explanation_to_dict(results[0].expl), indent=2, ensure_ascii=False) + "\n"
         files = [{"path": r.path, **explanation_to_dict(r.expl)} for r in results]
         return json.dumps({"schemaVersion": SCHEMA_VERSION, "files": files}, indent=2, ensure_ascii=False) + "\n"
+    from explainer.render.text import explanation_as_text, summary_line
     closing = "\n" + style.paint(summary_line([r.expl for r in results], files=len(results)), "heading") + "\n"
     if single:
         return explanation_as_text(results[0].expl, style) + closing
@@ -194,6 +200,7 @@ def render(results: list[FileResult], fmt: str, single: bool, *, all_read: bool 
 
 
 def rules_as_json() -> str:
+    from explainer.render.jsonable import SCHEMA_VERSION
     return json.dumps({"schemaVersion": SCHEMA_VERSION, "rules": [_plain_entry(e) for e in catalogue()]},
                       indent=2, ensure_ascii=False) + "\n"
 

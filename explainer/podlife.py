@@ -1,0 +1,149 @@
+"""`podlife`: the command line, straight into the core (no Django, no database, no URLconf).
+
+    podlife explain FILE|DIR|- [FILE|DIR ...] [-f FILE ...] [--scenario FILE] [--k8s-version X.Y]
+                    [--format text|json|sarif|junit|github] [--fail-on error|warning|info] [--summary]
+                    [--disable RULE[,RULE]] [--enable RULE[,RULE]] [--config FILE | --no-config]
+                    [--color auto|always|never] [--skip-non-kubernetes]
+    podlife explain --list-rules [--format json]
+    kubectl podlife explain -f x.yaml      (the same program, installed as kubectl-podlife)
+
+``manage.py explain`` is a thin wrapper over the same arguments and `execute` (cli.py does
+the work); both print the same bytes and exit with the same codes: 0 explained, 1 a finding
+at ``--fail-on`` or worse, 2 bad input.  Further subcommands can sit beside ``explain``.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TextIO
+
+from explainer import cli, cli_config
+from explainer.lifecycle import defaults as d
+from explainer.render.style import TextStyle
+
+PROG = "podlife"
+EXPLAIN_HELP = ("Explain how the kubelet starts, runs and stops the Pods of manifests. Exit 0 on success, "
+                "1 when --fail-on finds a finding that bad, 2 on bad input.")
+DEFAULT_MAX_BYTES = 1048576   # EXPLAINER_MAX_MANIFEST_BYTES, as in settings.py
+
+
+class UsageError(Exception):
+    """A command line that names nothing to do; exit 2 with this message."""
+
+
+def add_explain_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags of ``explain``, for podlife's parser and for Django's (the management command)."""
+    parser.add_argument("files", nargs="*", metavar="FILE",
+                        help="manifest files (YAML or JSON), directories (walked for *.yaml, *.yml, "
+                             "*.json), or - for standard input")
+    parser.add_argument("-f", "--filename", dest="filenames", action="append", default=[], metavar="FILE",
+                        help="a manifest file or directory, as kubectl takes it (repeatable; adds to FILE)")
+    parser.add_argument("--scenario", help="scenario file: how containers behave, deletion, debug")
+    parser.add_argument("--k8s-version", dest="version", choices=d.SUPPORTED_VERSIONS,
+                        help=f"target Kubernetes version (default {d.DEFAULT_VERSION})")
+    parser.add_argument("--format", choices=cli.FORMATS, default="text")
+    parser.add_argument("--fail-on", dest="fail_on", choices=("error", "warning", "info"),
+                        help="exit 1 when a finding of this severity or worse exists")
+    parser.add_argument("--summary", action="store_true",
+                        help="one line per finding: path:line: severity rule-id container: title")
+    parser.add_argument("--disable", action="append", default=[], metavar="RULE[,RULE]",
+                        help="do not run these rules (repeatable)")
+    parser.add_argument("--enable", action="append", default=[], metavar="RULE[,RULE]",
+                        help="run these rules although the config file disables them (repeatable)")
+    parser.add_argument("--config", help=f"config file (default: the nearest {cli_config.CONFIG_NAME} in the "
+                                         "working directory or a parent)")
+    parser.add_argument("--no-config", dest="no_config", action="store_true",
+                        help=f"ignore {cli_config.CONFIG_NAME} files")
+    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                        help="colour the text output (auto: when stdout is a terminal and NO_COLOR is unset)")
+    parser.add_argument("--skip-non-kubernetes", dest="skip_foreign", action="store_true",
+                        help="skip files with no Kubernetes object (apiVersion and kind) instead of reporting "
+                             "them; for hooks that see every YAML file")
+    parser.add_argument("--list-rules", dest="list_rules", action="store_true",
+                        help="print the catalogue of rules (text, or JSON with --format json)")
+
+
+def execute(opts: dict, max_bytes: int, stdout: TextIO, stderr: TextIO) -> int:
+    """Run ``explain`` with parsed options; print; return the exit code.  UsageError for no work."""
+    if opts["list_rules"]:
+        if opts["files"]:
+            raise UsageError("--list-rules takes no FILE")
+        if opts["format"] not in ("text", "json"):
+            raise UsageError("--list-rules prints text or json")
+        stdout.write(cli.rules_as_json() if opts["format"] == "json" else cli.rules_as_text())
+        return cli.EXIT_OK
+    files = opts["files"] + opts["filenames"]
+    if not files:
+        raise UsageError("give a manifest FILE, a directory, or - for standard input")
+    try:
+        config = _config(opts)
+        disabled = cli_config.disabled_rules(config, opts["disable"], opts["enable"])
+    except cli_config.ConfigError as exc:
+        raise UsageError(str(exc)) from None
+    extras = cli.Extras(disabled=disabled, summary=opts["summary"], style=_style(opts, stdout),
+                        skip_foreign=opts["skip_foreign"])
+    outcome = cli.run(files, opts["scenario"], opts["version"] or config.version, opts["format"],
+                      opts["fail_on"] or config.fail_on, max_bytes, extras)
+    if outcome.stdout is not None:
+        stdout.write(outcome.stdout)
+    for line in outcome.stderr:
+        stderr.write(line + "\n")
+    return outcome.code
+
+
+def _config(opts: dict) -> cli_config.Config:
+    """The config file: --config, else the nearest .podlife.yaml upward; none with --no-config."""
+    if opts["no_config"]:
+        return cli_config.Config()
+    path = Path(opts["config"]) if opts["config"] else cli_config.find_config()
+    return cli_config.load_config(path) if path else cli_config.Config()
+
+
+def _style(opts: dict, stdout: TextIO) -> TextStyle:
+    """Wrap to the terminal (COLUMNS, or 100, when not a terminal); colour only on a terminal
+    without NO_COLOR (https://no-color.org), or when --color always asks for it."""
+    tty = getattr(stdout, "isatty", lambda: False)()
+    color = opts["color"] == "always" or (opts["color"] == "auto" and tty and not os.environ.get("NO_COLOR"))
+    if tty:
+        width = shutil.get_terminal_size((100, 24)).columns
+    else:
+        columns = os.environ.get("COLUMNS", "")
+        width = int(columns) if columns.isdigit() else 100
+    return TextStyle(width=max(width, 60), color=color)
+
+
+def max_manifest_bytes() -> int:
+    value = os.environ.get("EXPLAINER_MAX_MANIFEST_BYTES")
+    if value is None:
+        return DEFAULT_MAX_BYTES
+    try:
+        return int(value)
+    except ValueError:
+        raise UsageError(f"EXPLAINER_MAX_MANIFEST_BYTES must be an integer, got {value!r}") from None
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog=PROG, description="Pod Lifecycle Explainer on the command line.")
+    commands = top.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    add_explain_arguments(commands.add_parser("explain", help=EXPLAIN_HELP, description=EXPLAIN_HELP))
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return execute(vars(args), max_manifest_bytes(), sys.stdout, sys.stderr)
+    except UsageError as exc:
+        sys.stderr.write(f"{PROG} {args.command}: error: {exc}\n")
+        return cli.EXIT_BAD_INPUT
+    except BrokenPipeError:   # `podlife explain ... | head`: the reader left; end as `cat` would
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())   # no second error at exit
+        return 128 + 13   # what a shell reports for SIGPIPE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+"""The rules made linear in containers say exactly what the pairwise versions said."""
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from explainer.findings.i18n import Names, Text
+from explainer.findings.rules import missing_resources, sidecar_start_order_assumed
+from explainer.findings.scripts import localhost_use, looks_like_proxy
+
+from .conftest import context_for
+
+
+def _pairwise_start_order(ctx: Any) -> list[tuple[str, list[tuple[str, int]], bool]]:
+    """The rule's decision as it was written before, comparing every container with every other."""
+    use = {a.name: localhost_use(a) for a in ctx.pod.containers}
+    out = []
+    for s in ctx.pod.containers:
+        others = [a for a in ctx.pod.containers if a is not s]
+        ports = {p.container_port for p in s.ports}
+        users, waiters = [], []
+        for a in others:
+            used, loops = use[a.name]
+            if loops & ports if ports else loops:
+                waiters.append(a.name)
+            elif used & ports:
+                users.append((a.name, min(used & ports)))
+        if users or (looks_like_proxy(s) and others and not waiters):
+            out.append((s.name, users, bool(users)))
+    return out
+
+
+PORTS = st.sampled_from([8080, 9000, 15001])
+COMMANDS = st.one_of(
+    st.just(None),
+    PORTS.map(lambda p: f"curl -s http://localhost:{p}/ && exec app"),
+    PORTS.map(lambda p: f"until nc -z localhost {p}; do sleep 1; done; exec app"),
+    st.just("while true; do sleep 5; done"),
+)
+CONTAINER = st.fixed_dictionaries({
+    "image": st.sampled_from(["example/app:1", "envoyproxy/envoy:v1.30", "busybox:1.36"]),
+    "ports": st.lists(PORTS, max_size=2, unique=True),
+    "command": COMMANDS,
+    "requests": st.booleans(),
+})
+
+
+def _manifest(containers: list[dict[str, Any]]) -> str:
+    specs = []
+    for i, c in enumerate(containers):
+        spec: dict[str, Any] = {"name": f"c{i}", "image": c["image"]}
+        if c["ports"]:
+            spec["ports"] = [{"containerPort": p} for p in c["ports"]]
+        if c["command"]:
+            spec["command"] = ["sh", "-c", c["command"]]
+        if c["requests"]:
+            spec["resources"] = {"requests": {"cpu": "10m"}}
+        specs.append(spec)
+    return yaml.safe_dump({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+                           "spec": {"containers": specs}})
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(CONTAINER, min_size=1, max_size=6))
+def test_start_order_rule_decides_as_the_pairwise_comparison_did(containers: list[dict[str, Any]]) -> None:
+    ctx = context_for(_manifest(containers))
+    found = list(sidecar_start_order_assumed.check(ctx))
+    expected = _pairwise_start_order(ctx)
+    assert [f.container for f in found] == [name for name, _u, _x in expected]
+    for f, (name, users, _x) in zip(found, expected):
+        text = f.explanation.render()
+        if users:
+            assert all(f"{user} connects to localhost:{port}" in text for user, port in users)
+        else:
+            others = ", ".join(c.name for c in ctx.pod.containers if c.name != name)
+            assert f"may send traffic through, but {name}" in text and f"start-up {others} can reach" in text
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(CONTAINER, min_size=1, max_size=6))
+def test_missing_resources_names_every_other_running_container(containers: list[dict[str, Any]]) -> None:
+    ctx = context_for(_manifest(containers))
+    for f in missing_resources.check(ctx):
+        rivals = [c.name for c in ctx.pod.sidecars + ctx.pod.containers if c.name != f.container]
+        text = f.explanation.render()
+        if rivals:
+            assert f"competes with {', '.join(rivals)} for the whole life" in text
+        else:
+            assert "competes with the other Pods on its node;" in text
+
+
+def test_names_leave_out_one_and_pickle_as_their_text() -> None:
+    names = Names(["a", "b", "c"], 1)
+    assert str(names) == "a, c" and f"{names}" == "a, c" and names == "a, c"
+    assert str(Names(["a", "b"])) == "a, b" and str(Names(["a"], 0)) == ""
+    text = Text("with {rivals}", {"rivals": names})
+    assert text.render() == "with a, c"
+    assert pickle.loads(pickle.dumps(text)) == text
+    assert hash(text) == hash(Text("with {rivals}", {"rivals": "a, c"}))
