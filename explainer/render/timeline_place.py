@@ -62,12 +62,16 @@ def _scale(report: PodReport, lane_events: list[list[TraceEvent]], marks: list[_
     return min(round(need, 3), math.floor(MAX_WIDTH / view_end * 1000) / 1000)
 
 
-def _legend(marks: list[_RawMarker], deps: list, y: float, width: float,
-            _: Gettext) -> tuple[list[LegendItem], float]:
-    """Every bar state and the assumed pattern; the markers and arrow styles that occur."""
+def _legend(marks: list[_RawMarker], deps: list, y: float, width: float, _: Gettext,
+            breaks: bool = False) -> tuple[list[LegendItem], float]:
+    """Every bar state (with its pattern) and the assumed pattern; the markers, arrow styles and
+    axis breaks that occur."""
     states, mlabels = _state_labels(_), _marker_labels(_)
     entries: list[tuple[str, str, str, str]] = [("bar", s, states[s], f"tl-{s}") for s in STATES]
+    entries.append(("bar", "exited-error", _("Exited with error"), "tl-exited tl-error"))
     entries.append(("assumed", "assumed", _("Assumed duration"), "tl-assumed"))
+    if breaks:
+        entries.append(("break", "break", _("Quiet time cut short"), "tl-break-line"))
     present = {"probe-failed" if m.kind in ("startup-failed", "liveness-failed") else m.kind for m in marks}
     for k in ("poststart", "startup-ok", "probe-failed", "sigterm", "sigkill", "restart", "exit",
               "image-pull-failed", "image-updated"):

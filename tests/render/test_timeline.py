@@ -15,6 +15,7 @@ from explainer.render.timeline import (
     render_timeline_svg,
     timeline_rows,
 )
+from explainer.render.timeline_axis import BREAK_PX, FIT_PLOT, fit_axis
 from tests.conftest import load_manifest
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -128,7 +129,7 @@ def test_arrows_for_init_then_sidecar_then_app() -> None:
     pairs = {(a.waits_for, a.container, a.condition, a.guaranteed) for a in layout.arrows}
     assert pairs == {("prepare", "helper", "exit0", True), ("helper", "app", "started", True)}
     lanes = {l.name: l for l in layout.lanes}
-    x1 = layout.plot_x + 1 * layout.px_per_second
+    x1 = layout.x_at(1)
     for a in layout.arrows:
         (xs, ys), (xe, ye) = a.points[0], a.points[-1]
         assert xs == pytest.approx(x1, abs=0.1) and xe == pytest.approx(x1, abs=0.1)
@@ -140,7 +141,7 @@ def test_arrow_from_the_startup_probe_and_dashed_when_not_guaranteed() -> None:
     layout = layout_timeline(report("seeds/native-sidecar-probe", "containers: {proxy: {startupSeconds: 5}}"))
     (arrow,) = layout.arrows
     assert (arrow.waits_for, arrow.container, arrow.condition) == ("proxy", "app", "startupProbe")
-    assert arrow.points[0][0] == pytest.approx(layout.plot_x + 6 * layout.px_per_second, abs=0.1)
+    assert arrow.points[0][0] == pytest.approx(layout.x_at(6), abs=0.1)
     web = layout_timeline(report("seeds/web-app-pod"))
     dashed = [a for a in web.arrows if not a.guaranteed]
     assert dashed and all("tl-dashed" in a.css_class for a in dashed)
@@ -163,7 +164,7 @@ def test_window_stops_after_the_last_event_and_says_so() -> None:
                                            ("seeds/web-app-pod", "deleteAt: 60"), ("seeds/long-running-init", None)])
 def test_plot_width_and_rounding(name: str, scenario: str | None) -> None:
     layout = layout_timeline(report(name, scenario))
-    assert 700 - 0.1 <= layout.plot_width <= 4000 + 0.1
+    assert layout.plot_width == pytest.approx(FIT_PLOT, abs=0.2)      # fitted: one width, whatever the span
     numbers = [layout.width, layout.height, layout.plot_x]
     for b in layout.bars:
         numbers += [b.x, b.width, b.y, b.height]
@@ -172,8 +173,12 @@ def test_plot_width_and_rounding(name: str, scenario: str | None) -> None:
     for a in layout.arrows:
         numbers += [v for p in a.points for v in p]
     assert all(v == round(v, 1) for v in numbers)
-    steps = {round(b.t - a.t, 6) for a, b in zip(layout.ticks, layout.ticks[1:])}
-    assert len(steps) == 1 and layout.ticks[0].t == 0
+    assert layout.ticks[0].t == 0 and [t.x for t in layout.ticks] == sorted(t.x for t in layout.ticks)
+    # between two breaks the ticks keep one step; none falls inside a break
+    steps = {round(b.t - a.t, 6) for a, b in zip(layout.ticks, layout.ticks[1:])
+             if not any(a.t < br.t0 and b.t > br.t1 for br in layout.breaks)}
+    assert len(steps) == 1
+    assert not any(br.t0 < t.t < br.t1 for br in layout.breaks for t in layout.ticks)
 
 
 def test_nice_steps() -> None:
