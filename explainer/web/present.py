@@ -5,6 +5,7 @@ and print.  Pictures are rendered here (server side), through the cache when con
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -33,7 +34,8 @@ class PodView:
     notes: list[str]
     containers: list[dict[str, Any]] = field(default_factory=list)
     timeline_svg: str = ""
-    timeline_data: dict[str, Any] = field(default_factory=dict)   # what the cursor reports (JSON)
+    timeline_json: str = ""                 # what the cursor reports: JSON for timeline.js (a data attribute,
+                                            # as htmx drops <script> elements, even JSON ones, from a swap)
     diagram_dot: str = ""
     findings: list[dict[str, Any]] = field(default_factory=list)
     steps: list[dict[str, Any]] = field(default_factory=list)
@@ -110,7 +112,8 @@ def _simulation_views(view: PodView, r: PodReport) -> None:
         return
     layout = layout_timeline(r, gettext=gettext)     # one layout: the SVG and the cursor's data
     view.timeline_svg = svg_document(r, layout, gettext=gettext)
-    view.timeline_data = timeline_frames(r, layout, gettext=gettext)
+    view.timeline_json = json.dumps(timeline_frames(r, layout, gettext=gettext), ensure_ascii=False,
+                                    separators=(",", ":"))
     view.rows = timeline_rows(r, gettext=gettext)
     view.steps = [{"t": s.t, "text": s.text.render(gettext), "assumed": s.assumed, "container": s.container}
                   for s in story(r.pod, sim)]

@@ -1,7 +1,7 @@
 /* The timeline as an instrument: a time cursor (an ARIA slider), the state at the cursor, the
    story and the sharing diagram in step, play, zoom and a presentation mode.
    The server-rendered SVG stays the picture; the data comes from the page's JSON block
-   (<script type="application/json">, never executed), made from the same trace the SVG draws. */
+   (a data-tl attribute holding JSON, never executed), made from the same trace the SVG draws. */
 (function () {
   "use strict";
   var SVGNS = "http://www.w3.org/2000/svg";
@@ -24,9 +24,8 @@
   function num(e, name) { return parseFloat(e.getAttribute(name)); }
 
   function Timeline(section) {
-    var json = section.querySelector('script[type="application/json"]');
     this.section = section;
-    this.data = JSON.parse(json.textContent);
+    this.data = JSON.parse(section.getAttribute("data-tl"));
     this.text = this.data.text;
     this.holder = section.querySelector(".timeline");
     this.svg = this.holder.querySelector("svg");
@@ -561,7 +560,7 @@
     this.presentBtn.setAttribute("aria-pressed", on ? "true" : "false");
     this.presentBtn.textContent = on ? this.text.close : this.text.present;
     this.presentStep.setAttribute("aria-hidden", on ? "false" : "true");
-    if (on) { this.slider.focus(); } else { this.presentBtn.focus(); }
+    this.presentBtn.focus();
   };
   Timeline.prototype.stepBy = function (n) {
     this.stop();
@@ -636,7 +635,7 @@
   var live = [];
   function init(root) {
     (root || document).querySelectorAll("[data-timeline]").forEach(function (section) {
-      if (section.tlInstrument || !section.querySelector('script[type="application/json"]') ||
+      if (section.tlInstrument || !section.getAttribute("data-tl") ||
           !section.querySelector(".timeline svg")) { return; }
       section.tlInstrument = new Timeline(section);
       live.push(section.tlInstrument);
@@ -657,9 +656,9 @@
   document.addEventListener("keydown", function (e) {
     var p = presenting();
     if (p && e.key === "Escape") { e.preventDefault(); p.present(false); return; }
-    if (p && (e.key === "ArrowRight" || e.key === "ArrowLeft") && e.target !== p.slider) {
-      e.preventDefault();
-      p.stepBy(e.key === "ArrowRight" ? 1 : -1);
+    if (p && /^(ArrowRight|ArrowLeft|Home|End)$/.test(e.key) && e.target !== p.slider) {
+      e.preventDefault();      // in presentation mode the arrows walk the story, one step at a time
+      p.stepBy({ArrowRight: 1, ArrowLeft: -1, Home: -1e9, End: 1e9}[e.key]);
       return;
     }
     if (e.key === " " || e.code === "Space") {
