@@ -79,10 +79,10 @@ class TimeAxis:
 
 
 def _nice_skip(gap: float) -> float:
-    """The part of a quiet ``gap`` to cut: most of it, as a round number of seconds."""
-    want = gap * 0.8
-    for unit in (60.0, 10.0, 5.0, 1.0):
-        if want >= unit * 4:
+    """The part of a quiet ``gap`` to cut: all but a few percent at either end, in round seconds."""
+    want = gap - 2 * max(gap * 0.04, 0.5)
+    for unit in (5.0, 1.0):
+        if want >= unit * 20:
             return math.floor(want / unit) * unit
     return math.floor(want * 10) / 10
 
@@ -92,7 +92,7 @@ def fit_axis(times: list[float], end: float, *, plot: float = FIT_PLOT, allow_br
     """The axis for moments ``times`` within [0, ``end``], ``plot`` px wide.
 
     Quiet stretches are cut, the longest first, while one is longer than BREAK_MIN_S and than
-    BREAK_SHARE of the time that stays linear; each keeps a tenth of itself on either side so
+    BREAK_SHARE of the time that stays linear; each keeps a little of itself on either side so
     that the bars visibly go on before and after the break.
     """
     end = max(end, 0.1)

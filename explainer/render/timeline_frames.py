@@ -163,7 +163,9 @@ def _frame(t: float, containers: list, st: dict[str, _State], p: StatusPoint | N
             label = _("Exited with code {code}").format(code=s.exit_code) + (f" ({s.reason})" if s.reason else "")
         elif s.state == "waiting" and s.reason:
             label = f"{label} ({s.reason})"
-        short = label + (", " + _("Ready") if s.ready and s.state != "ready" else "")
+        if s.state == "ready":           # "Running, Ready", as kubectl describe puts it
+            label = f"{states['running']}, {states['ready']}"
+        short = label + (", " + states["ready"] if s.ready and s.state != "ready" else "")
         row = {"name": c.name, "state": s.state, "label": short, "restarts": s.restarts}
         if s.until is not None and s.state in ("backoff", "terminating"):
             row["until"] = s.until
@@ -224,7 +226,7 @@ def _ui_text(_: Gettext) -> dict[str, str]:
                   "Space plays, +/− zoom (or Ctrl+wheel, or drag along the time axis)."),
         "dimmed": _("At {t} s the dimmed containers are not running: {names}."),
         "allRunning": _("At {t} s no container is dimmed: each one is running or starting."),
-        "expand": _("Show {n} lanes"), "collapse": _("Hide these lanes"),
+        "more": _("… and {n} more"), "expand": _("Show {n} lanes"), "collapse": _("Hide these lanes"),
         "group_init": _("Init containers and sidecars"), "group_app": _("App containers"),
         "group_ephemeral": _("Ephemeral containers"),
     }

@@ -66,6 +66,9 @@ def _arrow_head(points: tuple[tuple[float, float], ...], css: str) -> str:
     return f'<path class={_q(css)} d="M{_n(xb)} {_n(yb)}l{_n(-6 * s)}-3.5v7z"/>'
 
 
+MIN_BAR_PX = 3.0    # a short state (a 0.1 s init container) stays visible
+
+
 def _svg_id(report: PodReport) -> str:
     src = getattr(report.pod, "source", None)
     key = f"{report.pod.name}/{getattr(src, 'document', 0)}"
@@ -240,7 +243,7 @@ def _svg_lanes(lay: TimelineLayout, sid: str) -> list[str]:
                  f"{_t(lane.role_label)}</text></g>")
     o.append(f'</g>\n<g class="tl-plot" clip-path="url(#{sid}-plot)">\n<g class="tl-bars">')
     for i, bar in enumerate(lay.bars):
-        box = f'x="{_n(bar.x)}" y="{_n(bar.y)}" width="{_n(max(bar.width, 2.0))}" height="{_n(bar.height)}" rx="2"'
+        box = f'x="{_n(bar.x)}" y="{_n(bar.y)}" width="{_n(max(bar.width, MIN_BAR_PX))}" height="{_n(bar.height)}" rx="2"'
         shape = _bar_shape(bar.css_class, box, bar.state, sid, bar.assumed)
         o.append(f'<g class="tl-item tl-bar-g" data-bar="{i}" data-lane="{bar.lane}" data-state="{bar.state}"'
                  f' data-t0="{bar.t0:g}" data-t1="{bar.t1:g}"><title>{_t(bar.tooltip)}</title>{shape}</g>')

@@ -237,7 +237,11 @@
       p.appendChild(dl);
     }
     var doing = el("ul", {"class": "tl-doing"});
-    (frame.doing.length ? frame.doing : [{text: T.none}]).forEach(function (d) {
+    var items = frame.doing.length ? frame.doing : [{text: T.none}];
+    if (items.length > 8) {            // a large Pod: what changes first, then how many more wait
+      items = items.slice(0, 6).concat([{text: fmt(T.more, {n: items.length - 6})}]);
+    }
+    items.forEach(function (d) {
       var text = d.text;
       if (d.until != null) { text += ", " + fmt(T.left, {s: secs(Math.max(d.until - t, 0))}); }
       doing.appendChild(el("li", {}, text));
