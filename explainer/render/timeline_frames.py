@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..lifecycle.trace import StatusPoint, TraceEvent
 from .timeline_model import Gettext, TimelineLayout, _condition_text, _identity, _secs, _state_labels
-from .timeline_walk import _debug_names, _event_container, _message, lane_containers
+from .timeline_walk import _debug_names, _event_container, lane_containers
 
 if TYPE_CHECKING:
     from ..explain import PodReport
