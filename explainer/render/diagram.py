@@ -120,7 +120,10 @@ class _Diagram:
         with self.graph.subgraph(name="cluster_pod") as pod:
             pod.attr(label=f"<<B>{self.t(POD_NAME, name=self.pod.name)}</B>>", style="rounded",
                      color=LINE, bgcolor="#f8fafc", labeljust="l", margin="12")
-            with pod.subgraph(name="containers") as column:
+            # a borderless cluster round the column, so that what every container shares is drawn
+            # once, to the whole column
+            with pod.subgraph(name="cluster_containers") as box, box.subgraph(name="containers") as column:
+                box.attr(style="rounded,dotted", color=LINE, label="", margin="6")
                 column.attr(rank="same")
                 for name in self.specs:
                     self.container(column, self.specs[name])
@@ -133,9 +136,10 @@ class _Diagram:
         flags = [f for f, on in (("hostNetwork", self.pod.host_network), ("hostIPC", self.pod.host_ipc),
                                  ("hostPID", self.pod.host_pid)) if on]
         host = self.namespaces(self.graph, "node", "cluster_node", _("Node ({flags})"), flags=", ".join(flags))
+        ids = list(self.ids.values())
         for cluster, target in (("cluster_shared", shared), ("cluster_node", host)):
-            for cid in self.ids.values() if target else ():
-                self.edge(target, cid, ltail=cluster)   # namespaces left, volumes right
+            if target and ids:   # one edge from the namespaces to all the containers: namespaces left, volumes right
+                self.edge(target, ids[len(ids) // 2], ltail=cluster, lhead="cluster_containers")
         self.conflicts()
         for tail, head, attrs in self.edges:
             self.graph.edge(tail, head, **attrs)
@@ -149,7 +153,7 @@ class _Diagram:
             label += "<BR/>" + _small(f"<I>{self.t(OWN_PID)}</I>")
         style = "rounded,filled,dashed" if c.role == ROLE_EPHEMERAL else "rounded,filled"
         self.ids[c.name] = self.node(graph, label, shape="box", style=style, fillcolor=fill,
-                                     color=border, **{"class": f"container {c.role}"})
+                                     color=border, **{"class": f"container {c.role} ctr-{len(self.ids)}"})
 
     def namespaces(self, parent: graphviz.Digraph, scope: str, cluster: str, title: str,
                    **params: str) -> str | None:

@@ -67,9 +67,9 @@ from .timeline_place import (
     _guide_rows,
     _legend,
     _place_markers,
-    _scale,
     _strip_segments,
 )
+from .timeline_axis import AxisBreak, TimeAxis, fit_axis
 from .timeline_svg import svg_document
 from .timeline_walk import (
     _collect,
@@ -145,10 +145,14 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
             raw_bars += b
             raw_marks += m
 
-    # horizontal: the label column, then the plot
-    # a caller drawing several charts on one axis (compare) passes one scale for all
-    pps = px_per_second or _scale(report, found.lane_events, raw_marks, view_end, bar_end)
-    plot_w = _r(pps * view_end)
+    # horizontal: the label column, then the plot, fitted to FIT_PLOT with quiet stretches cut;
+    # a caller drawing several charts on one axis (compare) passes one linear scale for all
+    if px_per_second:
+        axis = TimeAxis(view_end, px_per_second, ())
+    else:
+        moments = [e.t for e in sim.events] + [p.t for p in sim.timeline] if sim is not None else []
+        axis = fit_axis(moments + [bar_end], view_end, label=_("… {s} s …"))
+    plot_w = _r(axis.width)
     name_w = min(max([text_width(c.name) for c in containers] + [text_width(_("Status")), 40.0]), NAME_MAX)
     role_w = max([text_width(roles[c.role], SMALL) for c in containers] + [text_width(_("seconds"), SMALL)])
     label_x = MARGIN + 8
@@ -158,13 +162,13 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
     width = _r(right_edge)
 
     def x_of(t: float) -> float:
-        return _r(plot_x + min(max(t, 0.0), view_end) * pps)
+        return _r(plot_x + axis.x(t))
 
     # vertical: heading, legend, note, guide labels, strip, axis, lanes, axis
     y = float(MARGIN)
     heading_y = y + 16
     y += HEADING_ROW
-    legend, y = _legend(raw_marks, deps, y, width, _)
+    legend, y = _legend(raw_marks, deps, y, width, _, bool(axis.breaks))
     note = ""
     if sim is None:
         note = _("This Pod is not simulated: the API server would reject it, so it never runs.")
@@ -218,18 +222,19 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
               _r(guides_top + GUIDE_ROW * row + 11), f"tl-guide tl-guide-{kind}",
               f"{label} · {_secs(e.t)} s\n{_message(e, _)}")
         for e, kind, label, x, label_x, row in placed)
-    step = nice_step(1 / pps)
-    ticks = tuple(Tick(round(n * step, 6), x_of(n * step), _secs(round(n * step, 6)))
-                  for n in range(int(view_end / step + 1e-9) + 1))
+    ticks = tuple(Tick(t, _r(plot_x + x), _secs(t)) for t, x in axis.ticks())
+    breaks = tuple(AxisBreak(b.t0, b.t1, _r(plot_x + b.x0), _r(plot_x + b.x1), b.label) for b in axis.breaks)
 
     return TimelineLayout(
-        pod=report.pod.name, width=width, height=_r(y), plot_x=plot_x, plot_width=plot_w, px_per_second=pps,
+        pod=report.pod.name, width=width, height=_r(y), plot_x=plot_x, plot_width=plot_w,
+        px_per_second=round(plot_w / max(view_end, 0.1), 3) if breaks else axis.pps,
         view_end=view_end, end_time=end_time, lanes_top=_r(lanes_top), lanes_bottom=_r(lanes_bottom),
         axis_y=axis_y, bottom_axis_y=bottom_axis_y, label_x=float(label_x), role_x=role_x,
         heading_y=heading_y, lanes=tuple(lanes), bars=tuple(bars), markers=tuple(markers),
         strip_rows=tuple(strip_rows), segments=tuple(segments), ticks=ticks, arrows=tuple(arrows),
         guides=guides, legend=tuple(legend), axis_label=_("seconds"), note=note, note_y=note_y,
-        simulated=sim is not None)
+        simulated=sim is not None, breaks=breaks,
+        knots=tuple((t, _r(plot_x + x)) for t, x in axis.knots()))
 
 
 def render_timeline_svg(report: PodReport, *, gettext: Gettext = _identity, title: str | None = None,

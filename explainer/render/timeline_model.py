@@ -182,6 +182,17 @@ class TimelineLayout:
     note: str                    # "… continues to 300 s", or why nothing ran
     note_y: float
     simulated: bool
+    breaks: tuple = ()           # AxisBreak: quiet stretches cut out of the axis (page x)
+    knots: tuple = ()            # (t, x) between which x is linear: x_at() and the browser use them
+
+    def x_at(self, t: float) -> float:
+        """The x of time ``t`` on this chart."""
+        t = min(max(t, 0.0), self.view_end)
+        pts = self.knots or ((0.0, self.plot_x), (self.view_end, self.plot_x + self.plot_width))
+        for (ta, xa), (tb, xb) in zip(pts, pts[1:]):
+            if t <= tb:
+                return _r(xa + (xb - xa) * ((t - ta) / (tb - ta) if tb > ta else 0.0))
+        return _r(pts[-1][1])
 
 
 # ---- small helpers -----------------------------------------------------------------------------

@@ -2,9 +2,8 @@
 strip, markers and dependency arrows, every coordinate rounded to 0.1 px."""
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..lifecycle.trace import TraceEvent
 from .timeline_model import (
@@ -12,9 +11,6 @@ from .timeline_model import (
     LANE_HEIGHT,
     LEGEND_ROW,
     MARGIN,
-    MAX_WIDTH,
-    MIN_GAP_PX,
-    MIN_WIDTH,
     SMALL,
     STATES,
     Arrow,
@@ -34,40 +30,17 @@ from .timeline_model import (
 )
 from .timeline_walk import _Raw, _RawMarker
 
-if TYPE_CHECKING:
-    from ..explain import PodReport
 
-
-def _scale(report: PodReport, lane_events: list[list[TraceEvent]], marks: list[_RawMarker], view_end: float,
-           bar_end: float) -> float:
-    """Pixels per second: enough that the closest two moments are MIN_GAP_PX apart and that the
-    glyphs and exit code of one moment fit before the lane's next moment, within the width limits."""
-    need = MIN_WIDTH / view_end
-    sim = report.simulation
-    if sim is not None:
-        times = sorted({e.t for e in sim.events if e.t <= view_end} | {p.t for p in sim.timeline if p.t <= view_end}
-                       | {0.0, bar_end})
-        for a, b in zip(times, times[1:]):
-            if b - a > 1e-6:
-                need = max(need, MIN_GAP_PX / max(b - a, 0.05))
-        px: dict[tuple[int, float], float] = {}
-        for m in marks:
-            extra = text_width(m.label, SMALL) + 6 if m.kind == "exit" else _GLYPH
-            px[(m.lane, m.t)] = px.get((m.lane, m.t), 4.0) + extra
-        for lane, events in enumerate(lane_events):
-            ts = sorted({e.t for e in events if e.t <= bar_end} | {bar_end})
-            for a, b in zip(ts, ts[1:]):
-                if (lane, a) in px and b - a > 1e-6:
-                    need = max(need, px[(lane, a)] / max(b - a, 0.05))
-    return min(round(need, 3), math.floor(MAX_WIDTH / view_end * 1000) / 1000)
-
-
-def _legend(marks: list[_RawMarker], deps: list, y: float, width: float,
-            _: Gettext) -> tuple[list[LegendItem], float]:
-    """Every bar state and the assumed pattern; the markers and arrow styles that occur."""
+def _legend(marks: list[_RawMarker], deps: list, y: float, width: float, _: Gettext,
+            breaks: bool = False) -> tuple[list[LegendItem], float]:
+    """Every bar state (with its pattern) and the assumed pattern; the markers, arrow styles and
+    axis breaks that occur."""
     states, mlabels = _state_labels(_), _marker_labels(_)
     entries: list[tuple[str, str, str, str]] = [("bar", s, states[s], f"tl-{s}") for s in STATES]
+    entries.append(("bar", "exited-error", _("Exited with error"), "tl-exited tl-error"))
     entries.append(("assumed", "assumed", _("Assumed duration"), "tl-assumed"))
+    if breaks:
+        entries.append(("break", "break", _("Quiet time cut short"), "tl-break-line"))
     present = {"probe-failed" if m.kind in ("startup-failed", "liveness-failed") else m.kind for m in marks}
     for k in ("poststart", "startup-ok", "probe-failed", "sigterm", "sigkill", "restart", "exit",
               "image-pull-failed", "image-updated"):

@@ -66,6 +66,9 @@ def _arrow_head(points: tuple[tuple[float, float], ...], css: str) -> str:
     return f'<path class={_q(css)} d="M{_n(xb)} {_n(yb)}l{_n(-6 * s)}-3.5v7z"/>'
 
 
+MIN_BAR_PX = 3.0    # a short state (a 0.1 s init container) stays visible
+
+
 def _svg_id(report: PodReport) -> str:
     src = getattr(report.pod, "source", None)
     key = f"{report.pod.name}/{getattr(src, 'document', 0)}"
@@ -80,7 +83,7 @@ def svg_document(report: PodReport, lay: TimelineLayout, *, gettext: Gettext = _
     """
     _ = gettext
     sid = _svg_id(report)
-    hatch = f"url(#{sid}-hatch)"
+    hatch = f"url(#{sid}-dots)"
     sim = report.simulation
     heading = title if title is not None else _("Timeline of Pod {pod}").format(pod=lay.pod)
     if sim is not None:
@@ -99,31 +102,67 @@ def svg_document(report: PodReport, lay: TimelineLayout, *, gettext: Gettext = _
         f'<title id="{sid}-title">{_t(heading)}</title>',
         f'<desc id="{sid}-desc">{_t(desc)}</desc>',
         f"<style>{STYLE}</style>",
-        f'<defs><pattern id="{sid}-hatch" width="6" height="6" patternUnits="userSpaceOnUse"'
-        ' patternTransform="rotate(45)"><path class="tl-hatch" d="M0 0v6"/></pattern></defs>',
+        _defs(sid, lay),
         f'<rect class="tl-bg" width="{w}" height="{h}"/>',
         f'<text class="tl-head" x="{MARGIN}" y="{_n(lay.heading_y)}">{_t(heading)}</text>',
     ]
-    o += _svg_legend(lay, hatch)
+    o += _svg_legend(lay, sid)
     if lay.note:
         o.append(f'<text class="tl-note" x="{_n(lay.plot_x)}" y="{_n(lay.note_y)}">{_t(lay.note)}</text>')
     o += _svg_background(lay)
-    o += _svg_strip(lay)
-    o += _svg_lanes(lay, hatch)
+    o += _svg_strip(lay, sid)
+    o += _svg_lanes(lay, sid)
     o.append("</svg>")
     return "\n".join(o) + "\n"
 
 
-def _svg_legend(lay: TimelineLayout, hatch: str) -> list[str]:
+def _defs(sid: str, lay: TimelineLayout) -> str:
+    """Patterns, so that colour is never the only signal: dots where a duration is assumed,
+    hatching while terminating, stripes in back-off."""
+    return (f'<defs><pattern id="{sid}-dots" width="5" height="5" patternUnits="userSpaceOnUse">'
+            '<circle class="tl-hatch-dot" cx="2.5" cy="2.5" r="0.9"/></pattern>'
+            f'<pattern id="{sid}-hatch" width="5" height="5" patternUnits="userSpaceOnUse"'
+            ' patternTransform="rotate(45)"><path class="tl-hatch" d="M0 0v5"/></pattern>'
+            f'<pattern id="{sid}-stripes" width="6" height="4" patternUnits="userSpaceOnUse">'
+            '<path class="tl-stripe" d="M0 1h6"/></pattern>'
+            f'<clipPath id="{sid}-plot"><rect x="{_n(lay.plot_x - 6)}" y="0" width="{_n(lay.width - lay.plot_x + 6)}"'
+            f' height="{_n(lay.height)}"/></clipPath>'
+            '</defs>')
+
+
+def _pattern(state: str, sid: str) -> str:
+    """The pattern drawn over a bar of ``state`` ("" for none)."""
+    return {"terminating": f"url(#{sid}-hatch)", "backoff": f"url(#{sid}-stripes)"}.get(state, "")
+
+
+def _bar_shape(css: str, box: str, state: str, sid: str, assumed: bool = False) -> str:
+    out = f"<rect class={_q(css)} {box}/>"
+    if _pattern(state, sid):
+        out += f'<rect class="tl-pattern" {box} fill="{_pattern(state, sid)}"/>'
+    if assumed:
+        out += f'<rect class="tl-assumed" {box} fill="url(#{sid}-dots)"/>'
+    return out
+
+
+def _cross(x: float, y: float) -> str:
+    """The cross at an exit with a non-zero code."""
+    return f'<path class="tl-m-cross" d="M{_n(x - 3)} {_n(y - 3)}l6 6m0-6l-6 6"/>'
+
+
+def _svg_legend(lay: TimelineLayout, sid: str) -> list[str]:
     o = ['<g class="tl-legend">']
     for item in lay.legend:
         x, y = item.x, item.y
         cy = y + 7
         box = f'x="{_n(x)}" y="{_n(y + 1)}" width="14" height="11" rx="2"'
         if item.kind == "bar":
-            o.append(f'<rect class="tl-bar {item.css_class}" {box}/>')
+            o.append(_bar_shape(f"tl-bar {item.css_class}", box, item.key, sid))
+            if item.key == "exited-error":
+                o.append(_cross(x + 7, cy))
         elif item.kind == "assumed":
-            o.append(f'<rect class="tl-bar tl-ready" {box}/><rect class="tl-assumed" {box} fill="{hatch}"/>')
+            o.append(_bar_shape("tl-bar tl-ready", box, "ready", sid, assumed=True))
+        elif item.kind == "break":
+            o.append(f'<path class="tl-break-line" d="{_zigzag(x + 4, y, y + 13)}{_zigzag(x + 10, y, y + 13)}"/>')
         elif item.kind == "marker" and item.key == "exit":
             o.append(_glyph("exit", x + 3, cy, "tl-m-exit"))
             o.append(f'<text class="tl-exit-text" x="{_n(x + 6)}" y="{_n(cy + 3.5)}">0</text>')
@@ -135,6 +174,17 @@ def _svg_legend(lay: TimelineLayout, hatch: str) -> list[str]:
         o.append(f'<text class="tl-text tl-small" x="{_n(x + 20)}" y="{_n(y + 11)}">{_t(item.label)}</text>')
     o.append("</g>")
     return o
+
+
+def _zigzag(x: float, y0: float, y1: float) -> str:
+    """A vertical zig-zag from y0 to y1 around x: the mark of an axis break."""
+    d = f"M{_n(x)} {_n(y0)}"
+    y, side = y0, 1
+    while y + 4 < y1:
+        y += 4
+        d += f"L{_n(x + 2.5 * side)} {_n(y)}"
+        side = -side
+    return d + f"L{_n(x)} {_n(y1)}"
 
 
 def _svg_background(lay: TimelineLayout) -> list[str]:
@@ -162,42 +212,48 @@ def _svg_background(lay: TimelineLayout) -> list[str]:
     return o
 
 
-def _svg_strip(lay: TimelineLayout) -> list[str]:
+def _svg_strip(lay: TimelineLayout, sid: str) -> list[str]:
     o = ['<g class="tl-strip">']
     for row in lay.strip_rows:
         o.append(f'<text class="tl-text" x="{_n(lay.role_x)}" y="{_n(row.y + 13)}" text-anchor="end">'
                  f"{_t(row.label)}</text>")
+    o.append(f'<g class="tl-plot" clip-path="url(#{sid}-plot)">')
     for seg in lay.segments:
-        o.append(f'<g><title>{_t(seg.tooltip)}</title><rect class={_q(seg.css_class)} x="{_n(seg.x)}"'
+        o.append(f'<g class="tl-item" data-t0="{seg.t0:g}" data-t1="{seg.t1:g}"><title>{_t(seg.tooltip)}</title>'
+                 f'<rect class={_q(seg.css_class)} x="{_n(seg.x)}"'
                  f' y="{_n(seg.y)}" width="{_n(seg.width)}" height="{_n(seg.height)}"/>')
         if seg.label:
             o.append(f'<text class="tl-seg-text" x="{_n(seg.x + 4)}" y="{_n(seg.y + 12.5)}">{_t(seg.label)}</text>')
         o.append("</g>")
-    o.append("</g>")
+    o.append("</g></g>")
     return o
 
 
-def _svg_lanes(lay: TimelineLayout, hatch: str) -> list[str]:
-    """Lane labels, bars, Pod-level guides, dependency arrows and markers, in drawing order."""
+def _svg_lanes(lay: TimelineLayout, sid: str) -> list[str]:
+    """Lane labels, bars, axis breaks, Pod-level guides, dependency arrows and markers, in drawing
+    order.  Timed pieces carry their times (data-t, data-t0/t1) for the browser script."""
     o = ['<g class="tl-labels">']
     for lane in lay.lanes:
         mid = lane.y + lane.height / 2
-        o.append(f'<g><title>{_t(lane.tooltip)}</title>'
+        o.append(f'<g class="tl-lane-label" data-lane="{lane.index}"><title>{_t(lane.tooltip)}</title>'
                  f'<rect class="tl-role-{lane.role}" x="{MARGIN}" y="{_n(lane.y + 3)}" width="4"'
                  f' height="{_n(lane.height - 6)}" rx="1"/>'
                  f'<text class="tl-text" x="{_n(lay.label_x)}" y="{_n(mid + 4)}">{_t(lane.label)}</text>'
                  f'<text class="tl-muted tl-small" x="{_n(lay.role_x)}" y="{_n(mid + 3.5)}" text-anchor="end">'
                  f"{_t(lane.role_label)}</text></g>")
-    o.append('</g>\n<g class="tl-bars">')
-    for bar in lay.bars:
-        box = f'x="{_n(bar.x)}" y="{_n(bar.y)}" width="{_n(max(bar.width, 1.0))}" height="{_n(bar.height)}" rx="2"'
-        o.append(f"<g><title>{_t(bar.tooltip)}</title><rect class={_q(bar.css_class)} {box}/>"
-                 + (f'<rect class="tl-assumed" {box} fill="{hatch}"/>' if bar.assumed else "") + "</g>")
+    o.append(f'</g>\n<g class="tl-plot" clip-path="url(#{sid}-plot)">\n<g class="tl-bars">')
+    for i, bar in enumerate(lay.bars):
+        box = f'x="{_n(bar.x)}" y="{_n(bar.y)}" width="{_n(max(bar.width, MIN_BAR_PX))}" height="{_n(bar.height)}" rx="2"'
+        shape = _bar_shape(bar.css_class, box, bar.state, sid, bar.assumed)
+        o.append(f'<g class="tl-item tl-bar-g" data-bar="{i}" data-lane="{bar.lane}" data-state="{bar.state}"'
+                 f' data-t0="{bar.t0:g}" data-t1="{bar.t1:g}"><title>{_t(bar.tooltip)}</title>{shape}</g>')
+    o.append('</g>\n<g class="tl-breaks">')
+    o += _svg_breaks(lay)
     o.append('</g>\n<g class="tl-guides">')
     strip_bottom = _n(lay.strip_rows[-1].y + lay.strip_rows[-1].height + 2)
     for g in lay.guides:
         text_cls = "tl-guide-text" + (" tl-guide-debug" if g.kind == "debug" else "")
-        o.append(f'<g><title>{_t(g.tooltip)}</title>'
+        o.append(f'<g class="tl-item" data-t="{g.t:g}"><title>{_t(g.tooltip)}</title>'
                  f'<path class={_q(g.css_class)} d="M{_n(g.x)} {_n(g.y0)}V{strip_bottom}'
                  f'M{_n(g.x)} {_n(lay.lanes_top - 2)}V{_n(g.y1)}"/>'
                  f'<text class={_q(text_cls)} x="{_n(g.label_x)}" y="{_n(g.label_y)}" text-anchor="middle">'
@@ -205,7 +261,7 @@ def _svg_lanes(lay: TimelineLayout, hatch: str) -> list[str]:
     o.append('</g>\n<g class="tl-arrows">')
     for a in lay.arrows:
         d = "M" + "L".join(f"{_n(x)} {_n(y)}" for x, y in a.points)
-        o.append(f'<g><title>{_t(a.tooltip)}</title><path class={_q(a.css_class)} d="{d}"/>'
+        o.append(f'<g class="tl-item tl-arrow-g"><title>{_t(a.tooltip)}</title><path class={_q(a.css_class)} d="{d}"/>'
                  f"{_arrow_head(a.points, 'tl-arrow-head')}</g>")
     o.append('</g>\n<g class="tl-markers">')
     for m in lay.markers:
@@ -213,6 +269,28 @@ def _svg_lanes(lay: TimelineLayout, hatch: str) -> list[str]:
         if m.kind == "exit" and m.label_x is not None:
             cls = "tl-exit-text" + (" tl-error" if m.label != "0" else "")
             label = f'<text class="{cls}" x="{_n(m.label_x)}" y="{_n(m.y + 3.5)}">{_t(m.label)}</text>'
-        o.append(f"<g><title>{_t(m.tooltip)}</title>{_glyph(m.kind, m.x, m.y, m.css_class)}{label}</g>")
-    o.append("</g>")
+        cross = _cross(m.x, m.y) if m.kind == "exit" and m.label != "0" else ""
+        o.append(f'<g class="tl-item" data-t="{m.t:g}" data-lane="{m.lane}"><title>{_t(m.tooltip)}</title>'
+                 f"{_glyph(m.kind, m.x, m.y, m.css_class)}{cross}{label}</g>")
+    o.append("</g>\n</g>")
+    return o
+
+
+def _svg_breaks(lay: TimelineLayout) -> list[str]:
+    """Each cut stretch: a gap with zig-zag edges across strip and lanes, the skipped time on the axes."""
+    o = []
+    spans = [(lay.lanes_top - 2, lay.lanes_bottom + 2)]
+    if lay.strip_rows:
+        spans.insert(0, (lay.strip_rows[0].y - 1, lay.strip_rows[-1].y + lay.strip_rows[-1].height + 1))
+    for b in lay.breaks:
+        a, z = b.x0 + 12, b.x1 - 12
+        o.append(f'<g class="tl-break" data-t0="{b.t0:g}" data-t1="{b.t1:g}"><title>{_t(b.label)}</title>')
+        for top, bottom in spans:
+            o.append(f'<rect class="tl-break-gap" x="{_n(a)}" y="{_n(top)}" width="{_n(z - a)}"'
+                     f' height="{_n(bottom - top)}"/>'
+                     f'<path class="tl-break-line" d="{_zigzag(a, top, bottom)}{_zigzag(z, top, bottom)}"/>')
+        for y in (lay.axis_y, lay.bottom_axis_y):
+            o.append(f'<text class="tl-muted tl-small tl-break-text" x="{_n((b.x0 + b.x1) / 2)}" y="{_n(y)}"'
+                     f' text-anchor="middle">{_t(b.label)}</text>')
+        o.append("</g>")
     return o

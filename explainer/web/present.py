@@ -5,6 +5,7 @@ and print.  Pictures are rendered here (server side), through the cache when con
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -15,7 +16,9 @@ from explainer.lifecycle.errors import ErrorRecord
 from explainer.lifecycle.i18n import render
 from explainer.render.diagram import DiagramError, sharing_diagram, start_svg, svg_result
 from explainer.render.story import story
-from explainer.render.timeline import render_timeline_svg, timeline_rows
+from explainer.render.timeline import layout_timeline, timeline_rows
+from explainer.render.timeline_frames import timeline_frames
+from explainer.render.timeline_svg import svg_document
 
 ROLE_LABELS = {"init": "Init container", "sidecar": "Native sidecar", "app": "App container",
                "ephemeral": "Ephemeral container"}
@@ -31,6 +34,8 @@ class PodView:
     notes: list[str]
     containers: list[dict[str, Any]] = field(default_factory=list)
     timeline_svg: str = ""
+    timeline_json: str = ""                 # what the cursor reports: JSON for timeline.js (a data attribute,
+                                            # as htmx drops <script> elements, even JSON ones, from a swap)
     diagram_dot: str = ""
     findings: list[dict[str, Any]] = field(default_factory=list)
     steps: list[dict[str, Any]] = field(default_factory=list)
@@ -105,9 +110,13 @@ def _simulation_views(view: PodView, r: PodReport) -> None:
     behaviours = sim.behaviours if sim else {}
     if sim is None:
         return
-    view.timeline_svg = render_timeline_svg(r, gettext=gettext)
+    layout = layout_timeline(r, gettext=gettext)     # one layout: the SVG and the cursor's data
+    view.timeline_svg = svg_document(r, layout, gettext=gettext)
+    view.timeline_json = json.dumps(timeline_frames(r, layout, gettext=gettext), ensure_ascii=False,
+                                    separators=(",", ":"))
     view.rows = timeline_rows(r, gettext=gettext)
-    view.steps = [{"t": s.t, "text": s.text.render(gettext), "assumed": s.assumed} for s in story(r.pod, sim)]
+    view.steps = [{"t": s.t, "text": s.text.render(gettext), "assumed": s.assumed, "container": s.container}
+                  for s in story(r.pod, sim)]
     last = sim.timeline[-1]
     view.final = {"status": last.status, "phase": last.phase, "ready": last.ready,
                   "ready_count": last.ready_count, "restarts": last.restarts, "t": sim.end_time}

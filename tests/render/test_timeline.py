@@ -15,6 +15,7 @@ from explainer.render.timeline import (
     render_timeline_svg,
     timeline_rows,
 )
+from explainer.render.timeline_axis import BREAK_PX, FIT_PLOT, fit_axis
 from tests.conftest import load_manifest
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -128,7 +129,7 @@ def test_arrows_for_init_then_sidecar_then_app() -> None:
     pairs = {(a.waits_for, a.container, a.condition, a.guaranteed) for a in layout.arrows}
     assert pairs == {("prepare", "helper", "exit0", True), ("helper", "app", "started", True)}
     lanes = {l.name: l for l in layout.lanes}
-    x1 = layout.plot_x + 1 * layout.px_per_second
+    x1 = layout.x_at(1)
     for a in layout.arrows:
         (xs, ys), (xe, ye) = a.points[0], a.points[-1]
         assert xs == pytest.approx(x1, abs=0.1) and xe == pytest.approx(x1, abs=0.1)
@@ -140,7 +141,7 @@ def test_arrow_from_the_startup_probe_and_dashed_when_not_guaranteed() -> None:
     layout = layout_timeline(report("seeds/native-sidecar-probe", "containers: {proxy: {startupSeconds: 5}}"))
     (arrow,) = layout.arrows
     assert (arrow.waits_for, arrow.container, arrow.condition) == ("proxy", "app", "startupProbe")
-    assert arrow.points[0][0] == pytest.approx(layout.plot_x + 6 * layout.px_per_second, abs=0.1)
+    assert arrow.points[0][0] == pytest.approx(layout.x_at(6), abs=0.1)
     web = layout_timeline(report("seeds/web-app-pod"))
     dashed = [a for a in web.arrows if not a.guaranteed]
     assert dashed and all("tl-dashed" in a.css_class for a in dashed)
@@ -163,7 +164,7 @@ def test_window_stops_after_the_last_event_and_says_so() -> None:
                                            ("seeds/web-app-pod", "deleteAt: 60"), ("seeds/long-running-init", None)])
 def test_plot_width_and_rounding(name: str, scenario: str | None) -> None:
     layout = layout_timeline(report(name, scenario))
-    assert 700 - 0.1 <= layout.plot_width <= 4000 + 0.1
+    assert layout.plot_width == pytest.approx(FIT_PLOT, abs=0.2)      # fitted: one width, whatever the span
     numbers = [layout.width, layout.height, layout.plot_x]
     for b in layout.bars:
         numbers += [b.x, b.width, b.y, b.height]
@@ -172,8 +173,12 @@ def test_plot_width_and_rounding(name: str, scenario: str | None) -> None:
     for a in layout.arrows:
         numbers += [v for p in a.points for v in p]
     assert all(v == round(v, 1) for v in numbers)
-    steps = {round(b.t - a.t, 6) for a, b in zip(layout.ticks, layout.ticks[1:])}
-    assert len(steps) == 1 and layout.ticks[0].t == 0
+    assert layout.ticks[0].t == 0 and [t.x for t in layout.ticks] == sorted(t.x for t in layout.ticks)
+    # between two breaks the ticks keep one step; none falls inside a break
+    steps = {round(b.t - a.t, 6) for a, b in zip(layout.ticks, layout.ticks[1:])
+             if not any(a.t < br.t0 and b.t > br.t1 for br in layout.breaks)}
+    assert len(steps) == 1
+    assert not any(br.t0 < t.t < br.t1 for br in layout.breaks for t in layout.ticks)
 
 
 def test_nice_steps() -> None:
@@ -293,3 +298,74 @@ def test_golden_timeline(name: str, scenario: str, golden) -> None:
     svg = render_timeline_svg(report(f"seeds/{name}", scenario))
     parse(svg)
     golden(f"{name}/timeline.svg", svg)
+
+
+# ---- fitted axis and breaks ------------------------------------------------------------------------
+def test_a_quiet_stretch_becomes_a_marked_break() -> None:
+    layout = layout_timeline(report("seeds/lifecycle-demo", "deleteAt: 30"))
+    (brk,) = layout.breaks            # nothing happens between 1 s and 30 s
+    assert 1 < brk.t0 < brk.t1 < 30 and brk.label == f"… {brk.t1 - brk.t0:g} s …"
+    assert brk.x1 - brk.x0 == BREAK_PX
+    assert layout.x_at(30) == pytest.approx(layout.plot_x + FIT_PLOT, abs=0.2)      # the end is in the picture
+    # the first second (prepare runs) gets far more room than 1/30 of the plot
+    assert layout.x_at(1) - layout.x_at(0) > FIT_PLOT / 10
+    xs = [layout.x_at(t / 4) for t in range(121)]
+    assert xs == sorted(xs)
+    root = parse(render_timeline_svg(report("seeds/lifecycle-demo", "deleteAt: 30")))
+    assert root.get("viewBox") == f"0 0 {root.get('width')} {root.get('height')}"
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert brk.label in texts and "Quiet time cut short" in texts
+
+
+def test_axis_breaks_only_for_long_quiet_stretches() -> None:
+    assert fit_axis([0, 1, 2, 3, 5, 8], 10).breaks == ()                 # busy throughout: linear
+    axis = fit_axis([0, 0.1, 1, 300, 301, 600], 600)
+    assert len(axis.breaks) == 2 and axis.width == pytest.approx(FIT_PLOT, abs=0.2)
+    assert all(b.x1 - b.x0 == BREAK_PX for b in axis.breaks)
+    assert axis.x(0.1) - axis.x(0) >= 1.3                                # drawn at least MIN_BAR_PX wide anyway
+    assert fit_axis([0, 1, 300], 300, allow_breaks=False).breaks == ()
+
+
+def test_legend_lists_every_state_with_its_pattern() -> None:
+    r = report("pods/crashing_app", CRASHING)
+    layout = layout_timeline(r)
+    keys = [i.key for i in layout.legend if i.kind == "bar"]
+    assert keys == list(STATES) + ["exited-error"]
+    svg = render_timeline_svg(r)
+    root = parse(svg)
+    fills = {e.get("fill") for e in root.iter(f"{SVG}rect") if e.get("class") == "tl-pattern"}
+    assert any(f.endswith("-stripes)") for f in fills) and any(f.endswith("-hatch)") for f in fills)
+    assert 'class="tl-m-cross"' in svg                                     # exit code 1 is crossed
+    zh = render_timeline_svg(r, gettext=_zh())
+    assert "出错退出" in zh and "Exited with error" not in zh
+
+
+def _zh():
+    from tests.test_i18n import catalogue
+    cat = catalogue()
+    return lambda s: cat.get(s) or s
+
+
+# ---- the cursor's frames ---------------------------------------------------------------------------
+def test_frames_give_each_containers_state_at_each_instant() -> None:
+    from explainer.render.timeline_frames import timeline_frames
+    r = report("seeds/lifecycle-demo", "deleteAt: 30")
+    data = timeline_frames(r, layout_timeline(r))
+    assert data["end"] == 30 and data["events"] == [0, 1, 30]
+    first, second, last = data["frames"][0], data["frames"][1], data["frames"][-1]
+    assert first["text"] == "prepare Running; helper Waiting; app Waiting; Pod Pending 0/2"
+    assert [d["text"] for d in first["doing"]] == ["helper waits for prepare to exit 0", "app waits for helper to start"]
+    assert second["t"] == 1 and second["text"].endswith("helper Running, Ready; app Running, Ready; Pod Running 2/2")
+    assert [c["label"] for c in last["containers"]] == ["Exited with code 0 (Completed)"] + \
+        ["Exited with code 143 (Error)"] * 2 or all("143" in c["label"] for c in last["containers"][1:])
+    assert last["pod"]["status"] == "Error" and last["pod"]["phase"] == "Failed"
+
+
+def test_frames_count_down_the_grace_period_during_prestop() -> None:
+    from explainer.render.timeline_frames import timeline_frames
+    r = report("seeds/web-app-pod", "deleteAt: 60")
+    data = timeline_frames(r, layout_timeline(r))
+    at_delete = next(f for f in data["frames"] if f["t"] == 60)
+    prestop = [d for d in at_delete["doing"] if d["text"].startswith("preStop of")]
+    assert prestop and all(d["until"] == 60 + 60 for d in prestop)      # terminationGracePeriodSeconds: 60
+    assert any(c["state"] == "terminating" for c in at_delete["containers"])
