@@ -6,7 +6,8 @@ PYTEST_ARGS ?=
 # Debian packages for programs the app and tests call: binary -> package.
 # postgres and redis-server are only needed by tests marked postgres/redis; npm fetches the
 # SARIF schema the tests validate against; rsvg-convert turns timelines into PNG; msgfmt
-# compiles the translations; the WenQuanYi font draws Chinese labels in PNG exports.
+# compiles the translations; the WenQuanYi font draws Chinese labels in PNG exports; kubectl
+# (Debian's kubernetes-client) and git run the kubectl-plugin and pre-commit tests.
 APT_MISSING = $(strip \
 	$(if $(shell command -v dot 2>/dev/null),,graphviz) \
 	$(if $(wildcard /usr/bin/chromium),,chromium) \
@@ -15,7 +16,9 @@ APT_MISSING = $(strip \
 	$(if $(shell command -v npm 2>/dev/null),,npm) \
 	$(if $(shell command -v rsvg-convert 2>/dev/null),,librsvg2-bin) \
 	$(if $(shell command -v msgfmt 2>/dev/null),,gettext) \
-	$(if $(wildcard /usr/share/fonts/truetype/wqy/wqy-microhei.ttc),,fonts-wqy-microhei))
+	$(if $(wildcard /usr/share/fonts/truetype/wqy/wqy-microhei.ttc),,fonts-wqy-microhei) \
+	$(if $(shell command -v kubectl 2>/dev/null),,kubernetes-client) \
+	$(if $(shell command -v git 2>/dev/null),,git))
 
 # The official SARIF 2.1.0 JSON schema, for the test that validates `explain --format sarif`.
 # It ships in an npm package, fetched with npm's own client.
