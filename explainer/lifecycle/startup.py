@@ -131,8 +131,8 @@ class StartupMixin:
     def _should_restart(self, c: CState) -> bool:
         """`ShouldContainerBeRestarted` (pkg/kubelet/container/helpers.go), §4.1; from 1.35 it asks
         `ContainerShouldRestart` with the last exit code (restart rules, docs/lifecycle-model.md §2)."""
-        if not c.ever_created or c.force_restart:
-            return True
+        if not c.ever_created or not c.has_status or c.force_restart:
+            return True      # no status left (removed by RestartAllContainers): started like a new one
         return self.will_restart(c, c.st.last_exit or 0)
 
     # ---- starting containers --------------------------------------------------------------
