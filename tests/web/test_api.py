@@ -248,9 +248,9 @@ def test_read_a_permalink(client: Client) -> None:
     link = Permalink.objects.get(pk=created["id"])
     assert body["id"] == created["id"] and body["kind"] == "explain"
     assert body["manifest"] == link.manifest and body["scenario"] == {"deleteAt": 30}
-    assert body["kubernetesVersion"] == "1.34" and body["redacted"] is False
+    assert body["kubernetesVersion"] == "1.37" and body["redacted"] is False
     assert body["url"] == created["url"] and body["created"].startswith(str(link.created.year))
-    assert body["explanation"] == explanation_to_dict(explain(link.manifest, {"deleteAt": 30}, "1.34"))
+    assert body["explanation"] == explanation_to_dict(explain(link.manifest, {"deleteAt": 30}, "1.37"))
     assert "deleteToken" not in body and "delete_token_hash" not in json.dumps(body)
 
 
