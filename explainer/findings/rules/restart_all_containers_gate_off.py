@@ -1,11 +1,11 @@
 """A RestartAllContainers restart rule on a version where its feature gate is off (1.35's default).
 
-`action: RestartAllContainers` (KEP-5532) is alpha in 1.35 behind the
-RestartAllContainersOnContainerExits gate, off by default, and on by default from 1.36. With the
-gate off the API server accepts only `action: Restart` and rejects the Pod, so nothing runs.
+action: RestartAllContainers is alpha in 1.35 behind the RestartAllContainersOnContainerExits gate,
+off by default, and on by default from 1.36. With the gate off the API server accepts only action:
+Restart and rejects the Pod, so nothing runs.
 
-Fix: target 1.36 or later, or turn RestartAllContainersOnContainerExits on (1.35); or use
-`action: Restart` to restart only this container.
+Fix: target 1.36 or later, or turn RestartAllContainersOnContainerExits on (1.35); or use action:
+Restart to restart only this container.
 
 Fires when: a restart rule says RestartAllContainers and the gate is off (restart rules on).
 Quiet when: the gate is on (1.36+ by default), or no rule says RestartAllContainers.

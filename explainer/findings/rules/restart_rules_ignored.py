@@ -1,16 +1,14 @@
 """Per-container restartPolicy or restartPolicyRules that the target version ignores or rejects.
 
-Container restart rules (KEP-5307) arrived in 1.34 behind the ContainerRestartRules gate (off)
-and are on by default from 1.35. On 1.34 with the gate off the API server drops the fields
-without a word (`dropContainerRestartRules`): the container restarts by the Pod's
-restartPolicy, so a Never Pod that counted on a rule to retry does not, and an init container
-marked Never no longer fails an Always Pod. Before 1.34 the API server rejects them.
+Container restart rules arrived in 1.34 behind the ContainerRestartRules gate (off) and are on by
+default from 1.35. On 1.34 with the gate off the API server drops the fields without a word: the
+container restarts by the Pod's restartPolicy. Before 1.34 the API server rejects them.
 
-Fix: target 1.35 or later, or turn the ContainerRestartRules gate on; otherwise rely on the
-Pod's restartPolicy only.
+Fix: target 1.35 or later, or turn the ContainerRestartRules gate on; otherwise rely on the Pod's
+restartPolicy only.
 
-Fires when: a container sets restartPolicy (an app container, or an init container other than
-Always) or restartPolicyRules and the version drops (1.34, gate off) or rejects (before 1.34) them.
+Fires when: a container sets restartPolicy or restartPolicyRules and the version drops (1.34, gate
+off) or rejects (before 1.34) them.
 Quiet when: the gate is on (1.35+ by default), or no container sets them.
 """
 from __future__ import annotations
