@@ -265,6 +265,8 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin):
         self._set(c, EXITED, exit_code=code, will_restart=True if rule is not None else None)
         reason = "Completed" if code == 0 else "Error"
         message = _EXIT_HOW.get(how, how)
+        if how == "sigterm" and c.spec.stop_signal is not None:
+            message = Text(_("exits after its stop signal {signal}"), {"signal": c.spec.stop_signal})
         assumed = (how == "natural" and "runSeconds" in c.b.assumed) or (how == "sigterm" and "stopSeconds" in c.b.assumed)
         self.emit(c, "exited", exit_code=code, reason=reason, message=message, assumed=assumed)
         if was_ready:

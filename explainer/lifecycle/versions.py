@@ -7,23 +7,25 @@ from __future__ import annotations
 
 from . import defaults as d
 
-# gate -> ((first version, default there), (version, new default), ...); the last entry that is <= the
-# target version decides.  A gate is absent (always off) before its first entry.
-GATES: dict[str, tuple[tuple[tuple[int, int], bool], ...]] = {
+# gate -> ((version, default, stage), ...): the last entry at or before the target version decides.
+# A gate is absent (always off) before its first entry.
+GATES: dict[str, tuple[tuple[tuple[int, int], bool, str], ...]] = {
     # KEP-753: alpha 1.28 (off), beta 1.29 (on), GA 1.33 (locked on; gate removed in 1.37).
-    "SidecarContainers": (((1, 28), False), ((1, 29), True)),
+    "SidecarContainers": (((1, 28), False, "alpha"), ((1, 29), True, "beta"), ((1, 33), True, "GA")),
     # KEP-5307: alpha 1.34 (off), beta 1.35 (on).
-    "ContainerRestartRules": (((1, 34), False), ((1, 35), True)),
+    "ContainerRestartRules": (((1, 34), False, "alpha"), ((1, 35), True, "beta")),
     # KEP-5532: alpha 1.35 (off), beta 1.36 (on).
-    "RestartAllContainersOnContainerExits": (((1, 35), False), ((1, 36), True)),
+    "RestartAllContainersOnContainerExits": (((1, 35), False, "alpha"), ((1, 36), True, "beta")),
     # KEP-4960: alpha 1.33, still alpha (off) through 1.37.
-    "ContainerStopSignals": (((1, 33), False),),
+    "ContainerStopSignals": (((1, 33), False, "alpha"),),
     # KEP-4603: both alpha 1.32 (off); the node setting is beta (on) from 1.35.
-    "KubeletCrashLoopBackOffMax": (((1, 32), False), ((1, 35), True)),
-    "ReduceDefaultCrashLoopBackOffDecay": (((1, 32), False),),
+    "KubeletCrashLoopBackOffMax": (((1, 32), False, "alpha"), ((1, 35), True, "beta")),
+    "ReduceDefaultCrashLoopBackOffDecay": (((1, 32), False, "alpha"),),
+    # KEP-1287: alpha 1.27, beta 1.33, GA 1.35 (resize itself is not modelled).
+    "InPlacePodVerticalScaling": (((1, 27), False, "alpha"), ((1, 33), True, "beta"), ((1, 35), True, "GA")),
 }
 # Gates that are GA and locked on from a version: a scenario cannot turn them off there.
-LOCKED_ON = {"SidecarContainers": (1, 33)}
+LOCKED_ON = {"SidecarContainers": (1, 33), "InPlacePodVerticalScaling": (1, 35)}
 
 
 def version_tuple(version: str) -> tuple[int, int]:
@@ -45,10 +47,19 @@ def gate_enabled(name: str, version: str, gates: dict[str, bool] | None = None) 
     if locked is not None and v >= locked:
         return True
     default = False
-    for since, on in GATES[name]:
+    for since, on, _stage in GATES[name]:
         if v >= since:
             default = on
     return (gates or {}).get(name, default)
+
+
+def gate_stage(name: str, version: str) -> str | None:
+    """'alpha', 'beta' or 'GA' in ``version``; None before the gate exists."""
+    stage = None
+    for since, _on, st in GATES.get(name, ()):
+        if version_tuple(version) >= since:
+            stage = st
+    return stage
 
 
 def crash_loop_backoff(version: str, gates: dict[str, bool] | None, max_period: float | None) -> tuple[float, float]:

@@ -95,6 +95,9 @@ def _sentence(e: TraceEvent, c: Container | None, pod: Pod, events: list[TraceEv
         if c is not None and c.role == "sidecar":
             return Text(_("Sidecar {c} gets SIGTERM ({m}): sidecars stop after the app containers, in reverse "
                           "order."), {"c": name, "m": _m(e)})
+        if c is not None and c.stop_signal is not None:
+            return Text(_("The kubelet stops {c} with its stop signal {signal} instead of SIGTERM ({m})."),
+                        {"c": name, "signal": c.stop_signal, "m": _m(e)})
         return Text(_("The kubelet sends {c} SIGTERM ({m})."), {"c": name, "m": _m(e)})
     if k == "killed":
         if e.reason == "RestartAllContainers":
