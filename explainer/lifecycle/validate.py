@@ -12,12 +12,11 @@ import dataclasses
 import re
 from dataclasses import dataclass, field
 
-from . import defaults as d
 from .errors import ErrorRecord
+from .gated_fields import drop_disabled_fields, restart_rule_problems, stop_signal_problems
 from .i18n import Text, gettext_noop as _
 from .model import Container, Pod
-from .signals import LINUX_SIGNALS, WINDOWS_SIGNALS
-from .versions import gate_enabled, gate_exists, version_tuple
+from .versions import gate_enabled, version_tuple
 from .yamlload import parse_path, position
 
 _DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
@@ -69,53 +68,11 @@ def admit(pod: Pod, version: str, gates: dict[str, bool] | None = None) -> Admis
         inits = tuple(dataclasses.replace(c, role="init", restart_policy=None) if c.role == "sidecar" else c
                       for c in pod.init_containers)
         adm.pod = pod = dataclasses.replace(pod, init_containers=inits)
-    adm.pod = pod = _drop_disabled_fields(adm, pod, version)
+    adm.pod, notes = drop_disabled_fields(pod, version, adm.container_restart_rules, adm.stop_signals)
+    adm.notes.extend(notes)
+    pod = adm.pod
     _validate(adm, pod, version)
     return adm
-
-
-def _drop_disabled_fields(adm: Admission, pod: Pod, version: str) -> Pod:
-    """What the API server drops before validation when a gate is off (pkg/api/pod/util.go
-    `dropDisabledPodFields`): `dropContainerRestartRules` (1.34+; docs/lifecycle-model.md §2) and
-    `dropContainerStopSignals` (1.33+; §4).  Before those versions the fields are unknown (schema)."""
-    drop_rules = gate_exists("ContainerRestartRules", version) and not adm.container_restart_rules
-    drop_signal = gate_exists("ContainerStopSignals", version) and not adm.stop_signals
-    rules_from: list[str] = []
-    signal_from: list[str] = []
-
-    def strip(c: Container) -> Container:
-        dropped = []
-        changes: dict = {}
-        if drop_rules and (c.restart_rules or (c.restart_policy is not None and c.role != "sidecar")):
-            dropped += ["restartPolicyRules"] if c.restart_rules else []
-            dropped += ["restartPolicy"] if c.restart_policy is not None and c.role != "sidecar" else []
-            changes.update(restart_rules=(), restart_policy=None if c.role != "sidecar" else c.restart_policy)
-            rules_from.append(c.name)
-        if drop_signal and c.stop_signal is not None:
-            dropped.append("stopSignal")
-            changes["stop_signal"] = None
-            signal_from.append(c.name)
-        return dataclasses.replace(c, dropped=c.dropped + tuple(dropped), **changes) if dropped else c
-
-    inits = tuple(strip(c) for c in pod.init_containers)
-    apps = tuple(strip(c) for c in pod.containers)
-    eph = tuple(strip(c) for c in pod.ephemeral_containers)
-    if rules_from:
-        adm.notes.append(Text(_(
-            "Kubernetes {version}: the ContainerRestartRules feature gate is off, so the API server drops "
-            "restartPolicy and restartPolicyRules from {names} (no error): they restart by the Pod's "
-            "restartPolicy ({policy}). The gate is on by default from 1.35 (featureGates: "
-            "{{ContainerRestartRules: true}} in the scenario)."),
-            {"version": version, "names": ", ".join(rules_from), "policy": pod.restart_policy}))
-    if signal_from:
-        adm.notes.append(Text(_(
-            "Kubernetes {version}: the ContainerStopSignals feature gate (alpha) is off, so the API server drops "
-            "lifecycle.stopSignal from {names} (no error): the runtime stops them with the image's STOPSIGNAL, "
-            "SIGTERM here. Turn the gate on with featureGates: {{ContainerStopSignals: true}}."),
-            {"version": version, "names": ", ".join(signal_from)}))
-    if not rules_from and not signal_from:
-        return pod
-    return dataclasses.replace(pod, init_containers=inits, containers=apps, ephemeral_containers=eph)
 
 
 def _validate(adm: Admission, pod: Pod, version: str) -> None:
@@ -158,8 +115,11 @@ def _validate_container(adm: Admission, pod: Pod, c: Container, version: str) ->
         _err(adm, c, "restartPolicy", Text(_("Unsupported value {value}: an init container takes only "
                                              "restartPolicy: Always (which makes it a native sidecar)."),
                                            {"value": repr(c.restart_policy)}), "Unsupported value")
-    _validate_restart_rules(adm, c)
-    _validate_stop_signal(adm, pod, c)
+    # before their gates exist these fields are unknown to the version's schema, which reports them
+    problems = (restart_rule_problems(c, adm.restart_all) if adm.container_restart_rules else []) + \
+        (stop_signal_problems(pod, c) if adm.stop_signals else [])
+    for field_path, message, reason in problems:
+        _err(adm, c, field_path, message, reason)
     if c.role == "app" and c.restart_policy is not None and not adm.container_restart_rules:
         _err(adm, c, "restartPolicy", Text(_("Forbidden: may not be set for non-init containers (only with the "
                                              "ContainerRestartRules feature gate).")), "Forbidden")
@@ -210,64 +170,6 @@ def _validate_container(adm: Admission, pod: Pod, c: Container, version: str) ->
                                                                "container."), {"path": repr(m.mount_path)}),
                  "Invalid value")
         paths.add(m.mount_path)
-
-
-def _validate_restart_rules(adm: Admission, c: Container) -> None:
-    """restartPolicy and restartPolicyRules per container (validation.go, 1.35-1.37;
-    docs/lifecycle-model.md §2-3)."""
-    if c.role == "ephemeral" and (c.restart_policy is not None or c.restart_rules):
-        _err(adm, c, "restartPolicyRules" if c.restart_rules else "restartPolicy",
-             Text(_("Forbidden: cannot be set for an Ephemeral Container.")), "Forbidden")
-        return
-    if not c.restart_rules:
-        return
-    if c.role == "sidecar" and not adm.restart_all:
-        _err(adm, c, "restartPolicyRules", Text(_("Forbidden: restart rules on a sidecar (restartPolicy: Always) "
-                                                  "need the RestartAllContainersOnContainerExits feature gate "
-                                                  "(on by default from 1.36).")), "Forbidden")
-        return
-    if c.restart_policy is None:
-        _err(adm, c, "restartPolicy", Text(_("Required value: must be set when restartPolicyRules are; the rules "
-                                             "apply only to a container with its own restartPolicy.")),
-             "Required value")
-    if len(c.restart_rules) > d.MAX_RESTART_RULES:
-        _err(adm, c, "restartPolicyRules", Text(_("Too many: {n}: must have at most {max} items."),
-                                                {"n": len(c.restart_rules), "max": d.MAX_RESTART_RULES}), "Too many")
-    actions = ["Restart", "RestartAllContainers"] if adm.restart_all else ["Restart"]
-    for r in c.restart_rules:
-        at = f"restartPolicyRules[{r.index}]"
-        if r.action not in actions:
-            hint = (Text(_(" RestartAllContainers needs the RestartAllContainersOnContainerExits feature gate (alpha "
-                           "in 1.35, on by default from 1.36).")) if r.action == "RestartAllContainers" else "")
-            _err(adm, c, at + ".action", Text(_("Unsupported value {value}: supported values: {values}.{hint}"),
-                                              {"value": repr(r.action), "values": ", ".join(f'"{a}"' for a in actions),
-                                               "hint": hint}), "Unsupported value")
-        if r.operator is None:
-            _err(adm, c, at + ".exitCodes", Text(_("Required value: a rule needs exitCodes (operator In or NotIn, "
-                                                   "and values).")), "Required value")
-        elif r.operator not in ("In", "NotIn"):
-            _err(adm, c, at + ".exitCodes.operator", Text(_("Unsupported value {value}: supported values: \"In\", "
-                                                            "\"NotIn\"."), {"value": repr(r.operator)}),
-                 "Unsupported value")
-        if len(r.values) > d.MAX_RESTART_RULE_VALUES:
-            _err(adm, c, at + ".exitCodes.values", Text(_("Too many: {n}: must have at most {max} items."),
-                                                        {"n": len(r.values), "max": d.MAX_RESTART_RULE_VALUES}),
-                 "Too many")
-
-
-def _validate_stop_signal(adm: Admission, pod: Pod, c: Container) -> None:
-    """lifecycle.stopSignal with the ContainerStopSignals gate on (validation.go; docs/lifecycle-model.md §4)."""
-    if c.stop_signal is None:
-        return
-    if pod.os_name is None:
-        _err(adm, c, "lifecycle.stopSignal", Text(_("Forbidden: may not be set for containers with empty "
-                                                    "`spec.os.name`.")), "Forbidden")
-        return
-    allowed = WINDOWS_SIGNALS if pod.os_name == "windows" else tuple(LINUX_SIGNALS)
-    if c.stop_signal not in allowed:
-        _err(adm, c, "lifecycle.stopSignal", Text(_("Unsupported value {value}: not a stop signal on {os}."),
-                                                  {"value": repr(c.stop_signal), "os": pod.os_name}),
-             "Unsupported value")
 
 
 def _validate_ports(adm: Admission, pod: Pod) -> None:

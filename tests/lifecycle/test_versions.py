@@ -102,3 +102,14 @@ def test_native_sidecars_stay_ga_on_every_new_version(version: str) -> None:
     assert pod["admitted"] is True
     assert not any(f["id"] == "native-sidecar-unsupported" for f in pod["findings"])
     assert pod["finalPhase"] == "Succeeded" and count(pod, "log-agent", "started") == 1
+
+
+def test_the_rules_page_feature_table_comes_from_the_gate_table() -> None:
+    from explainer.lifecycle.features import feature_table
+
+    rows = {r["slug"]: r for r in feature_table(lambda s: s)}
+    assert [g["cells"] for g in rows["restart-all-containers"]["gates"]] == [["–", "alpha, off", "beta, on",
+                                                                              "beta, on"]]
+    assert [g["cells"] for g in rows["unchanged"]["gates"]] == [["beta, on", "GA", "GA", "GA"]]
+    assert [g["gate"] for g in rows["crash-loop-back-off"]["gates"]] == ["KubeletCrashLoopBackOffMax",
+                                                                         "ReduceDefaultCrashLoopBackOffDecay"]
