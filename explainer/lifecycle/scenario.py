@@ -113,7 +113,9 @@ def scenario_from_data(data: Any) -> Scenario:
             errors.append(_record(data, (key,), Text(_("Unknown scenario field {key}; known: {known}."),
                                                      {"key": repr(key), "known": ", ".join(sorted(_TOP_KEYS))})))
     version = data.get("kubernetesVersion")
-    if version is not None:
+    if isinstance(version, float):   # unquoted YAML: 1.30 reads as 1.3; every 1.x we know has a two-digit minor
+        version = f"{version:.2f}"
+    elif version is not None:
         version = str(version)
     containers = data.get("containers") or {}
     if not isinstance(containers, dict):

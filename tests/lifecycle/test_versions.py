@@ -113,3 +113,10 @@ def test_the_rules_page_feature_table_comes_from_the_gate_table() -> None:
     assert [g["cells"] for g in rows["unchanged"]["gates"]] == [["beta, on", "GA", "GA", "GA"]]
     assert [g["gate"] for g in rows["crash-loop-back-off"]["gates"]] == ["KubeletCrashLoopBackOffMax",
                                                                          "ReduceDefaultCrashLoopBackOffDecay"]
+
+
+@pytest.mark.parametrize("written,version", [("1.30", "1.30"), ("'1.30'", "1.30"), ("1.37", "1.37"), ("1.35", "1.35")])
+def test_scenario_version_unquoted_or_quoted(written: str, version: str) -> None:
+    from explainer.lifecycle.scenario import parse_scenario
+
+    assert parse_scenario(f"kubernetesVersion: {written}").kubernetes_version == version
