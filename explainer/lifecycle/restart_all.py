@@ -25,6 +25,12 @@ _REMOVED = Text(_("AllContainersRestarting=False: every container is removed; th
                   "kept and the kubelet starts again from the first init container"))
 
 
+_ASSUMED = Text(_("RestartAllContainers, assumed: the kubelet kills the containers one after another in one sync "
+                  "with no grace period; the model puts every kill at the instant of the exit. No back-off applies to "
+                  "the whole-Pod restart (the removed containers leave no exited status for `doBackOff`), and what "
+                  "kubectl prints in that instant is not pinned down by any test."))
+
+
 class RestartAllMixin:
     """Detects a RestartAllContainers exit and performs the in-place restart on the next sync."""
 
@@ -40,6 +46,8 @@ class RestartAllMixin:
     def _restart_all_containers(self) -> None:
         c, code, rule = self.restart_all
         self.restart_all = None
+        if not any(e.type == "all_containers_restarting" for e in self.events):
+            self.notes.append(_ASSUMED)
         self.emit(None, "all_containers_restarting", reason="RestartAllContainersStarted", message=Text(
             _("{c} exited {code}: restartPolicyRules[{i}] ({operator} {values}) → RestartAllContainers; "
               "AllContainersRestarting=True"),
