@@ -17,6 +17,7 @@ from explainer.explain import explain
 from explainer.findings import catalogue
 from explainer.lifecycle import defaults as d
 from explainer.lifecycle.errors import ErrorRecord, ManifestError
+from explainer.lifecycle.features import SHOWN_VERSIONS, feature_table
 from explainer.lifecycle.yamlload import Limits
 from explainer.web.forms import ExplainForm
 from explainer.web.models import KIND_EXPLAIN, Permalink
@@ -124,7 +125,8 @@ def _initial(request: HttpRequest) -> dict[str, Any]:
 
 @require_GET
 def rules(request: HttpRequest) -> HttpResponse:
-    return render(request, "pages/rules.html", {"rules": catalogue(gettext)})
+    return render(request, "pages/rules.html", {"rules": catalogue(gettext), "features": feature_table(gettext),
+                                                "feature_versions": SHOWN_VERSIONS})
 
 
 @require_GET
