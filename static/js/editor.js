@@ -4,6 +4,8 @@
 (function () {
   "use strict";
 
+  document.documentElement.classList.remove("no-js");
+
   function lineCount(text) {
     var n = 1;
     for (var i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) n++;
