@@ -301,3 +301,115 @@ def test_the_gutter_follows_the_editor_when_it_is_resized(page: Page, live_serve
         heights = page.evaluate("() => [document.getElementById('manifest').getBoundingClientRect().height,"
                                 " document.getElementById('gutter').getBoundingClientRect().height]")
         assert abs(heights[0] - heights[1]) <= 2, heights
+
+
+# 6. Broken YAML: the likely cause, the misplaced keys with their lines, gutter markers, "did you mean" --
+
+def test_lost_indentation_names_the_cause_and_the_misplaced_keys_and_marks_the_gutter(page: Page, live_server, shot) -> None:
+    page.goto(live_server.url)
+    explain_text(page, load_manifest("invalid/seed_no_indentation"))
+    panel = page.locator(".error-panel")
+    expect(panel).to_contain_text("The indentation looks lost")
+    for key, line in (("name", 5), ("containers", 7), ("image", 9), ("command", 10)):
+        expect(panel.locator("li", has_text=f"{key} is at the top level")).to_contain_text(f"line {line}")
+    marked = page.locator("#gutter .err").all_inner_texts()
+    assert marked == ["5", "7", "9", "10"]
+    shot(page, "lost-indentation")
+    explain_text(page, load_manifest("seeds/init-example"))          # fixed: the markers go
+    expect(page.locator("#result .pod")).to_have_count(1)
+    expect(page.locator("#gutter .err")).to_have_count(0)
+
+
+def test_an_unknown_field_gets_did_you_mean(page: Page, live_server) -> None:
+    page.goto(live_server.url)
+    explain_text(page, load_manifest("seeds/init-example").replace("image:", "imagee:", 1))
+    expect(page.locator("#result")).to_contain_text('did you mean "image"?')
+
+
+# 7. Repetition: grouped findings with a severity filter; folded crash loops ------------------------
+
+def many_containers(n: int) -> str:
+    containers = "".join(f"  - name: c{i}\n    image: busybox:1.36\n    command: ['sleep', 'infinity']\n"
+                         for i in range(n))
+    return f"apiVersion: v1\nkind: Pod\nmetadata:\n  name: wide\nspec:\n  containers:\n{containers}"
+
+
+def test_findings_group_over_containers_and_filter_by_severity(page: Page, live_server) -> None:
+    page.goto(live_server.url)
+    explain_text(page, many_containers(30))
+    findings = page.locator("#result .findings")
+    group = findings.locator("details.finding", has_text="No resource requests")
+    expect(group).to_have_count(1)
+    expect(group).to_contain_text("30 containers")
+    group.locator("summary").click()
+    expect(group.locator(".group-members li")).to_have_count(30)
+    assert findings.locator("details.finding").count() < 10
+    severities = findings.locator(".severity-filter input")
+    if severities.count() > 1:
+        info = findings.locator('.severity-filter input[value="info"]')
+        info.uncheck()
+        expect(findings.locator("details.finding.sev-info").first).to_be_hidden()
+        info.check()
+        expect(findings.locator("details.finding.sev-info").first).to_be_visible()
+
+
+def test_a_long_crash_loop_is_folded_with_a_control_to_expand(page: Page, live_server) -> None:
+    page.goto(live_server.url)
+    explain_text(page, load_manifest("seeds/lifecycle-demo"))
+    expect(page.locator("#result .pod")).to_have_count(1)
+    open_what_if(page)
+    page.locator('input[name="c.app.crashes"]').fill("8")
+    story = page.locator("#result .story")
+    folded = story.locator("details.folded")
+    expect(folded).to_have_count(1)
+    expect(folded.locator("summary")).to_contain_text(re.compile(r"app exits and is restarted \d+ more times, "
+                                                                 r"back-off \d+ s → \d+ s"))
+    inner = folded.locator("ol li")
+    expect(inner.first).to_be_hidden()
+    folded.locator("summary").click()
+    expect(inner.first).to_be_visible()
+
+
+# 8. The smaller things -----------------------------------------------------------------------------
+
+def test_the_events_table_names_events_in_words_in_both_languages(page: Page, live_server) -> None:
+    page.goto(live_server.url + "?example=lifecycle-demo")
+    page.locator("details.events > summary").first.click()
+    table = page.locator("details.events table").first
+    expect(table).to_contain_text("Sandbox ready")
+    expect(table).not_to_contain_text("sandbox_ready")
+    page.locator("#language").select_option("zh-hans")
+    expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
+    page.locator("details.events > summary").first.click()
+    expect(page.locator("details.events table").first).not_to_contain_text("Sandbox ready")
+
+
+def test_the_credential_warning_shows_the_redaction_word(page: Page, live_server) -> None:
+    page.goto(live_server.url)
+    page.locator("#manifest").fill(load_manifest("pods/secret_env"))
+    page.locator("#share-button").click()
+    expect(page.locator(".secret-warning")).to_contain_text("replaced by <redacted>?")
+
+
+def test_the_favicon_is_served(page: Page, live_server) -> None:
+    response = page.goto(live_server.url + "/favicon.ico")
+    assert response is not None and response.ok
+    assert response.headers["content-type"].startswith("image/svg+xml")
+
+
+def test_without_javascript_the_page_still_explains(browser, live_server) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(live_server.url)
+        page.locator("#manifest").fill(load_manifest("seeds/init-example"))
+        page.get_by_role("button", name="Explain", exact=True).click()
+        expect(page.locator("#result .pod")).to_have_count(1)
+        expect(page.locator("#stale-note")).to_be_hidden()
+        assert page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth") <= 0
+        open_what_if(page)
+        page.locator('input[name="delete_at"]').fill("9")
+        page.get_by_role("button", name="Explain", exact=True).click()
+        expect(deletion_step(page)).to_contain_text(at("9"))
+    finally:
+        context.close()
