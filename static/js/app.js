@@ -302,6 +302,8 @@
     }
   }
 
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
-  else init();
+  // After htmx has processed the page (it starts on DOMContentLoaded too, and its script runs
+  // first), so that a restored input is explained through htmx, not by a full form post.
+  if (document.readyState === "complete") init();
+  else document.addEventListener("DOMContentLoaded", init);
 })();
