@@ -122,6 +122,8 @@ def _status(errors: list[ErrorRecord]) -> int:
 
 def _page(request: HtmxHttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
     context.setdefault("form", ExplainForm(initial={"version": d.DEFAULT_VERSION}))
+    # One form for two permalinks or a pasted manifest: the manifest is optional in the browser.
+    context["form"].use_required_attribute = False
     return render(request, "pages/compare.html", context, status=status)
 
 

@@ -413,3 +413,27 @@ def test_without_javascript_the_page_still_explains(browser, live_server) -> Non
         expect(deletion_step(page)).to_contain_text(at("9"))
     finally:
         context.close()
+
+
+def test_the_compare_page_has_one_form_and_lands_on_the_comparisons_address(page: Page, live_server) -> None:
+    from explainer.web.models import Permalink
+    left, _ = Permalink.store(load_manifest("seeds/lifecycle-demo"), None, "1.34")
+    right, _ = Permalink.store(load_manifest("seeds/lifecycle-demo"), {"deleteAt": 20}, "1.34")
+    page.goto(live_server.url + "/compare/")
+    expect(page.get_by_role("button", name="Compare", exact=True)).to_have_count(1)
+    expect(page.get_by_label("Before (permalink id or URL)")).to_have_count(1)
+    page.get_by_label("Before (permalink id or URL)").fill(f"{live_server.url}/p/{left.id}/")
+    page.get_by_label("After (permalink id or URL)").fill(right.id)
+    page.get_by_role("button", name="Compare", exact=True).click()
+    page.wait_for_url(re.compile(rf"/compare/\?left={left.id}&right={right.id}$"))
+    expect(page.locator(".compare-timelines svg")).to_have_count(2)
+    page.reload()                                        # a GET: nothing is posted again
+    expect(page.locator(".compare-timelines svg")).to_have_count(2)
+    # the "after" pasted instead: stored, then the comparison's permalink
+    page.goto(live_server.url + f"/compare/?left={left.id}")
+    page.locator("#manifest").fill(load_manifest("seeds/init-example"))
+    page.get_by_role("button", name="Compare", exact=True).click()
+    page.wait_for_url(re.compile(r"/c/[A-Za-z0-9_-]{12}/$"))
+    expect(page.locator("#compare-token")).to_be_visible()
+    page.reload()
+    expect(page.locator("#compare-token")).to_have_count(0)
