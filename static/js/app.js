@@ -256,7 +256,7 @@
 
     // An example (a page load) over edited text: keep the text in this entry's address first.
     document.addEventListener("click", function (ev) {
-      var link = ev.target.closest ? ev.target.closest("a.example[data-example]") : null;
+      var link = ev.target.closest ? ev.target.closest("a.example, a.example-link") : null;
       if (!link || ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
       if (!editor.value.trim()) return;
       ev.preventDefault();
