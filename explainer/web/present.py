@@ -5,6 +5,7 @@ and print.  Pictures are rendered here (server side), through the cache when con
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -132,7 +133,7 @@ def group_findings(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
     for f in findings:
         name = f.get("container")
         fix = f.get("fix") or ""
-        same_fix = fix.replace(name, "\0") if name else fix
+        same_fix = re.sub(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", "\0", fix) if name else fix
         key = (f["id"], f["severity"], f["title"], same_fix) if name else (id(f),)
         group = groups.setdefault(key, {"first": f, "findings": []})
         group["findings"].append(f)

@@ -86,7 +86,7 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
         context.update(_initial(request))
     template = "partials/_result.html" if request.htmx else "pages/index.html"
     if not request.htmx:
-        context["page_messages"] = json.dumps(page_messages())
+        context["page_messages"] = json.dumps(page_messages(), ensure_ascii=False)
     response = render(request, template, context)
     remember(context)
     return response

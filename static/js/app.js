@@ -236,6 +236,12 @@
       if (ev.detail.successful) {
         showAlert("");
         if (elt === form && sending) {
+          // On a phone the result is below the editor: bring it into view after Explain
+          // (not after a what-if change, where the person is still at the controls).
+          if (sending.push && window.matchMedia("(max-width: 700px)").matches) {
+            var result = $("result");
+            if (result) result.scrollIntoView({ block: "start" });
+          }
           pendingWhatif = null;
           explainedNow(sending.state);
           save();

@@ -437,3 +437,11 @@ def test_the_compare_page_has_one_form_and_lands_on_the_comparisons_address(page
     expect(page.locator("#compare-token")).to_be_visible()
     page.reload()
     expect(page.locator("#compare-token")).to_have_count(0)
+
+
+def test_on_a_phone_explain_brings_the_result_into_view(page: Page, live_server) -> None:
+    page.set_viewport_size({"width": 390, "height": 800})
+    page.goto(live_server.url)
+    explain_text(page, load_manifest("seeds/init-example"))
+    expect(page.locator("#result .pod")).to_have_count(1)
+    page.wait_for_function("() => Math.abs(document.getElementById('result').getBoundingClientRect().top) < 80")
