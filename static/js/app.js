@@ -62,7 +62,11 @@
   }
 
   function save() {
-    try { localStorage.setItem(STORE_KEY, JSON.stringify(currentState())); } catch (e) { /* private mode, full */ }
+    var state = currentState();
+    // "e": this input was explained, so a reload may explain it again; text only typed is
+    // put back in the editor without being sent.
+    state.e = lastExplained === JSON.stringify({ m: state.m, v: state.v });
+    try { localStorage.setItem(STORE_KEY, JSON.stringify(state)); } catch (e) { /* private mode, full */ }
   }
   function stored() {
     try { var s = JSON.parse(localStorage.getItem(STORE_KEY) || "null"); return s && typeof s.m === "string" ? s : null; }
@@ -302,7 +306,7 @@
     if (!editor.value.trim() && previous && previous.m.trim()) {
       applyState(previous);
       note("restore-note", messages.restored);
-      explain({ noPush: true });
+      if (previous.e) explain({ noPush: true });
     } else if (hasResult()) {
       explainedNow(currentState());
     }

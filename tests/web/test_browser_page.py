@@ -445,3 +445,17 @@ def test_on_a_phone_explain_brings_the_result_into_view(page: Page, live_server)
     explain_text(page, load_manifest("seeds/init-example"))
     expect(page.locator("#result .pod")).to_have_count(1)
     page.wait_for_function("() => Math.abs(document.getElementById('result').getBoundingClientRect().top) < 80")
+
+
+def test_text_only_typed_comes_back_after_a_reload_without_being_sent(page: Page, live_server) -> None:
+    page.goto(live_server.url)
+    page.locator("#manifest").fill("apiVersion: v1\nkind: Pod\n# not explained yet\n")
+    page.wait_for_timeout(100)
+    posts: list[str] = []
+    page.on("request", lambda r: posts.append(r.url) if r.method == "POST" else None)
+    page.reload()
+    expect(page.locator("#manifest")).to_have_value("apiVersion: v1\nkind: Pod\n# not explained yet\n")
+    expect(page.locator("#restore-note")).to_contain_text("restored")
+    page.wait_for_timeout(500)
+    assert posts == []
+    expect(page.locator("#result .pod, #result .error-panel")).to_have_count(0)
