@@ -176,6 +176,7 @@
     focusMemo = { values: values };
     if (el && panel && panel.contains(el) && el.name) {
       focusMemo.name = el.name;
+      focusMemo.element = el;
       try { focusMemo.start = el.selectionStart; focusMemo.end = el.selectionEnd; } catch (e) { /* number inputs */ }
     }
   }
@@ -190,6 +191,13 @@
     if (!memo.name) return;
     var el = panel.querySelector('[name="' + CSS.escape(memo.name) + '"]');
     if (!el) return;
+    // The field the person is typing in is put back itself (same control, value as typed):
+    // it keeps its caret, which a number field does not let a script read or set.
+    var old = memo.element;
+    if (old && old !== el && old.tagName === "INPUT" && el.tagName === "INPUT" && old.type === el.type) {
+      el.replaceWith(old);
+      el = old;
+    }
     var details = el.closest("details");
     if (details) details.open = true;
     el.focus({ preventScroll: true });

@@ -53,6 +53,27 @@ def test_three_successive_what_if_changes_each_reach_the_result(page: Page, live
     expect(page.locator("#result .pod")).to_have_count(1)
 
 
+def test_typing_on_after_an_update_continues_where_the_caret_was(page: Page, live_server) -> None:
+    page.goto(live_server.url + "?example=lifecycle-demo")
+    open_what_if(page)
+    field = page.locator('input[name="delete_at"]')
+    field.click()
+    field.press("Control+a")
+    page.keyboard.type("1")
+    expect(deletion_step(page)).to_contain_text(at("1"))
+    page.keyboard.type("5")                                 # no click: the caret is still after the 1
+    expect(deletion_step(page)).to_contain_text(at("15"))
+    expect(page.locator('input[name="delete_at"]')).to_have_value("15")
+    image = page.locator('input[name="debug_image"]')
+    image.click()
+    image.press("End")
+    page.keyboard.type("x")
+    page.wait_for_timeout(800)                              # the answer to "x" has been swapped in
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.type("Y")
+    expect(page.locator('input[name="debug_image"]')).to_have_value("busybox:1.36Yx")
+
+
 def test_a_what_if_change_shows_an_updating_state_while_it_runs(page: Page, live_server) -> None:
     page.goto(live_server.url + "?example=lifecycle-demo")
     open_what_if(page)
