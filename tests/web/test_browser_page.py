@@ -220,6 +220,17 @@ def test_a_413_names_the_limit_and_how_to_raise_it(page: Page, live_server, sett
     expect(alert).to_contain_text("EXPLAINER_MAX_REQUEST_BYTES")
 
 
+def test_a_real_429_from_the_share_button_says_when_to_retry(page: Page, live_server, settings) -> None:
+    settings.SHARE_RATE_LIMIT = 1
+    page.goto(live_server.url + "?example=lifecycle-demo")
+    page.locator("#share-button").click()
+    expect(page.locator("#share-url")).to_be_visible()
+    page.locator("#manifest").press("End")
+    page.locator("#manifest").type("\n# another")
+    page.locator("#share-button").click()
+    expect(page.locator("#page-alert[role=alert]")).to_contain_text("Too many requests from your address")
+
+
 @pytest.mark.parametrize("status, says", [(429, "try again in 42 s"), (500, "HTTP 500"), (400, "HTTP 400")])
 def test_error_answers_show_a_message(page: Page, live_server, status: int, says: str) -> None:
     page.goto(live_server.url + "?example=lifecycle-demo")
