@@ -193,15 +193,17 @@
     if (!el) return;
     // The field the person is typing in is put back itself (same control, value as typed):
     // it keeps its caret, which a number field does not let a script read or set.
-    var old = memo.element;
+    var old = memo.element, kept = false;
     if (old && old !== el && old.tagName === "INPUT" && el.tagName === "INPUT" && old.type === el.type) {
       el.replaceWith(old);
       el = old;
+      kept = true;
     }
     var details = el.closest("details");
     if (details) details.open = true;
+    if (document.activeElement === el) return;
     el.focus({ preventScroll: true });
-    if (memo.start != null) { try { el.setSelectionRange(memo.start, memo.end); } catch (e) { /* not text */ } }
+    if (!kept && memo.start != null) { try { el.setSelectionRange(memo.start, memo.end); } catch (e) { /* not text */ } }
   }
 
   // ---- wiring -----------------------------------------------------------------------------
@@ -240,7 +242,7 @@
     document.body.addEventListener("htmx:beforeSwap", function (ev) {
       if (ev.detail.requestConfig && ev.detail.requestConfig.elt === form) rememberFocus();
     });
-    document.body.addEventListener("htmx:afterSettle", function (ev) {
+    document.body.addEventListener("htmx:afterSwap", function () {
       if (focusMemo) restoreFocus();
     });
     document.body.addEventListener("htmx:afterRequest", function (ev) {

@@ -67,8 +67,9 @@ def test_typing_on_after_an_update_continues_where_the_caret_was(page: Page, liv
     image = page.locator('input[name="debug_image"]')
     image.click()
     image.press("End")
-    page.keyboard.type("x")
-    page.wait_for_timeout(800)                              # the answer to "x" has been swapped in
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        page.keyboard.type("x")
+    expect(page.locator("#updating")).to_be_hidden()        # the answer to "x" has been swapped in
     page.keyboard.press("ArrowLeft")
     page.keyboard.type("Y")
     expect(page.locator('input[name="debug_image"]')).to_have_value("busybox:1.36Yx")
