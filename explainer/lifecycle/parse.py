@@ -12,6 +12,7 @@ from typing import Any
 from . import defaults as d
 from .errors import ErrorRecord, ManifestError
 from .i18n import Text, gettext_noop as _
+from .indentation import diagnose_lost_indentation
 from .model import (Container, EnvVar, Hook, Mount, Pod, PodSource, Port, Probe, RestartRule,
                     SourceRef, Volume)
 from .yamlload import Limits, format_path, load_documents, position
@@ -98,6 +99,10 @@ def _document(data: Any, index: int, at: tuple[Any, ...], intake: Intake, limits
     if kind not in TEMPLATE_PATHS:
         intake.skipped.append(Skipped(index, kind, name, where[0],
                                       f"{kind} holds no Pod: nothing to simulate."))
+        return
+    flattened = diagnose_lost_indentation(root, obj, at, index, name)
+    if flattened:
+        intake.errors.extend(flattened)
         return
     errors: list[ErrorRecord] = []
     builder = _Builder(root, index, name, errors, limits)

@@ -16,6 +16,8 @@ class Step:
     container: str | None
     text: Text
     assumed: bool = False
+    kind: str = ""                      # the event's type ("restarted" for a start after a restart)
+    steps: tuple["Step", ...] = ()      # a summary's steps, shown on request (collapse_crash_loops)
 
 
 def _m(e: TraceEvent) -> Text | str:
@@ -35,9 +37,62 @@ def story(pod: Pod, sim: Simulation) -> list[Step]:
     for i, e in enumerate(sim.events):
         text = _sentence(e, specs.get(e.container or ""), pod, sim.events, i)
         if text is not None:
-            steps.append(Step(e.t, e.container, text, e.assumed))
+            kind = "restarted" if e.type == "started" and e.restart_count else e.type
+            steps.append(Step(e.t, e.container, text, e.assumed, kind))
     steps.append(Step(sim.end_time, None, _ending(sim)))
     return steps
+
+
+# What happens over and over in a crash loop (of any container): a run of these is one loop.
+_LOOP_KINDS = frozenset({"exited", "backoff", "restarted", "ready", "not_ready", "liveness_failed",
+                         "startup_probe_ok", "startup_probe_failed", "terminating", "killed"})
+
+
+def collapse_crash_loops(steps: list[Step], *, keep: int = 2, least: int = 2) -> list[Step]:
+    """After a container's first ``keep`` restarts, the rest of its crash loop becomes one step
+    ("app exits and is restarted 5 more times, back-off 40 s → 300 s") holding the steps it
+    summarises.  Only runs of crash-loop steps are folded, and only ``least`` restarts or more."""
+    out: list[Step] = []
+    restarts: dict[str | None, int] = {}
+    i = 0
+    while i < len(steps):
+        step = steps[i]
+        out.append(step)
+        i += 1
+        if step.kind != "restarted":
+            continue
+        restarts[step.container] = restarts.get(step.container, 0) + 1
+        if restarts[step.container] != keep:
+            continue
+        end = i
+        while end < len(steps) and steps[end].kind in _LOOP_KINDS:
+            end += 1
+        ours = [j for j in range(i, end) if steps[j].kind == "restarted" and steps[j].container == step.container]
+        if len(ours) < least:
+            continue
+        hidden = steps[i:ours[-1] + 1]
+        out.append(Step(hidden[0].t, step.container, _loop_summary(step.container or "", hidden, steps[:i]),
+                        any(s.assumed for s in hidden), "crash_loop", tuple(hidden)))
+        i = ours[-1] + 1
+    return out
+
+
+def _loop_summary(name: str, hidden: list[Step], before: list[Step]) -> Text:
+    delays = []
+    last_exit = next((s.t for s in reversed(before) if s.container == name and s.kind == "exited"), None)
+    for s in hidden:
+        if s.container != name:
+            continue
+        if s.kind == "exited":
+            last_exit = s.t
+        elif s.kind == "restarted" and last_exit is not None:
+            delays.append(s.t - last_exit)
+    n = sum(1 for s in hidden if s.kind == "restarted" and s.container == name)
+    if not delays or delays[0] == delays[-1]:
+        return Text(_("{c} exits and is restarted {n} more times, back-off {a} s each time."),
+                    {"c": name, "n": n, "a": _secs(delays[0] if delays else 0)})
+    return Text(_("{c} exits and is restarted {n} more times, back-off {a} s → {b} s."),
+                {"c": name, "n": n, "a": _secs(delays[0]), "b": _secs(delays[-1])})
 
 
 def _ending(sim: Simulation) -> Text:
