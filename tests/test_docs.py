@@ -149,3 +149,31 @@ def test_each_feature_of_the_rules_page_points_at_its_section() -> None:
         number = feature.section.removeprefix("§")
         assert number in known, feature.slug
         assert known[number].startswith(feature.title), (feature.slug, known[number])
+
+
+_CODE_SPAN = re.compile(r"`([^`\s]+)`")
+_OURS = ("explainer/", "tests/", "templates/", "static/", "docs/", "locale/")
+
+
+def _missing_paths(doc: Path) -> list[str]:
+    """Project paths a document names in code spans (`explainer/...`, `startup.py`) that do not exist."""
+    names = {p.name for top in ("explainer", "tests") for p in (ROOT / top).rglob("*.py")}
+    missing = []
+    for token in _CODE_SPAN.findall(doc.read_text(encoding="utf-8")):
+        token = token.rstrip(".,;:)").split("::")[0]
+        if "<" in token or "*" in token or token.startswith("--"):
+            continue      # a pattern (test_<module>.py, timeline*.py), not a file
+        if token.startswith(_OURS):
+            if not (ROOT / token).exists():
+                missing.append(token)
+        elif token.endswith(".py") and "/" not in token and token not in names:
+            missing.append(token)
+        elif token.endswith(".py") and "/" in token and not token.startswith("pkg/") \
+                and not any((ROOT / top / token).exists() for top in ("", "explainer", "explainer/lifecycle")):
+            missing.append(token)
+    return missing
+
+
+@pytest.mark.parametrize("name", ["lifecycle-model.md", "style.md"])
+def test_the_files_the_docs_name_exist(name: str) -> None:
+    assert not _missing_paths(ROOT / "docs" / name)
