@@ -17,7 +17,6 @@ from .model import Container, Pod
 from .signals import exit_code as signal_exit_code
 from .yamlload import Limits, format_path, load_documents, position
 
-FOREVER = None  # a duration of None means "never ends by itself"
 PROBE_KINDS = ("startup", "readiness", "liveness")
 _CONTAINER_KEYS = {"runSeconds", "exitCode", "runs", "imagePull", "startupSeconds", "failingProbes",
                    "postStartSeconds", "preStopSeconds", "preStopExitCode", "stopSeconds", "stopExitCode"}

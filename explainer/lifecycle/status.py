@@ -12,7 +12,7 @@ from __future__ import annotations
 import heapq
 from typing import Any
 
-NONE, WAITING, RUNNING, EXITED = "none", "waiting", "running", "exited"
+WAITING, RUNNING, EXITED = "waiting", "running", "exited"
 
 # counter slots
 (PEND_INIT, FAILED_INIT, PEND_SIDECAR, RUNNING_N, WAITING_N, STOPPED, SUCCEEDED,
