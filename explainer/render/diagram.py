@@ -1,10 +1,13 @@
 """The sharing diagram: one Pod as a Graphviz DOT graph, and the bounded `dot` run that draws it."""
 from __future__ import annotations
 
+import hashlib
 import html
+import os
 import re
 import shutil
 import subprocess
+import threading
 import time
 import unicodedata
 from typing import Any, Callable
@@ -267,7 +270,8 @@ def sharing_diagram(report: Any, *, gettext: Callable[[str], str] = lambda s: s)
 
 class PendingDot:
     """A `dot -T<fmt>` run started now and collected later, so the caller can do its own work
-    meanwhile (the drawing runs in another process, on another core).  Bounded in input size
+    meanwhile (the drawing runs in another process, on another core).  The DOT text is written
+    to dot's standard input at once, so its layout overlaps that work.  Bounded in input size
     and time (issue 6)."""
 
     def __init__(self, dot_source: str, fmt: str, timeout: float, max_dot_bytes: int) -> None:
@@ -280,16 +284,20 @@ class PendingDot:
             raise DiagramError(NOT_INSTALLED)
         self.timeout = timeout
         self.deadline = time.monotonic() + timeout
+        read_end, write_end = os.pipe()
         try:
-            self.proc = subprocess.Popen([dot, f"-T{fmt}"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            self.proc = subprocess.Popen([dot, f"-T{fmt}"], stdin=read_end, stdout=subprocess.PIPE,
                                          stderr=subprocess.PIPE)
         except OSError:   # found by which() but not runnable, or removed since
+            os.close(write_end)
             raise DiagramError(NOT_INSTALLED) from None
-        self.data = data
+        finally:
+            os.close(read_end)
+        _feed(write_end, data)
 
     def result(self) -> bytes:
         try:
-            out, err = self.proc.communicate(self.data, timeout=max(0.01, self.deadline - time.monotonic()))
+            out, err = self.proc.communicate(timeout=max(0.01, self.deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.communicate()
@@ -300,6 +308,42 @@ class PendingDot:
             detail = lines[0][:300] if lines else f"exit status {self.proc.returncode}"
             raise DiagramError(Text(_("Graphviz could not draw the diagram: {detail}"), {"detail": detail}))
         return out
+
+
+def _feed(fd: int, data: bytes) -> None:
+    """Write ``data`` to the pipe ``fd`` and close it, without ever blocking the caller: what the
+    pipe's buffer (64 KiB on Linux, a typical diagram is a few KiB) does not take at once, a
+    thread writes while `dot` reads.  A `dot` that died early only ends the writing."""
+    os.set_blocking(fd, False)
+    try:
+        done = os.write(fd, data)
+    except BlockingIOError:
+        done = 0
+    except OSError:   # BrokenPipeError: dot is gone; result() reports how it ended
+        os.close(fd)
+        return
+    if done == len(data):
+        os.close(fd)
+        return
+    os.set_blocking(fd, True)
+    threading.Thread(target=_write_rest, args=(fd, memoryview(data)[done:]), daemon=True).start()
+
+
+def _write_rest(fd: int, rest: memoryview) -> None:
+    try:
+        while rest:
+            rest = rest[os.write(fd, rest):]
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def dot_key(dot_source: str, fmt: str = "svg") -> str:
+    """A cache key for the drawing of ``dot_source``: the same DOT text always draws the same
+    picture (a what-if change or an edited comment in the manifest leaves it unchanged)."""
+    digest = hashlib.sha256(dot_source.encode("utf-8", errors="replace")).hexdigest()
+    return f"dot:{fmt}:{digest}"
 
 
 def _run_dot(dot_source: str, fmt: str, timeout: float, max_dot_bytes: int) -> bytes:
