@@ -16,6 +16,7 @@ import graphviz
 
 from ..lifecycle.model import ROLE_APP, ROLE_EPHEMERAL, ROLE_INIT, ROLE_SIDECAR, Container, Pod
 from ..lifecycle.sharing import analyse_sharing
+from . import dotspare
 from .i18n import Text, gettext_noop as _
 
 FONT = "Helvetica,Arial,sans-serif"
@@ -274,7 +275,8 @@ class PendingDot:
     to dot's standard input at once, so its layout overlaps that work.  Bounded in input size
     and time (issue 6)."""
 
-    def __init__(self, dot_source: str, fmt: str, timeout: float, max_dot_bytes: int) -> None:
+    def __init__(self, dot_source: str, fmt: str, timeout: float, max_dot_bytes: int, *,
+                 spare: bool = True) -> None:
         data = dot_source.encode("utf-8", errors="replace")
         if len(data) > max_dot_bytes:
             raise DiagramError(Text(_("The diagram is too large to draw: {size} bytes of DOT, more than the "
@@ -284,6 +286,13 @@ class PendingDot:
             raise DiagramError(NOT_INSTALLED)
         self.timeout = timeout
         self.deadline = time.monotonic() + timeout
+        self.dot, self.fmt, self.source, self.max_dot_bytes = dot, fmt, dot_source, max_dot_bytes
+        warm = dotspare.take() if spare and fmt == "svg" else None   # a dot with its fonts loaded
+        self.warm = warm is not None
+        if warm is not None:
+            self.proc, write_end = warm
+            _feed(write_end, data)
+            return
         read_end, write_end = os.pipe()
         try:
             self.proc = subprocess.Popen([dot, f"-T{fmt}"], stdin=read_end, stdout=subprocess.PIPE,
@@ -305,9 +314,19 @@ class PendingDot:
                                       "stopped."), {"seconds": f"{self.timeout:g}"})) from None
         if self.proc.returncode != 0 or not out:
             lines = err.decode("utf-8", errors="replace").strip().splitlines()
+            if self.warm:   # a fresh dot says what went wrong, with its own line numbers
+                return self._fresh()
             detail = lines[0][:300] if lines else f"exit status {self.proc.returncode}"
             raise DiagramError(Text(_("Graphviz could not draw the diagram: {detail}"), {"detail": detail}))
+        if self.warm:
+            out = dotspare.unwrap(out) or self._fresh()
+        if self.fmt == "svg":
+            dotspare.refill(self.dot)   # for the next diagram, warmed up between requests
         return out
+
+    def _fresh(self) -> bytes:
+        left = max(0.01, self.deadline - time.monotonic())
+        return PendingDot(self.source, self.fmt, left, self.max_dot_bytes, spare=False).result()
 
 
 def _feed(fd: int, data: bytes) -> None:
