@@ -110,9 +110,14 @@ def test_any_other_field_language_or_a_full_page_is_rendered_afresh(client: Clie
     assert second != first and b'id="result"' in second
 
 
-def test_bad_input_is_not_kept_as_a_fragment(client: Client) -> None:
-    client.post("/", {"manifest": "", "version": "1.34"}, HTTP_HX_REQUEST="true")
-    assert not any(k for k in getattr(cache, "_cache", {}) if "fragment:" in str(k))
+def test_input_the_form_refuses_is_not_kept_as_a_fragment(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    bad = {"manifest": "", "version": "1.34"}
+    first = client.post("/", bad, HTTP_HX_REQUEST="true")
+    renders: list[str] = []
+    original = views.render
+    monkeypatch.setattr(views, "render", lambda *a, **k: renders.append("render") or original(*a, **k))
+    again = client.post("/", bad, HTTP_HX_REQUEST="true")
+    assert renders == ["render"] and again.content == first.content
 
 
 def test_a_what_if_change_reuses_the_drawn_diagram(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
