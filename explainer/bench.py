@@ -201,7 +201,7 @@ def bench_rules() -> bool:
     ok = True
     for rule in RULES:
         figures = paired(lambda r=rule: list(r.check(contexts[1])), lambda r=rule: list(r.check(contexts[0])),
-                         15, batch=0.04)
+                         21, batch=0.05)
         met = figures.ratio <= 2.5
         ok &= met
         print(f"  {rule.ID:62} {figures}  {'ok' if met else 'MISSED'}")
