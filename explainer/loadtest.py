@@ -6,6 +6,7 @@ and the load generator share this machine's cores, as they would on a 2-core CI 
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -18,6 +19,7 @@ import tempfile
 import time
 import urllib.parse
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,7 +53,8 @@ def lua_string(text: str) -> str:
     return "[==[" + text + "]==]"
 
 
-# Each request gets its own trailing YAML comment, so no two inputs hash alike: nothing cached.
+# Each request gets its own trailing YAML comment, so no two inputs hash alike: no analysis
+# or fragment is cached (the diagram is the same DOT, so its SVG is: a comment edit).
 UNIQUE = """
 counter = 0
 request = function()
@@ -61,14 +64,25 @@ request = function()
   return wrk.format(nil, nil, nil, body)
 end
 """
+# Each request renames the Pod (its name is in the diagram's title): nothing at all is cached,
+# dot draws every time.  Reported for information; the issue's row is UNIQUE above.
+NEW_DIAGRAM = """
+counter = 0
+request = function()
+  counter = counter + 1
+  local tag = string.format("lifecycle-demo-%d-%d", counter, math.random(1, 1000000000))
+  local body = wrk.body:gsub("lifecycle%-demo", tag, 1)
+  return wrk.format(nil, nil, nil, body)
+end
+"""
 
 
 def run_wrk(url: str, method: str = "GET", body: str = "", headers: dict[str, str] | None = None,
-            unique: bool = False) -> dict[str, float]:
+            unique: str = "") -> dict[str, float]:
     header_lines = "\n".join(f'wrk.headers["{k}"] = {lua_string(v)}' for k, v in (headers or {}).items())
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
         f.write(LUA.format(method=method, body=lua_string(body) if body else "nil", headers=header_lines,
-                           request=UNIQUE if unique else ""))
+                           request=unique))
         script = f.name
     try:
         done = subprocess.run(["wrk", "-t2", f"-c{CONNECTIONS}", f"-d{DURATION}s", "--timeout", "5s", "-s", script,
@@ -85,10 +99,10 @@ def run_wrk(url: str, method: str = "GET", body: str = "", headers: dict[str, st
             "p99": float(p99), "errors": int(errors) + (int(non2xx.group(1)) if non2xx else 0)}
 
 
-def main() -> int:
-    if shutil.which("wrk") is None:
-        print("wrk is missing: `make loadtest` installs Debian's wrk; or run: apt-get install wrk")
-        return 2
+@contextlib.contextmanager
+def gunicorn(workers: int) -> Iterator[str]:
+    """A production-like server (DEBUG off, fresh SQLite, static files collected) on a free
+    loopback port for the duration of the block; yields its base URL, stops it afterwards."""
     tmp = Path(tempfile.mkdtemp(prefix="explainer-load-"))
     port = free_port()
     env = {**os.environ, "EXPLAINER_DEBUG": "false", "EXPLAINER_SECRET_KEY": "loadtest-" + os.urandom(24).hex(),
@@ -98,40 +112,13 @@ def main() -> int:
     py = str(VENV_BIN / "python")
     subprocess.run([py, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     subprocess.run([py, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    workers = str(int(os.environ.get("LOADTEST_WORKERS", (os.cpu_count() or 2) * 2)))
     server = subprocess.Popen([str(VENV_BIN / "gunicorn"), "explainer.wsgi", "--bind", f"127.0.0.1:{port}",
-                               "--workers", workers, "--timeout", "30", "--log-level", "warning"],
+                               "--workers", str(workers), "--timeout", "30", "--log-level", "warning"],
                               cwd=ROOT, env=env, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     try:
         _wait(base + "/healthz")
-        manifest = (ROOT / "explainer" / "examples" / "lifecycle-demo.yaml").read_text(encoding="utf-8")
-        pid = _create_permalink(base, manifest)
-        form = urllib.parse.urlencode({"manifest": manifest, "version": "1.34"})   # manifest first: see UNIQUE
-        csrf = _csrf(base)
-        htmx_headers = {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true",
-                        "Cookie": f"csrftoken={csrf[0]}", "X-CSRFToken": csrf[1]}
-        api_body = json.dumps({"manifest": manifest, "kubernetesVersion": "1.34"})
-        print(f"gunicorn: {workers} workers on 127.0.0.1:{port}; wrk: {CONNECTIONS} connections, {DURATION} s each\n")
-        print(f"  {'path':34} {'req/s':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7}  target")
-        results = {
-            "permalink page": run_wrk(f"{base}/p/{pid}/"),
-            "htmx explain (lifecycle-demo)": run_wrk(base + "/", "POST", form + "&csrfmiddlewaretoken=" + csrf[1],
-                                                     htmx_headers),
-            "htmx explain, a new input each time": run_wrk(base + "/", "POST", form + "&csrfmiddlewaretoken=" + csrf[1],
-                                                           htmx_headers, unique=True),
-            "JSON API explain": run_wrk(base + "/api/v1/explain", "POST", api_body, {"Content-Type": "application/json"}),
-        }
-        ok = True
-        for name, r in results.items():
-            min_rps, max_p99 = TARGETS[name]
-            met = (min_rps is None or r["rps"] >= min_rps) and r["p99"] / 1000 < max_p99 and r["errors"] == 0
-            ok &= met
-            target = (f">= {min_rps} req/s, " if min_rps else "") + "p99 < 500 ms, 0 errors"
-            print(f"  {name:34} {r['rps']:9.1f} {r['p50']:8.1f} {r['p95']:8.1f} {r['p99']:8.1f} {r['errors']:7d}  "
-                  f"{target} {'ok' if met else 'MISSED'}")
-        print("\nall targets met" if ok else "\nSOME TARGETS MISSED")
-        return 0 if ok else 1
+        yield base
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:
@@ -139,6 +126,55 @@ def main() -> int:
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def htmx_headers(base: str) -> tuple[dict[str, str], str]:
+    """Headers of an htmx POST from a browser session, and the form's CSRF field to append."""
+    cookie, token = _csrf(base)
+    headers = {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true",
+               "Cookie": f"csrftoken={cookie}", "X-CSRFToken": token}
+    return headers, "&csrfmiddlewaretoken=" + token
+
+
+def main() -> int:
+    if shutil.which("wrk") is None:
+        print("wrk is missing: `make loadtest` installs Debian's wrk; or run: apt-get install wrk")
+        return 2
+    workers = int(os.environ.get("LOADTEST_WORKERS", (os.cpu_count() or 2) * 2))
+    with gunicorn(workers) as base:
+        manifest = (ROOT / "explainer" / "examples" / "lifecycle-demo.yaml").read_text(encoding="utf-8")
+        pid = _create_permalink(base, manifest)
+        form = urllib.parse.urlencode({"manifest": manifest, "version": "1.34"})   # manifest first: see UNIQUE
+        headers, csrf_field = htmx_headers(base)
+        api_body = json.dumps({"manifest": manifest, "kubernetesVersion": "1.34"})
+        print(f"gunicorn: {workers} workers on {base.removeprefix('http://')}; wrk: {CONNECTIONS} connections, "
+              f"{DURATION} s each\n")
+        print(f"  {'path':38} {'req/s':>9} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7}  target")
+        results = {
+            "permalink page": run_wrk(f"{base}/p/{pid}/"),
+            "htmx explain (lifecycle-demo)": run_wrk(base + "/", "POST", form + csrf_field, headers),
+            "htmx explain, a new input each time": run_wrk(base + "/", "POST", form + csrf_field, headers,
+                                                           unique=UNIQUE),
+            "  the same, a new diagram each time": run_wrk(base + "/", "POST", form + csrf_field, headers,
+                                                          unique=NEW_DIAGRAM),
+            "JSON API explain": run_wrk(base + "/api/v1/explain", "POST", api_body,
+                                        {"Content-Type": "application/json"}),
+        }
+        ok = True
+        for name, r in results.items():
+            min_rps, max_p99 = TARGETS.get(name, (None, None))
+            met = (min_rps is None or r["rps"] >= min_rps) and (max_p99 is None or r["p99"] / 1000 < max_p99) \
+                and r["errors"] == 0
+            ok &= met
+            target = ((f">= {min_rps} req/s, " if min_rps else "") + (f"p99 < {max_p99 * 1000:.0f} ms, "
+                      if max_p99 else "") + "0 errors")
+            print(f"  {name:38} {r['rps']:9.1f} {r['p50']:8.1f} {r['p95']:8.1f} {r['p99']:8.1f} {r['errors']:7d}  "
+                  f"{target} {'ok' if met else 'MISSED'}")
+        new = results["htmx explain, a new input each time"]
+        print(f"\nissue 14 row: make loadtest, new input every request, {CONNECTIONS} clients: p99 {new['p99']:.0f} ms "
+              f"(goal < 500 ms) {'ok' if new['p99'] < 500 and new['errors'] == 0 else 'MISSED'}")
+        print("\nall targets met" if ok else "\nSOME TARGETS MISSED")
+        return 0 if ok else 1
 
 
 def _wait(url: str) -> None:

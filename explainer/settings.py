@@ -38,6 +38,11 @@ def env_list(name: str, default: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
+# One database connection per worker, kept between requests (not one per request, issue 14);
+# the health check at the start of each request replaces one a server restart or failover broke.
+PERSISTENT_CONNECTIONS = {"CONN_MAX_AGE": env_int("EXPLAINER_DB_CONN_MAX_AGE", 600), "CONN_HEALTH_CHECKS": True}
+
+
 def _postgres_from_url(url: str) -> dict[str, object]:
     """Parse postgres://user:pass@host:port/name?sslmode=require into a DATABASES entry."""
     parts = urlsplit(url)
@@ -51,9 +56,8 @@ def _postgres_from_url(url: str) -> dict[str, object]:
         "HOST": parts.hostname or "",
         "PORT": str(parts.port or ""),
         "OPTIONS": dict(parse_qsl(parts.query)),
-        # A fresh connection per request: nothing stale survives a server restart or
-        # failover. Tests create test_<NAME> on the same server, so USER needs CREATEDB.
-        "CONN_MAX_AGE": 0,
+        # Tests create test_<NAME> on the same server, so USER needs CREATEDB.
+        **PERSISTENT_CONNECTIONS,
     }
 
 
@@ -131,6 +135,7 @@ else:
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ.get("EXPLAINER_DB_PATH", str(BASE_DIR / "db.sqlite3")),
             "OPTIONS": {"init_command": "PRAGMA journal_mode=WAL;"},
+            **PERSISTENT_CONNECTIONS,
         }
     }
 

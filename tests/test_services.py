@@ -36,7 +36,8 @@ def test_postgres_round_trip() -> None:
     from django.db import connection
 
     assert settings.DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql"
-    assert settings.DATABASES["default"]["CONN_MAX_AGE"] == 0
+    assert settings.DATABASES["default"]["CONN_MAX_AGE"] == 600
+    assert settings.DATABASES["default"]["CONN_HEALTH_CHECKS"] is True
     # pytest-django made test_<NAME> on the server named by DATABASE_URL.
     with connection.cursor() as cursor:
         cursor.execute("SELECT current_database(), inet_server_addr()::text")
@@ -76,6 +77,33 @@ def test_postgres_keeps_committed_rows_across_a_server_restart() -> None:
     finally:
         with connection.cursor() as cursor:
             cursor.execute("DROP TABLE IF EXISTS explainer_restart_probe")
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_kept_connection_broken_by_a_restart_is_replaced_when_the_next_request_starts() -> None:
+    """CONN_MAX_AGE keeps one connection per worker; CONN_HEALTH_CHECKS replaces a dead one."""
+    _require("EXPLAINER_TEST_POSTGRES", _postgres_configured(), "DATABASE_URL is not a PostgreSQL URL")
+    from tests.services_plugin import SERVICES, restart_postgres
+
+    if SERVICES.postgres is None:
+        pytest.skip("the server was not started by tests/services_plugin.py, so this test cannot restart it")
+    from django.db import close_old_connections, connection
+
+    from explainer.web.models import Permalink
+
+    close_old_connections()   # what request_started does for every request
+    Permalink.objects.exists()
+    kept = connection.connection
+    close_old_connections()
+    Permalink.objects.exists()
+    assert connection.connection is kept, "the connection was not kept between requests"
+
+    restart_postgres()
+
+    close_old_connections()
+    assert Permalink.objects.exists() in (True, False)   # no OperationalError: a new connection
+    assert connection.connection is not kept
 
 
 @pytest.mark.redis

@@ -16,21 +16,23 @@ __all__ = ["Names", "Text", "gettext_noop"]
 
 
 class Names:
-    """A field of a `Text`: names joined with ", ", leaving out the one at index ``skip``.
+    """A field of a `Text`: ``names[start:]`` joined with ", ", leaving out the one at ``skip``.
 
-    Joined only when the text is rendered, so a rule that names "every other container" for
-    each of n containers does O(n) work, not O(n**2): the list is shared, not copied.
+    Joined only when the text is rendered, so a rule that names "every other container" (or
+    "every later one") for each of n containers does O(n) work, not O(n**2): the list is
+    shared, not copied.
     """
 
-    __slots__ = ("names", "skip")
+    __slots__ = ("names", "skip", "start")
 
-    def __init__(self, names: Sequence[str], skip: int = -1) -> None:
-        self.names, self.skip = names, skip
+    def __init__(self, names: Sequence[str], skip: int = -1, start: int = 0) -> None:
+        self.names, self.skip, self.start = names, skip, start
+
+    def __len__(self) -> int:
+        return max(0, len(self.names) - self.start) - (1 if self.start <= self.skip < len(self.names) else 0)
 
     def __str__(self) -> str:
-        if 0 <= self.skip < len(self.names):
-            return ", ".join(self.names[i] for i in range(len(self.names)) if i != self.skip)
-        return ", ".join(self.names)
+        return ", ".join(self.names[i] for i in range(self.start, len(self.names)) if i != self.skip)
 
     def __format__(self, spec: str) -> str:
         return format(str(self), spec)

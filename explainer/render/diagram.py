@@ -1,10 +1,13 @@
 """The sharing diagram: one Pod as a Graphviz DOT graph, and the bounded `dot` run that draws it."""
 from __future__ import annotations
 
+import hashlib
 import html
+import os
 import re
 import shutil
 import subprocess
+import threading
 import time
 import unicodedata
 from typing import Any, Callable
@@ -13,6 +16,7 @@ import graphviz
 
 from ..lifecycle.model import ROLE_APP, ROLE_EPHEMERAL, ROLE_INIT, ROLE_SIDECAR, Container, Pod
 from ..lifecycle.sharing import analyse_sharing
+from . import dotspare
 from .i18n import Text, gettext_noop as _
 
 FONT = "Helvetica,Arial,sans-serif"
@@ -271,10 +275,12 @@ def sharing_diagram(report: Any, *, gettext: Callable[[str], str] = lambda s: s)
 
 class PendingDot:
     """A `dot -T<fmt>` run started now and collected later, so the caller can do its own work
-    meanwhile (the drawing runs in another process, on another core).  Bounded in input size
+    meanwhile (the drawing runs in another process, on another core).  The DOT text is written
+    to dot's standard input at once, so its layout overlaps that work.  Bounded in input size
     and time (issue 6)."""
 
-    def __init__(self, dot_source: str, fmt: str, timeout: float, max_dot_bytes: int) -> None:
+    def __init__(self, dot_source: str, fmt: str, timeout: float, max_dot_bytes: int, *,
+                 spare: bool = True) -> None:
         data = dot_source.encode("utf-8", errors="replace")
         if len(data) > max_dot_bytes:
             raise DiagramError(Text(_("The diagram is too large to draw: {size} bytes of DOT, more than the "
@@ -284,16 +290,27 @@ class PendingDot:
             raise DiagramError(NOT_INSTALLED)
         self.timeout = timeout
         self.deadline = time.monotonic() + timeout
+        self.dot, self.fmt, self.source, self.max_dot_bytes = dot, fmt, dot_source, max_dot_bytes
+        warm = dotspare.take() if spare and fmt == "svg" else None   # a dot with its fonts loaded
+        self.warm = warm is not None
+        if warm is not None:
+            self.proc, write_end = warm
+            _feed(write_end, data)
+            return
+        read_end, write_end = os.pipe()
         try:
-            self.proc = subprocess.Popen([dot, f"-T{fmt}"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            self.proc = subprocess.Popen([dot, f"-T{fmt}"], stdin=read_end, stdout=subprocess.PIPE,
                                          stderr=subprocess.PIPE)
         except OSError:   # found by which() but not runnable, or removed since
+            os.close(write_end)
             raise DiagramError(NOT_INSTALLED) from None
-        self.data = data
+        finally:
+            os.close(read_end)
+        _feed(write_end, data)
 
     def result(self) -> bytes:
         try:
-            out, err = self.proc.communicate(self.data, timeout=max(0.01, self.deadline - time.monotonic()))
+            out, err = self.proc.communicate(timeout=max(0.01, self.deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.communicate()
@@ -301,9 +318,55 @@ class PendingDot:
                                       "stopped."), {"seconds": f"{self.timeout:g}"})) from None
         if self.proc.returncode != 0 or not out:
             lines = err.decode("utf-8", errors="replace").strip().splitlines()
+            if self.warm:   # a fresh dot says what went wrong, with its own line numbers
+                return self._fresh()
             detail = lines[0][:300] if lines else f"exit status {self.proc.returncode}"
             raise DiagramError(Text(_("Graphviz could not draw the diagram: {detail}"), {"detail": detail}))
+        if self.warm:
+            out = dotspare.unwrap(out) or self._fresh()
+        if self.fmt == "svg":
+            dotspare.refill(self.dot)   # for the next diagram, warmed up between requests
         return out
+
+    def _fresh(self) -> bytes:
+        left = max(0.01, self.deadline - time.monotonic())
+        return PendingDot(self.source, self.fmt, left, self.max_dot_bytes, spare=False).result()
+
+
+def _feed(fd: int, data: bytes) -> None:
+    """Write ``data`` to the pipe ``fd`` and close it, without ever blocking the caller: what the
+    pipe's buffer (64 KiB on Linux, a typical diagram is a few KiB) does not take at once, a
+    thread writes while `dot` reads.  A `dot` that died early only ends the writing."""
+    os.set_blocking(fd, False)
+    try:
+        done = os.write(fd, data)
+    except BlockingIOError:
+        done = 0
+    except OSError:   # BrokenPipeError: dot is gone; result() reports how it ended
+        os.close(fd)
+        return
+    if done == len(data):
+        os.close(fd)
+        return
+    os.set_blocking(fd, True)
+    threading.Thread(target=_write_rest, args=(fd, memoryview(data)[done:]), daemon=True).start()
+
+
+def _write_rest(fd: int, rest: memoryview) -> None:
+    try:
+        while rest:
+            rest = rest[os.write(fd, rest):]
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def dot_key(dot_source: str, fmt: str = "svg") -> str:
+    """A cache key for the drawing of ``dot_source``: the same DOT text always draws the same
+    picture (a what-if change or an edited comment in the manifest leaves it unchanged)."""
+    digest = hashlib.sha256(dot_source.encode("utf-8", errors="replace")).hexdigest()
+    return f"dot:{fmt}:{digest}"
 
 
 def _run_dot(dot_source: str, fmt: str, timeout: float, max_dot_bytes: int) -> bytes:

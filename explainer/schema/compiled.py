@@ -54,6 +54,22 @@ _TYPES: dict[str, Check] = {
 }
 
 
+# Types that one isinstance decides exactly (bool is no int here: "integer" is not among them).
+_PLAIN: dict[str, type] = {"string": str, "object": dict, "array": list, "boolean": bool, "null": type(None)}
+
+
+def _all(checks: list[Check]) -> Check:
+    """The conjunction of ``checks``, without a generator per value for the usual one or two."""
+    if not checks:
+        return lambda x: True
+    if len(checks) == 1:
+        return checks[0]
+    if len(checks) == 2:
+        first, second = checks
+        return lambda x: first(x) and second(x)
+    return lambda x: all(c(x) for c in checks)
+
+
 class _Unsupported(Exception):
     """A sub-schema uses a keyword (or a $ref) this compiler does not know."""
 
@@ -98,9 +114,7 @@ class Compiler:
                                                       "anyOf", "oneOf", "items") if k in schema]
         if "properties" in schema or "additionalProperties" in schema:
             checks.append(self._properties(schema.get("properties") or {}, schema.get("additionalProperties", True)))
-        if len(checks) == 1:
-            return checks[0]
-        return lambda x: all(c(x) for c in checks)
+        return _all(checks)
 
     def _keyword(self, key: str, schema: dict) -> Check:
         value = schema[key]
@@ -108,6 +122,9 @@ class Compiler:
             names = value if isinstance(value, list) else [value]
             if not names or any(n not in _TYPES for n in names):
                 raise _Unsupported(value)
+            if all(n in _PLAIN for n in names):   # one isinstance: the common ["string", "null"]
+                plain = tuple(_PLAIN[n] for n in names)
+                return lambda x: isinstance(x, plain)
             preds = [_TYPES[n] for n in names]
             return preds[0] if len(preds) == 1 else (lambda x: any(p(x) for p in preds))
         if key == "enum":

@@ -165,13 +165,17 @@ def _cached_export(request: HttpRequest, link: Permalink, name: str, make: Any) 
     return value
 
 
+# DOT for people who restyle the diagram in their own Graphviz tools (IANA's type for DOT).
+CONTENT_TYPES = {"svg": "image/svg+xml", "png": "image/png", "dot": "text/vnd.graphviz; charset=utf-8"}
+
+
 def _picture(request: HttpRequest, pid: str, which: str, fmt: str) -> HttpResponse:
     link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
     try:
         body = _cached_export(request, link, f"{which}.{fmt}", lambda: _draw(request, link, which, fmt))
     except (DiagramError, PngError) as exc:
         return HttpResponse(str(exc), status=503, content_type="text/plain; charset=utf-8")
-    response = HttpResponse(body, content_type="image/svg+xml" if fmt == "svg" else "image/png")
+    response = HttpResponse(body, content_type=CONTENT_TYPES[fmt])
     response["Content-Disposition"] = f'inline; filename="{pid}-{which}.{fmt}"'
     return response
 
@@ -184,6 +188,8 @@ def _draw(request: HttpRequest, link: Permalink, which: str, fmt: str) -> bytes 
         svg = render_timeline_svg(report, gettext=gettext)
         return svg if fmt == "svg" else svg_to_png(svg)
     dot = sharing_diagram(report, gettext=gettext)
+    if fmt == "dot":
+        return dot
     if fmt == "png":
         return render_png(dot)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + render_svg(dot)
@@ -191,7 +197,7 @@ def _draw(request: HttpRequest, link: Permalink, which: str, fmt: str) -> bytes 
 
 @require_GET
 def picture(request: HttpRequest, pid: str, which: str, fmt: str) -> HttpResponse:
-    """/p/<id>/timeline.svg, timeline.png, sharing.svg, sharing.png (``?pod=N`` for other Pods)."""
+    """/p/<id>/timeline.svg, timeline.png, sharing.svg, sharing.png, sharing.dot (``?pod=N`` for other Pods)."""
     return _picture(request, pid, which, fmt)
 
 

@@ -10,17 +10,19 @@ import re
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from django.core.cache import cache
 from django.utils.translation import gettext
 
 from explainer.explain import Explanation, PodReport
 from explainer.lifecycle.errors import ErrorRecord
 from explainer.lifecycle.i18n import render
-from explainer.render.diagram import DiagramError, sharing_diagram, start_svg, svg_result
+from explainer.render.diagram import DiagramError, dot_key, sharing_diagram, start_svg, svg_result
 from explainer.render.story import collapse_crash_loops, story
 from explainer.render.timeline import layout_timeline, timeline_rows
 from explainer.render.timeline_frames import timeline_frames
 from explainer.render.timeline_svg import svg_document
 
+SVG_CACHE_SECONDS = 24 * 3600   # the drawing of a DOT text never changes; the day bounds the cache
 ROLE_LABELS = {"init": "Init container", "sidecar": "Native sidecar", "app": "App container",
                "ephemeral": "Ephemeral container"}
 
@@ -66,8 +68,10 @@ class PodView:
             pending, self.pending = self.pending, None
             try:
                 self.svg = svg_result(pending)
-            except DiagramError as exc:
+            except DiagramError as exc:   # not cached: a time-out may not happen again
                 self.error = exc.text.render(gettext)
+            else:
+                cache.set(dot_key(self.diagram_dot), self.svg, timeout=SVG_CACHE_SECONDS)
 
     def __getstate__(self) -> dict[str, Any]:   # cached views hold the finished picture
         self._resolve()
@@ -93,6 +97,7 @@ def _pod(r: PodReport) -> PodView:
     pod = r.pod
     view = PodView(pod.name, pod.source.kind, pod.source.line, r.admitted, translate_errors(r.errors),
                    [render(n, gettext) for n in r.notes])
+    _start_diagram(view, r)   # first: dot lays it out in its own process while this one does the rest
     view.findings = [finding_view(f) for f in r.findings]
     view.finding_groups = group_findings(view.findings)
     view.severity_counts = [(sev, n) for sev in SEVERITIES
@@ -101,14 +106,21 @@ def _pod(r: PodReport) -> PodView:
     for c in pod.all_containers + (tuple(sim.debug_containers) if sim else ()):
         view.containers.append({"name": c.name, "role": c.role, "role_label": gettext(ROLE_LABELS[c.role]),
                                 "image": c.image, "line": c.line})
-    dot = sharing_diagram(r, gettext=gettext)
-    view.diagram_dot = dot
-    try:   # dot draws in its own process while this one lays out the timeline and the story
+    _simulation_views(view, r)
+    return view
+
+
+def _start_diagram(view: PodView, r: PodReport) -> None:
+    """The DOT text, and its SVG from the cache (by a hash of the text) or from a `dot` started now."""
+    view.diagram_dot = dot = sharing_diagram(r, gettext=gettext)
+    cached = cache.get(dot_key(dot))
+    if cached is not None:
+        view.svg = cached
+        return
+    try:
         view.pending = start_svg(dot)
     except DiagramError as exc:
         view.error = exc.text.render(gettext)
-    _simulation_views(view, r)
-    return view
 
 
 def _simulation_views(view: PodView, r: PodReport) -> None:

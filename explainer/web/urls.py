@@ -24,6 +24,8 @@ urlpatterns = [
          name="sharing-svg"),
     path("p/<str:pid>/sharing.png", permalinks.picture, {"which": "sharing", "fmt": "png"},
          name="sharing-png"),
+    path("p/<str:pid>/sharing.dot", permalinks.picture, {"which": "sharing", "fmt": "dot"},
+         name="sharing-dot"),
     path("p/<str:pid>/delete/", permalinks.delete, name="permalink-delete"),
     path("embed/<str:pid>/", permalinks.embed, name="embed"),
     path("compare/", compare_views.compare_view, name="compare"),

@@ -65,8 +65,26 @@ def remember(context: dict[str, Any]) -> None:
         cache.set(key, value)
 
 
+FRAGMENT_MAX_BYTES = 512 * 1024   # larger answers are not worth a cache entry
+
+
+def fragment_key(request: HtmxHttpRequest) -> str | None:
+    """For an htmx POST: a key for its whole answer.  The fragment depends on nothing but the
+    posted fields (manifest, version, scenario, what-if values) and the language; no CSRF
+    token or other per-visitor value is in it."""
+    if request.method != "POST" or not request.htmx:
+        return None
+    fields = sorted((k, v) for k, values in request.POST.lists() if k != "csrfmiddlewaretoken" for v in values)
+    digest = hashlib.sha256(repr(fields).encode("utf-8", errors="surrogatepass")).hexdigest()
+    return f"fragment:{get_language()}:{digest}"
+
+
 @require_http_methods(["GET", "POST"])
 def index(request: HtmxHttpRequest) -> HttpResponse:
+    key = fragment_key(request)
+    cached = cache.get(key) if key else None
+    if cached is not None:   # the same input again: the fragment as it was rendered
+        return HttpResponse(cached)
     context: dict[str, Any] = {"examples": EXAMPLES}
     if request.method == "POST":
         form = ExplainForm(request.POST)
@@ -90,6 +108,8 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
         context["page_messages"] = json.dumps(page_messages(), ensure_ascii=False)
     response = render(request, template, context)
     remember(context)
+    if key and "explanation" in context and len(response.content) <= FRAGMENT_MAX_BYTES:
+        cache.set(key, response.content.decode("utf-8"))
     return response
 
 

@@ -101,3 +101,10 @@ def test_names_leave_out_one_and_pickle_as_their_text() -> None:
     assert text.render() == "with a, c"
     assert pickle.loads(pickle.dumps(text)) == text
     assert hash(text) == hash(Text("with {rivals}", {"rivals": "a, c"}))
+
+
+def test_names_from_a_start() -> None:
+    assert str(Names(["a", "b", "c"], start=1)) == "b, c" and len(Names(["a", "b", "c"], start=1)) == 2
+    assert str(Names(["a", "b", "c"], skip=2, start=1)) == "b" and len(Names(["a", "b", "c"], 2, 1)) == 1
+    assert str(Names(["a"], start=1)) == "" and len(Names(["a"], start=1)) == 0
+    assert len(Names(["a", "b"], skip=0, start=1)) == 1

@@ -3,14 +3,15 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import time
 import xml.etree.ElementTree as ET
 
 import pytest
 
 from explainer.explain import PodReport, explain
 from explainer.lifecycle.sharing import analyse_sharing
-from explainer.render.diagram import (DiagramError, pod_to_dot, render_png, render_svg, sharing_diagram,
-                                      short_image)
+from explainer.render.diagram import (DiagramError, dot_key, pod_to_dot, render_png, render_svg, sharing_diagram,
+                                      short_image, start_svg, svg_result)
 from tests.conftest import load_manifest
 
 DEBUG = "debug: [{name: debugger, image: 'busybox:1.36', target: app, at: 20, runSeconds: 30}]"
@@ -201,3 +202,26 @@ def test_svg_loses_links_and_scripts_even_if_dot_made_them() -> None:
 ])
 def test_short_image(image: str, short: str) -> None:
     assert short_image(image) == short
+
+
+def test_dot_gets_its_input_when_started_so_the_layout_runs_meanwhile() -> None:
+    pending = start_svg('digraph { a -> b }')
+    deadline = time.monotonic() + 10
+    while pending.proc.poll() is None and time.monotonic() < deadline:   # nobody has called result() yet
+        time.sleep(0.005)
+    assert pending.proc.returncode == 0
+    assert "<svg" in svg_result(pending)
+
+
+def test_dot_larger_than_a_pipe_buffer_is_written_while_dot_reads() -> None:
+    padding = "/* padding */\n" * 20_000   # 300 KB
+    svg = render_svg("digraph { " + padding + " a -> b }")
+    assert "<svg" in svg and ">a</text>" in svg
+    with pytest.raises(DiagramError, match="syntax error"):   # dot stops reading half-way: no hang
+        render_svg("digraph { a -> } " + padding)
+
+
+def test_dot_key_is_by_text_and_format() -> None:
+    dot = sharing_diagram(_report("seeds/lifecycle-demo"))
+    assert dot_key(dot) == dot_key(str(dot)) != dot_key(dot + " ") and dot_key(dot) != dot_key(dot, "png")
+    assert re.fullmatch(r"dot:svg:[0-9a-f]{64}", dot_key(dot))

@@ -5,6 +5,8 @@ redis-server, so the same assertions hold for the shared cache.
 """
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core.cache import cache
 from django.test import Client
@@ -82,3 +84,60 @@ def test_the_configured_backend_holds_the_entries(client: Client, settings) -> N
         import redis
         server = redis.Redis.from_url(settings.CACHES["default"]["LOCATION"])
         assert any(k.endswith(key.encode()) for k in server.keys("*export*"))
+
+
+def test_the_same_htmx_input_gets_the_same_fragment_without_rendering_it_again(
+        client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = {"manifest": load_manifest("seeds/lifecycle-demo"), "version": "1.34", "delete_at": "30"}
+    first = client.post("/", data, HTTP_HX_REQUEST="true")
+    renders: list[str] = []
+    monkeypatch.setattr(views, "render", lambda *a, **k: renders.append("render"))
+    again = client.post("/", {**data, "csrfmiddlewaretoken": "another visitor's"}, HTTP_HX_REQUEST="true")
+    assert renders == [] and again.status_code == 200
+    assert again.content == first.content and again["Content-Type"] == first["Content-Type"]
+    assert b'id="result"' in again.content and b"<svg" in again.content
+
+
+@pytest.mark.parametrize("change", [{"delete_at": "31"}, {"c.app.crashes": "1"}, {"version": "1.27"},
+                                    {"HTTP_ACCEPT_LANGUAGE": "zh-hans"}, {"HTTP_HX_REQUEST": None}])
+def test_any_other_field_language_or_a_full_page_is_rendered_afresh(client: Client, change: dict) -> None:
+    data = {"manifest": load_manifest("seeds/lifecycle-demo"), "version": "1.34", "delete_at": "30"}
+    first = client.post("/", data, HTTP_HX_REQUEST="true").content
+    headers = {"HTTP_HX_REQUEST": "true"}
+    for key, value in change.items():
+        (headers if key.startswith("HTTP_") else data)[key] = value
+    second = client.post("/", data, **{k: v for k, v in headers.items() if v is not None}).content
+    assert second != first and b'id="result"' in second
+
+
+def test_input_the_form_refuses_is_not_kept_as_a_fragment(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    bad = {"manifest": "", "version": "1.34"}
+    first = client.post("/", bad, HTTP_HX_REQUEST="true")
+    renders: list[str] = []
+    original = views.render
+    monkeypatch.setattr(views, "render", lambda *a, **k: renders.append("render") or original(*a, **k))
+    again = client.post("/", bad, HTTP_HX_REQUEST="true")
+    assert renders == ["render"] and again.content == first.content
+
+
+def test_a_what_if_change_reuses_the_drawn_diagram(client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    import explainer.web.present as present
+
+    data = {"manifest": load_manifest("seeds/lifecycle-demo"), "version": "1.34"}
+    drawn = client.post("/", data, HTTP_HX_REQUEST="true").content.decode()
+    started: list[str] = []
+    original = present.start_svg
+    monkeypatch.setattr(present, "start_svg", lambda dot: started.append(dot) or original(dot))
+    data["c.app.crashes"] = "2"   # another timeline, the same containers and sharing: the same DOT
+    changed = client.post("/", data, HTTP_HX_REQUEST="true").content.decode()
+    assert started == []
+    assert _diagram(changed) == _diagram(drawn) and "<svg" in _diagram(changed)
+    renamed = {"manifest": data["manifest"].replace("name: app\n", "name: app2\n"), "version": "1.34"}
+    assert "<svg" in _diagram(client.post("/", renamed, HTTP_HX_REQUEST="true").content.decode())
+    assert len(started) == 1   # another diagram: dot draws it
+
+
+def _diagram(page: str) -> str:
+    """The SVG Graphviz drew (its <g class="graph">), as it stands in the page."""
+    [svg] = [s for s in re.findall(r"<svg\b.*?</svg>", page, flags=re.S) if 'class="graph"' in s]
+    return svg

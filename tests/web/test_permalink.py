@@ -11,6 +11,8 @@ import xml.etree.ElementTree as ET
 import pytest
 from django.test import Client
 
+from explainer.explain import explain
+from explainer.render.diagram import render_svg, sharing_diagram
 from explainer.web.models import ImmutableError, Permalink, canonical_manifest
 from tests.conftest import load_manifest
 
@@ -113,6 +115,21 @@ def test_exports(client: Client, suffix: str, ctype: str) -> None:
     else:
         text = body.decode()
         assert f"/p/{link.id}/" in text and "lifecycle-demo" in text and "| Severity |" in text
+
+
+def test_the_diagram_exports_as_the_dot_text_the_page_draws(client: Client) -> None:
+    link, _ = Permalink.store(load_manifest("seeds/lifecycle-demo"), {"deleteAt": 30}, "1.34")
+    response = client.get(f"/p/{link.id}/sharing.dot")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "text/vnd.graphviz; charset=utf-8"
+    assert response["Content-Disposition"] == f'inline; filename="{link.id}-sharing.dot"'
+    report = explain(link.manifest, link.scenario_data, "1.34").pods[0]
+    assert response.content.decode() == sharing_diagram(report)
+    assert render_svg(response.content.decode()).startswith("<svg")   # draws in Graphviz as it is
+    page = client.get(f"/p/{link.id}/").content.decode()
+    assert f'href="/p/{link.id}/sharing.dot"' in page
+    zh = client.get(f"/p/{link.id}/sharing.dot", HTTP_ACCEPT_LANGUAGE="zh-hans").content.decode()
+    assert zh != response.content.decode() and zh.startswith("digraph")
 
 
 def test_embed_has_the_pictures_but_no_editor_and_may_be_framed(client: Client) -> None:

@@ -20,7 +20,7 @@ from explainer.lifecycle.commands import guess_run
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
-from ..i18n import Text, gettext_noop
+from ..i18n import Names, Text, gettext_noop
 from ..scripts import main_field
 
 ID = "init-never-completes"
@@ -52,14 +52,15 @@ initContainers:
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     inits = ctx.pod.init_containers
+    names = [x.name for x in inits + ctx.pod.containers]   # shared: each finding names those after it
     for i, c in enumerate(inits):
         if c.role != "init":
             continue
         guess = guess_run(c, True)
         if guess.seconds is not None:
             continue
-        after = [x.name for x in inits[i + 1:]] + [x.name for x in ctx.pod.containers]
-        blocked = ", ".join(after) or Text(gettext_noop("the app containers"))
+        after = Names(names, start=i + 1)
+        blocked = after if len(after) else Text(gettext_noop("the app containers"))
         never_exits = Text(gettext_noop("never exits") if guess.certain else gettext_noop("probably never exits"))
         dropped: Text | str = ""
         if ctx.raw(ctx.container_path(c, "restartPolicy")) == "Always":
