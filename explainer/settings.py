@@ -79,8 +79,13 @@ MAX_REQUEST_BYTES = env_int("EXPLAINER_MAX_REQUEST_BYTES", DATA_UPLOAD_MAX_MEMOR
 # Permalink creation per client: SHARE_RATE_LIMIT in each SHARE_RATE_WINDOW seconds (0: no limit).
 SHARE_RATE_LIMIT = env_int("EXPLAINER_SHARE_RATE_LIMIT", 60)
 SHARE_RATE_WINDOW = env_int("EXPLAINER_SHARE_RATE_WINDOW", 3600)
-# Behind a load balancer that sets X-Forwarded-For / X-Forwarded-Proto.
-TRUST_X_FORWARDED_FOR = env_bool("EXPLAINER_TRUST_X_FORWARDED_FOR", False)
+# Pictures drawn (not served from the cache) per client: PNGs and diagrams cost a process each.
+RENDER_RATE_LIMIT = env_int("EXPLAINER_RENDER_RATE_LIMIT", 120)
+RENDER_RATE_WINDOW = env_int("EXPLAINER_RENDER_RATE_WINDOW", 60)
+# How many proxies in front of the app append to X-Forwarded-For: the client is the right-most
+# address they did not add (anything left of it can be forged).  The older
+# EXPLAINER_TRUST_X_FORWARDED_FOR=true means one such proxy.
+TRUSTED_PROXIES = env_int("EXPLAINER_TRUSTED_PROXIES", 1 if env_bool("EXPLAINER_TRUST_X_FORWARDED_FOR", False) else 0)
 if env_bool("EXPLAINER_BEHIND_TLS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
@@ -136,17 +141,21 @@ else:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# The cache's byte budget (issue 11): an entry larger than CACHE_MAX_ENTRY_BYTES is not cached;
+# the local-memory cache holds at most CACHE_MAX_BYTES per process (Redis: its own maxmemory).
+CACHE_MAX_ENTRY_BYTES = env_int("EXPLAINER_CACHE_MAX_ENTRY_BYTES", 2 * 1024 * 1024)
+CACHE_MAX_BYTES = env_int("EXPLAINER_CACHE_MAX_BYTES", 64 * 1024 * 1024)
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "explainer.web.cache.BoundedRedisCache",
             "LOCATION": os.environ["REDIS_URL"],
             "TIMEOUT": 3600,
             "KEY_PREFIX": "explainer",
         }
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    CACHES = {"default": {"BACKEND": "explainer.web.cache.BoundedLocMemCache",
                           "TIMEOUT": 3600, "OPTIONS": {"MAX_ENTRIES": 2000}}}
 
 LANGUAGE_CODE = "en"

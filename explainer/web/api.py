@@ -263,14 +263,14 @@ def permalinks_view(request: HttpRequest) -> HttpResponse:
     decision = data.get("secrets")
     if decision not in (None, "", "redact", "keep"):
         raise _field_error("secrets", 'secrets must be "redact" or "keep".')
-    hits = find_secrets(manifest)
+    if rate_limited(request, "share"):     # one budget per client for the share form and the API
+        raise ApiError(429, "Too many links created from your address; try again later.")
+    hits = find_secrets(manifest)          # after the rate limit: a limited client costs no scan
     if hits and decision not in ("redact", "keep"):
         return _json({"error": "The manifest seems to hold credentials; a permalink is readable by anyone who "
                       'has it. Send the request again with "secrets": "redact" (values replaced by '
                       '<redacted>) or "secrets": "keep".',
                       "errors": [], "secrets": [{"line": h.line, "what": h.what} for h in hits]}, 409)
-    if rate_limited(request, "share"):     # one budget per client for the share form and the API
-        raise ApiError(429, "Too many links created from your address; try again later.")
     redacted = bool(hits) and decision == "redact"
     if redacted:
         manifest = redact(manifest)

@@ -108,3 +108,12 @@ class Permalink(models.Model):
                 raise
             return existing, None
         return link, token
+
+
+class RateCount(models.Model):
+    """One client's requests in one rate-limit window (issue 11): in the database, so the count
+    is shared by every worker and host (`security.rate_limited`; Redis, when configured, instead)."""
+
+    key = models.CharField(primary_key=True, max_length=200)   # scope:client:window
+    count = models.PositiveIntegerField(default=0)
+    expires = models.FloatField(db_index=True)                  # a Unix time: rows after it are dropped

@@ -1,6 +1,7 @@
 """Share, open, export, embed and delete permalinks."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -46,13 +47,13 @@ def share(request: HtmxHttpRequest) -> HttpResponse:
     if len(manifest.encode("utf-8")) > settings.MAX_STORED_BYTES:
         context["too_large"] = settings.MAX_STORED_BYTES
         return render(request, template, context)
+    if rate_limited(request, "share"):   # before the credential scan: a limited client costs nothing more
+        return error_response(request, 429, gettext("Too many links created from your address; try again later."))
     decision = request.POST.get("secrets", "")
     hits = find_secrets(manifest)
     if hits and decision not in ("redact", "keep"):
         context["hits"] = [{"line": h.line, "what": h.text.render(gettext) if h.text else h.what} for h in hits]
         return render(request, template, context)
-    if rate_limited(request, "share"):
-        return error_response(request, 429, gettext("Too many links created from your address; try again later."))
     redacted = bool(hits) and decision == "redact"
     if redacted:
         manifest = redact(manifest)
@@ -146,6 +147,20 @@ def _pod_index(request: HttpRequest) -> int:
 
 
 EXPORT_CACHE_SECONDS = 7 * 24 * 3600   # links never change; the week only bounds the cache
+# A failure (a time-out, a diagram over the limit) is cached for its input like a picture, so
+# that asking again costs nothing; for less long, as a time-out may come from a busy moment.
+FAILURE_CACHE_SECONDS = 600
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A picture that could not be drawn, cached like one."""
+
+    message: str
+
+
+class RenderLimited(Exception):
+    """The client has used up its budget of pictures drawn (not served from the cache)."""
 
 
 def _cached_export(request: HttpRequest, link: Permalink, name: str, make: Any) -> Any:
@@ -156,16 +171,28 @@ def _cached_export(request: HttpRequest, link: Permalink, name: str, make: Any) 
     value = cache.get(key)
     if value is None:
         value = make()
-        cache.set(key, value, timeout=EXPORT_CACHE_SECONDS)
+        cache.set(key, value, timeout=FAILURE_CACHE_SECONDS if isinstance(value, Failure) else EXPORT_CACHE_SECONDS)
     return value
 
 
 def _picture(request: HttpRequest, pid: str, which: str, fmt: str) -> HttpResponse:
     link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
+
+    def make() -> bytes | str | Failure:
+        if rate_limited(request, "render"):   # drawing costs a process: counted per client
+            raise RenderLimited()
+        try:
+            return _draw(request, link, which, fmt)
+        except (DiagramError, PngError) as exc:
+            return Failure(str(exc))
+
     try:
-        body = _cached_export(request, link, f"{which}.{fmt}", lambda: _draw(request, link, which, fmt))
-    except (DiagramError, PngError) as exc:
-        return HttpResponse(str(exc), status=503, content_type="text/plain; charset=utf-8")
+        body = _cached_export(request, link, f"{which}.{fmt}", make)
+    except RenderLimited:
+        return error_response(request, 429, gettext("Too many pictures drawn for your address; try again in "
+                                                    "a minute."))
+    if isinstance(body, Failure):
+        return HttpResponse(body.message, status=503, content_type="text/plain; charset=utf-8")
     response = HttpResponse(body, content_type="image/svg+xml" if fmt == "svg" else "image/png")
     response["Content-Disposition"] = f'inline; filename="{pid}-{which}.{fmt}"'
     return response
