@@ -1,7 +1,7 @@
 """Settings for the Pod Lifecycle Explainer: one file, driven by EXPLAINER_* env vars.
 
-A fresh checkout works with no environment at all (DEBUG on, SQLite next to
-manage.py). The README lists every variable.
+A fresh checkout works with no environment at all (SQLite next to manage.py); DEBUG is off
+unless EXPLAINER_DEBUG=true (`make run` sets it). The README lists every variable.
 """
 from __future__ import annotations
 
@@ -57,13 +57,28 @@ def _postgres_from_url(url: str) -> dict[str, object]:
     }
 
 
-DEBUG = env_bool("EXPLAINER_DEBUG", True)
+# Off unless asked for: `make run` (and the tests' settings) turn it on.  A server started any
+# other way (gunicorn directly, a container) never shows Django's debug pages (issue 11).
+DEBUG = env_bool("EXPLAINER_DEBUG", False)
 
-SECRET_KEY = os.environ.get("EXPLAINER_SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("EXPLAINER_SECRET_KEY must be set when EXPLAINER_DEBUG is false")
-    SECRET_KEY = "dev-only-insecure-secret-key"
+DEV_SECRET_KEY = "dev-only-insecure-secret-key"
+SECRET_KEY = os.environ.get("EXPLAINER_SECRET_KEY", "") or DEV_SECRET_KEY
+
+
+def secret_key_problem(key: str, debug: bool) -> str | None:
+    """Why ``key`` must not sign cookies in production (None when it may).  Checked when the
+    app starts to serve (explainer/wsgi.py) and by `manage.py check --deploy`; commands such as
+    `explain` or `migrate` sign nothing and run without a key."""
+    if debug:
+        return None
+    if not key or key == DEV_SECRET_KEY:
+        return "EXPLAINER_SECRET_KEY must be set when EXPLAINER_DEBUG is false."
+    if len(key) < 50 or len(set(key)) < 5:
+        return (f"EXPLAINER_SECRET_KEY is too short or too simple ({len(key)} characters, {len(set(key))} "
+                "different): use at least 50 random characters, e.g. "
+                "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`.")
+    return None
+
 
 ALLOWED_HOSTS = env_list("EXPLAINER_ALLOWED_HOSTS", "localhost,127.0.0.1")
 
@@ -183,12 +198,15 @@ SECURE_SSL_REDIRECT = env_bool("EXPLAINER_SSL_REDIRECT", not DEBUG)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_HSTS_SECONDS = env_int("EXPLAINER_HSTS_SECONDS", 0 if DEBUG else 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
-SECURE_HSTS_PRELOAD = env_bool("EXPLAINER_HSTS_PRELOAD", not DEBUG)
+# Preload lists are hard to leave: an explicit opt-in only (issue 11).
+SECURE_HSTS_PRELOAD = env_bool("EXPLAINER_HSTS_PRELOAD", False)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("EXPLAINER_SECURE_COOKIES", not DEBUG)
 CSRF_COOKIE_HTTPONLY = False   # htmx reads no cookie: the token is in hx-headers
 X_FRAME_OPTIONS = "DENY"
+# security.W021 asks for HSTS preload; it is an opt-in here (EXPLAINER_HSTS_PRELOAD=true).
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD or not SECURE_HSTS_SECONDS else ["security.W021"]
 CSRF_TRUSTED_ORIGINS = env_list("EXPLAINER_CSRF_TRUSTED_ORIGINS", "")
 
 LOGGING = {

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -57,8 +58,18 @@ class ApiError(Exception):
 
 def error_response(status: int, message: str, records: list[ErrorRecord] | None = None,
                    **extra: Any) -> JsonResponse:
-    body = {"error": message, "errors": [error_to_dict(r) for r in records or []], **extra}
-    return JsonResponse(body, status=status, json_dumps_params=JSON_PARAMS)
+    """The JSON error answer.  It cannot fail: text that cannot be written as UTF-8 (a lone
+    surrogate echoed from the input) is written with \\u escapes instead (issue 11)."""
+    try:
+        body = {"error": message, "errors": [error_to_dict(r) for r in records or []], **extra}
+        try:
+            return JsonResponse(body, status=status, json_dumps_params=JSON_PARAMS)
+        except UnicodeEncodeError:
+            return JsonResponse(body, status=status)   # ensure_ascii: every character escaped
+    except Exception:   # a record that cannot be turned into JSON at all: the message alone
+        log.exception("could not write an API error")
+        return JsonResponse({"error": str(message).encode("ascii", "backslashreplace").decode("ascii"),
+                             "errors": []}, status=status)
 
 
 # ---- CSRF for the cookie-based use -------------------------------------------------------------
@@ -159,7 +170,35 @@ def _body(request: HttpRequest) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ApiError(400, "The body must be a JSON object: {\"manifest\": ..., \"scenario\": ..., "
                        "\"kubernetesVersion\": ...}.")
+    where = _lone_surrogate(data, "")
+    if where is not None:
+        raise ApiError(400, f"The body holds a lone UTF-16 surrogate (an escape such as \\ud800 without its "
+                       f"pair) in {where or 'a key'}: that is not text. Send valid Unicode.",
+                       [ErrorRecord("lone UTF-16 surrogate", path=where or None, kind="input")])
     return data
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _lone_surrogate(value: Any, path: str) -> str | None:
+    """The path of the first string (or key) in ``value`` that holds a lone surrogate, or None.
+    `json.loads` accepts "\\ud800"; such a string cannot be written as UTF-8 anywhere later."""
+    stack = [(value, path)]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return where
+        elif isinstance(item, dict):
+            for key, v in item.items():
+                name = f"{where}.{key}" if where else str(key)
+                if _SURROGATE.search(key):
+                    return name.encode("ascii", "backslashreplace").decode("ascii")
+                stack.append((v, name))
+        elif isinstance(item, list):
+            stack.extend((v, f"{where}[{i}]") for i, v in enumerate(item))
+    return None
 
 
 def _field_error(path: str, message: str, status: int = 400) -> ApiError:

@@ -9,6 +9,7 @@
 """
 from __future__ import annotations
 
+import logging
 import time
 from typing import Callable
 
@@ -20,6 +21,8 @@ from django.db.models import F
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
+
+logger = logging.getLogger(__name__)
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
        "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
@@ -58,6 +61,10 @@ class SecurityHeadersMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, RequestDataTooBig):
             return error_response(request, 413, _("The request body is too large."))
+        if _wants_json(request):   # the API answers JSON even for what its own handler missed
+            logger.error("unhandled error on %s %s", request.method, request.path, exc_info=exception)
+            return JsonResponse({"error": "Internal error: the explainer could not answer this request.",
+                                 "errors": []}, status=500)
         return None
 
 

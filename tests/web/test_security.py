@@ -93,9 +93,38 @@ def test_manage_py_check_deploy_passes_with_production_settings(tmp_path: Path) 
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_production_refuses_to_start_without_a_secret_key() -> None:
+SERVE = "import explainer.wsgi"   # what gunicorn and runserver do first
+
+
+@pytest.mark.parametrize("key, why", [(None, "must be set"), ("12345", "too short"),
+                                      ("dev-only-insecure-secret-key", "must be set"), ("a" * 60, "too simple")])
+def test_production_refuses_to_serve_with_a_missing_short_or_default_secret_key(key: str | None, why: str) -> None:
     env = {**os.environ, "EXPLAINER_DEBUG": "false"}
     env.pop("EXPLAINER_SECRET_KEY", None)
-    done = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=120)
-    assert done.returncode != 0 and "EXPLAINER_SECRET_KEY" in done.stderr
+    if key is not None:
+        env["EXPLAINER_SECRET_KEY"] = key
+    done = subprocess.run([sys.executable, "-c", SERVE], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode != 0 and "EXPLAINER_SECRET_KEY" in done.stderr and why in done.stderr
+    check = subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=ROOT, env=env,
+                           capture_output=True, text=True, timeout=120)
+    assert check.returncode != 0 and "explainer.E001" in check.stderr
+
+
+def test_debug_is_off_unless_the_environment_turns_it_on() -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("EXPLAINER_DEBUG", "DJANGO_SETTINGS_MODULE")}
+    code = "from django.conf import settings as s; print(s.DEBUG, s.SECURE_HSTS_PRELOAD, s.SECURE_SSL_REDIRECT)"
+    done = subprocess.run([sys.executable, "-c", "import django, os; os.environ['DJANGO_SETTINGS_MODULE'] = "
+                           f"'explainer.settings'; django.setup(); {code}"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["False", "False", "True"], done.stderr   # no preload unless asked for
+    makefile = (ROOT / "Makefile").read_text()
+    run = makefile.split("\nrun:", 1)[1].split("\n\n", 1)[0]
+    assert "EXPLAINER_DEBUG=" in run and "true" in run
+
+
+def test_the_command_line_needs_no_secret_key() -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("EXPLAINER_DEBUG", "EXPLAINER_SECRET_KEY")}
+    done = subprocess.run([sys.executable, "manage.py", "explain", "-"], cwd=ROOT, env=env, capture_output=True,
+                          input=load_manifest("seeds/init-example"), text=True, timeout=120)
+    assert done.returncode == 0, done.stderr

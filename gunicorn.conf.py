@@ -1,0 +1,19 @@
+"""gunicorn's settings for `make serve`, `make loadtest` and the service tests (issue 11).
+
+gunicorn reads this file from the directory it starts in.  Threads (gthread): a worker busy
+with a long explanation still answers /healthz and short requests from its other threads, and
+the worker's heartbeat does not depend on any one request, so a slow request is never the
+reason a whole worker is killed.  Slow clients: gunicorn reads request bodies in the worker;
+put a buffering proxy (nginx, a cloud load balancer) in front, as the README says.
+"""
+import os
+
+bind = os.environ.get("EXPLAINER_BIND", "127.0.0.1:8000")
+workers = int(os.environ.get("EXPLAINER_WORKERS", "4"))
+worker_class = "gthread"
+threads = int(os.environ.get("EXPLAINER_THREADS", "4"))
+timeout = 30               # a worker whose main loop stops for this long is replaced
+graceful_timeout = 20
+keepalive = 5
+max_requests = 5000        # recycled now and then: memory a worker once needed is given back
+max_requests_jitter = 500
