@@ -84,6 +84,9 @@ ALLOWED_HOSTS = env_list("EXPLAINER_ALLOWED_HOSTS", "localhost,127.0.0.1")
 
 # Largest manifest the form and the API will analyse (1 MiB).
 MAX_MANIFEST_BYTES = env_int("EXPLAINER_MAX_MANIFEST_BYTES", 1048576)
+# Pods and containers (all Pods together) one request may explain (issue 11).
+MAX_PODS = env_int("EXPLAINER_MAX_PODS", 50)
+MAX_CONTAINERS = env_int("EXPLAINER_MAX_CONTAINERS", 500)
 # Input stored for a permalink (issue 5): smaller than what can be explained.
 MAX_STORED_BYTES = env_int("EXPLAINER_MAX_STORED_BYTES", 262144)
 # A urlencoded form body can be up to 3x the manifest; let the form reject

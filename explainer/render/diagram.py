@@ -7,12 +7,14 @@ import shutil
 import subprocess
 import time
 import unicodedata
+import weakref
 from typing import Any, Callable
 
 import graphviz
 
 from ..lifecycle.model import ROLE_APP, ROLE_EPHEMERAL, ROLE_INIT, ROLE_SIDECAR, Container, Pod
 from ..lifecycle.sharing import analyse_sharing
+from . import processes
 from .i18n import Text, gettext_noop as _
 
 FONT = "Helvetica,Arial,sans-serif"
@@ -278,28 +280,52 @@ class PendingDot:
         dot = shutil.which("dot")
         if dot is None:
             raise DiagramError(NOT_INSTALLED)
-        self.timeout = timeout
-        self.deadline = time.monotonic() + timeout
+        self.argv, self.data, self.timeout = [dot, f"-T{fmt}"], data, timeout
+        self.proc: subprocess.Popen[bytes] | None = None
+        # At most a few `dot` at once per process (issue 11): start now if a slot is free,
+        # otherwise when the picture is collected, in line for a slot.
+        if processes.SLOTS.acquire(blocking=False):
+            self._start()
+
+    def _start(self) -> None:
+        """Start `dot`; the caller holds a process slot, which the finaliser gives back."""
         try:
-            self.proc = subprocess.Popen([dot, f"-T{fmt}"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.PIPE)
-        except OSError:   # found by which() but not runnable, or removed since
-            raise DiagramError(NOT_INSTALLED) from None
-        self.data = data
+        except OSError as exc:   # not runnable, removed since which(), or out of descriptors
+            processes.SLOTS.release()
+            raise DiagramError(processes.start_failure(exc, "dot") or NOT_INSTALLED) from None
+        self.deadline = time.monotonic() + self.timeout
+        self._done = weakref.finalize(self, _finish, self.proc)
 
     def result(self) -> bytes:
+        if self.proc is None:
+            if not processes.SLOTS.acquire(timeout=processes.QUEUE_SECONDS):
+                raise DiagramError(processes.BUSY)
+            self._start()
+        assert self.proc is not None
         try:
             out, err = self.proc.communicate(self.data, timeout=max(0.01, self.deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.communicate()
+            self._done()
             raise DiagramError(Text(_("Graphviz took longer than {seconds} s to draw the diagram, so it was "
                                       "stopped."), {"seconds": f"{self.timeout:g}"})) from None
+        finally:
+            self._done()   # the slot is free again (once), whatever happened
         if self.proc.returncode != 0 or not out:
             lines = err.decode("utf-8", errors="replace").strip().splitlines()
             detail = lines[0][:300] if lines else f"exit status {self.proc.returncode}"
             raise DiagramError(Text(_("Graphviz could not draw the diagram: {detail}"), {"detail": detail}))
         return out
+
+
+def _finish(proc: subprocess.Popen[bytes]) -> None:
+    """Stop `dot` if it still runs and give its process slot back; also when a started picture
+    is never collected (the finaliser of its PendingDot)."""
+    if proc.poll() is None:
+        proc.kill()
+        proc.communicate()
+    processes.SLOTS.release()
 
 
 def _run_dot(dot_source: str, fmt: str, timeout: float, max_dot_bytes: int) -> bytes:

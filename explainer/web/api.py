@@ -35,7 +35,7 @@ from explainer.render.compare import compare, comparison_to_dict
 from explainer.render.jsonable import error_to_dict, explanation_to_dict
 from explainer.web.models import KIND_EXPLAIN, Permalink
 from explainer.web.openapi import openapi_document
-from explainer.web.security import rate_limited
+from explainer.web.security import rate_limited, request_limits
 
 log = logging.getLogger(__name__)
 
@@ -280,7 +280,7 @@ def explain_view(request: HttpRequest) -> HttpResponse:
     manifest = _manifest(data, settings.MAX_MANIFEST_BYTES)
     scenario = _scenario(data)
     version = _version(data, scenario)
-    expl = explain(manifest, scenario, version, limits=Limits(max_bytes=settings.MAX_MANIFEST_BYTES))
+    expl = explain(manifest, scenario, version, limits=request_limits())
     bad = [e for e in expl.errors if e.kind in INPUT_KINDS]
     if bad:
         return error_response(400, f"The input cannot be explained: {bad[0].one_line()}", expl.errors)
@@ -345,7 +345,7 @@ def permalink_data(request: HttpRequest, link: Permalink) -> dict[str, Any]:
     left, right = sides.get(link.left), sides.get(link.right)
     comparison = None
     if left is not None and right is not None:
-        limits = Limits(max_bytes=settings.MAX_MANIFEST_BYTES)
+        limits = request_limits()
         comparison = comparison_to_dict(compare(
             explain(left.manifest, left.scenario_data, left.version, limits=limits),
             explain(right.manifest, right.scenario_data, right.version, limits=limits)))

@@ -10,12 +10,26 @@ see the README).
 from __future__ import annotations
 
 import pickle
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
+
+
+EXPORT_CACHE_SECONDS = 7 * 24 * 3600   # permalinks never change; the week only bounds the cache
+# A failure (a time-out, a diagram over the limit) is cached for its input like a picture, so
+# that asking again costs nothing; for less long, as a time-out may come from a busy moment.
+FAILURE_CACHE_SECONDS = 600
+
+
+@dataclass(frozen=True)
+class Failure:
+    """A picture that could not be drawn, cached like one: ``message`` says why."""
+
+    message: str
 
 
 class BoundedLocMemCache(LocMemCache):

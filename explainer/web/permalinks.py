@@ -1,7 +1,6 @@
 """Share, open, export, embed and delete permalinks."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -21,6 +20,7 @@ from explainer.render.jsonable import explanation_to_dict
 from explainer.render.markdown import explanation_as_markdown
 from explainer.render.png import PngError, svg_to_png
 from explainer.render.timeline import render_timeline_svg
+from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Failure
 from explainer.web.forms import ExplainForm
 from explainer.web.models import KIND_EXPLAIN, Permalink
 from explainer.web.security import error_response, rate_limited
@@ -144,19 +144,6 @@ def _pod_index(request: HttpRequest) -> int:
     if not value.isdigit() or len(value) > 3:
         raise Http404("?pod= takes the index of a Pod in the manifest: 0, 1, ...")
     return int(value)
-
-
-EXPORT_CACHE_SECONDS = 7 * 24 * 3600   # links never change; the week only bounds the cache
-# A failure (a time-out, a diagram over the limit) is cached for its input like a picture, so
-# that asking again costs nothing; for less long, as a time-out may come from a busy moment.
-FAILURE_CACHE_SECONDS = 600
-
-
-@dataclass(frozen=True)
-class Failure:
-    """A picture that could not be drawn, cached like one."""
-
-    message: str
 
 
 class RenderLimited(Exception):

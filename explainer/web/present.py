@@ -5,9 +5,12 @@ and print.  Pictures are rendered here (server side), through the cache when con
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from django.core.cache import cache
+from django.urls import reverse
 from django.utils.translation import gettext
 
 from explainer.explain import Explanation, PodReport
@@ -39,6 +42,7 @@ class PodView:
     assumed: list[dict[str, str]] = field(default_factory=list)
     svg: str = ""
     error: str = ""
+    diagram_url: str = ""                  # drawn on demand (Pods after the first few)
     pending: Any = field(default=None, repr=False, compare=False)   # a `dot` still drawing
 
     # `dot` draws in its own process; the page waits for it only where it shows the diagram,
@@ -69,9 +73,26 @@ class PodView:
         self.__dict__.update(state)
 
 
+# Diagrams drawn with the page; the Pods after these get theirs when the reader scrolls to them
+# (an <img> of /diagram/<hash>.svg), so a many-Pod page starts no flood of `dot` (issue 11).
+EAGER_DIAGRAMS = 3
+DOT_CACHE_SECONDS = 7 * 24 * 3600
+
+
 def present(expl: Explanation) -> list[PodView]:
     """One view per Pod, pictures rendered (the caller caches the result by input)."""
-    return [_pod(r) for r in expl.pods]
+    return [_pod(r, eager=i < EAGER_DIAGRAMS) for i, r in enumerate(expl.pods)]
+
+
+def dot_digest(dot: str) -> str:
+    return hashlib.sha256(dot.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _lazy_diagram(view: PodView, dot: str) -> None:
+    """Keep the DOT in the cache under its hash; the page shows /diagram/<hash>.svg, drawn on demand."""
+    digest = dot_digest(dot)
+    cache.set(f"dot:{digest}", dot, timeout=DOT_CACHE_SECONDS)
+    view.diagram_url = reverse("web:diagram", args=[digest])
 
 
 def translate_errors(errors: list[ErrorRecord]) -> list[dict[str, Any]]:
@@ -81,7 +102,7 @@ def translate_errors(errors: list[ErrorRecord]) -> list[dict[str, Any]]:
              "kind": e.kind, "reason": e.reason, "document": e.document, "pod": e.pod} for e in errors]
 
 
-def _pod(r: PodReport) -> PodView:
+def _pod(r: PodReport, eager: bool = True) -> PodView:
     pod = r.pod
     view = PodView(pod.name, pod.source.kind, pod.source.line, r.admitted, translate_errors(r.errors),
                    [render(n, gettext) for n in r.notes])
@@ -92,10 +113,13 @@ def _pod(r: PodReport) -> PodView:
                                 "image": c.image, "line": c.line})
     dot = sharing_diagram(r, gettext=gettext)
     view.diagram_dot = dot
-    try:   # dot draws in its own process while this one lays out the timeline and the story
-        view.pending = start_svg(dot)
-    except DiagramError as exc:
-        view.error = exc.text.render(gettext)
+    if not eager:
+        _lazy_diagram(view, dot)
+    else:
+        try:   # dot draws in its own process while this one lays out the timeline and the story
+            view.pending = start_svg(dot)
+        except DiagramError as exc:
+            view.error = exc.text.render(gettext)
     _simulation_views(view, r)
     return view
 

@@ -22,6 +22,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
+from explainer.lifecycle.yamlload import Limits
+
 logger = logging.getLogger(__name__)
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
@@ -66,6 +68,12 @@ class SecurityHeadersMiddleware:
             return JsonResponse({"error": "Internal error: the explainer could not answer this request.",
                                  "errors": []}, status=500)
         return None
+
+
+def request_limits() -> Limits:
+    """What one request may make the explainer read and simulate (the CLI has no Pod limits)."""
+    return Limits(max_bytes=settings.MAX_MANIFEST_BYTES, max_pods=settings.MAX_PODS,
+                  max_containers=settings.MAX_CONTAINERS)
 
 
 def client_key(request: HttpRequest) -> str:
