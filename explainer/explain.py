@@ -17,6 +17,7 @@ from .lifecycle.parse import TEMPLATE_PATHS, Skipped, parse_manifest
 from .lifecycle.scenario import Scenario, check_names, parse_scenario, scenario_from_data
 from .lifecycle.sharing import analyse_sharing
 from .lifecycle.simulate import Simulation, simulate
+from .lifecycle.summarise import summarise_crash_loops
 from .lifecycle.validate import admit
 from .lifecycle.yamlload import Limits
 from .schema import validate_document
@@ -117,6 +118,8 @@ def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[Error
     report.sharing = analyse_sharing(adm.pod, debug)
     report.findings = run_rules(RuleContext(adm.pod, version, dict(sc.feature_gates), sc,
                                             report.simulation, report.sharing))
+    if report.simulation is not None:   # after the rules, which read every cycle
+        report.simulation = summarise_crash_loops(report.simulation)
     return report
 
 
