@@ -87,6 +87,9 @@ MAX_MANIFEST_BYTES = env_int("EXPLAINER_MAX_MANIFEST_BYTES", 1048576)
 # Pods and containers (all Pods together) one request may explain (issue 11).
 MAX_PODS = env_int("EXPLAINER_MAX_PODS", 50)
 MAX_CONTAINERS = env_int("EXPLAINER_MAX_CONTAINERS", 500)
+# The largest JSON answer: a longer one leaves out the tails of its longest lists and says so
+# in "answerTruncated" (restart counts and the final phase stay complete).
+MAX_ANSWER_BYTES = env_int("EXPLAINER_MAX_ANSWER_BYTES", 5 * 1024 * 1024)
 # Input stored for a permalink (issue 5): smaller than what can be explained.
 MAX_STORED_BYTES = env_int("EXPLAINER_MAX_STORED_BYTES", 262144)
 # A urlencoded form body can be up to 3x the manifest; let the form reject

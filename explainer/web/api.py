@@ -32,6 +32,7 @@ from explainer.lifecycle.redact import find_secrets, redact
 from explainer.lifecycle.scenario import scenario_from_data
 from explainer.lifecycle.yamlload import Limits, load_documents
 from explainer.render.compare import compare, comparison_to_dict
+from explainer.render.bounded import bound_answer
 from explainer.render.jsonable import error_to_dict, explanation_to_dict
 from explainer.web.models import KIND_EXPLAIN, Permalink
 from explainer.web.openapi import openapi_document
@@ -284,7 +285,7 @@ def explain_view(request: HttpRequest) -> HttpResponse:
     bad = [e for e in expl.errors if e.kind in INPUT_KINDS]
     if bad:
         return error_response(400, f"The input cannot be explained: {bad[0].one_line()}", expl.errors)
-    return _json(explanation_to_dict(expl))
+    return _json(bound_answer(explanation_to_dict(expl), settings.MAX_ANSWER_BYTES))
 
 
 def _link_url(request: HttpRequest, link: Permalink) -> str:
@@ -332,7 +333,7 @@ def _get_link(pid: str) -> Permalink:
 
 def _explained(link: Permalink) -> dict[str, Any]:
     expl = link.explanation()
-    return explanation_to_dict(expl)
+    return bound_answer(explanation_to_dict(expl), settings.MAX_ANSWER_BYTES)
 
 
 def permalink_data(request: HttpRequest, link: Permalink) -> dict[str, Any]:

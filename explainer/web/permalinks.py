@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 from explainer.lifecycle.errors import ManifestError
 from explainer.lifecycle.redact import find_secrets, redact
 from explainer.render.diagram import DiagramError, render_png, render_svg, sharing_diagram
+from explainer.render.bounded import bound_answer
 from explainer.render.jsonable import explanation_to_dict
 from explainer.render.markdown import explanation_as_markdown
 from explainer.render.png import PngError, svg_to_png
@@ -117,8 +118,8 @@ def embed(request: HttpRequest, pid: str) -> HttpResponse:
 @require_GET
 def export_json(request: HttpRequest, pid: str) -> JsonResponse:
     link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
-    data = _cached_export(request, link, "json", lambda: explanation_to_dict(
-        link.explanation()))
+    data = _cached_export(request, link, "json", lambda: bound_answer(explanation_to_dict(
+        link.explanation()), settings.MAX_ANSWER_BYTES))
     return JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 2})
 
 

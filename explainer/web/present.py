@@ -73,6 +73,10 @@ class PodView:
         self.__dict__.update(state)
 
 
+# What one Pod may add to a page: a larger timeline picture is left out, longer tables are cut,
+# each with a note saying so (issue 11).
+MAX_PAGE_SVG_BYTES = 2 * 1024 * 1024
+MAX_PAGE_ROWS = 2000
 # Diagrams drawn with the page; the Pods after these get theirs when the reader scrolls to them
 # (an <img> of /diagram/<hash>.svg), so a many-Pod page starts no flood of `dot` (issue 11).
 EAGER_DIAGRAMS = 3
@@ -130,8 +134,20 @@ def _simulation_views(view: PodView, r: PodReport) -> None:
     if sim is None:
         return
     view.timeline_svg = render_timeline_svg(r, gettext=gettext)
-    view.rows = timeline_rows(r, gettext=gettext)
-    view.steps = [{"t": s.t, "text": s.text.render(gettext), "assumed": s.assumed} for s in story(r.pod, sim)]
+    if len(view.timeline_svg) > MAX_PAGE_SVG_BYTES:   # the page stays of bounded size (issue 11)
+        view.notes.append(gettext("The timeline picture is %(size)s bytes, more than a page shows (%(limit)s); "
+                                  "shorten `until` to see it.") % {"size": f"{len(view.timeline_svg):,}",
+                                                                  "limit": f"{MAX_PAGE_SVG_BYTES:,}"})
+        view.timeline_svg = ""
+    rows = timeline_rows(r, gettext=gettext)
+    view.rows = rows[:MAX_PAGE_ROWS]
+    steps = story(r.pod, sim)
+    view.steps = [{"t": s.t, "text": s.text.render(gettext), "assumed": s.assumed} for s in steps[:MAX_PAGE_ROWS]]
+    if len(rows) > MAX_PAGE_ROWS or len(steps) > MAX_PAGE_ROWS:
+        view.notes.append(gettext("The event table and the story show the first %(n)s entries, up to %(t)s s; "
+                                  "the JSON export has more.")
+                          % {"n": f"{MAX_PAGE_ROWS:,}", "t": f"{min(rows[-1]['t'], steps[-1].t):,g}"
+                             if rows and steps else "?"})
     last = sim.timeline[-1]
     view.final = {"status": last.status, "phase": last.phase, "ready": last.ready,
                   "ready_count": last.ready_count, "restarts": last.restarts, "t": sim.end_time}

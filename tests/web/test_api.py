@@ -410,3 +410,17 @@ def test_an_unexpected_failure_outside_the_api_handler_is_still_json(client: Cli
     response = client.post(EXPLAIN, '{"manifest": "kind: Pod"}', content_type="application/json")
     assert response.status_code == 500 and response["Content-Type"] == "application/json"
     assert "Internal error" in response.json()["error"] and b"<html" not in response.content.lower()
+
+
+def test_a_long_answer_is_cut_to_the_limit_and_says_so_in_the_schema(client: Client, settings) -> None:
+    settings.MAX_ANSWER_BYTES = 200_000
+    cs = "".join(f"  - {{name: c{i}, image: busybox}}\n" for i in range(4))
+    manifest = "apiVersion: v1\nkind: Pod\nmetadata: {name: crash}\nspec:\n  containers:\n" + cs
+    scenario = {"until": 86400, "containers": {f"c{i}": {"runSeconds": 1, "exitCode": 1} for i in range(4)}}
+    response = client.post(EXPLAIN, {"manifest": manifest, "scenario": scenario}, content_type="application/json")
+    assert response.status_code == 200 and len(response.content) <= 200_000
+    body = response.json()
+    assert body["answerTruncated"]["limit"] == 200_000
+    assert body["pods"][0]["restartCounts"] == {f"c{i}": 291 for i in range(4)}
+    errors = list(_validator(_openapi(client), "Explanation").iter_errors(body))
+    assert not errors, errors[:3]

@@ -1,0 +1,60 @@
+"""An answer of bounded size (issue 11): the JSON contract cut to fit, and saying where.
+
+A long simulation can make a list of events and a status timeline of hundreds of thousands
+of entries.  `bound_answer` leaves an answer under ``limit`` bytes alone; a larger one keeps
+everything but the tails of the longest ``events`` and ``statusTimeline`` lists, and says so in
+``answerTruncated``: the limit, and per list cut its path, the entries kept, the entries there
+were, and the time of the last entry kept.  ``restartCounts`` and ``finalPhase`` are never cut,
+so they stay exact.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+MAX_ANSWER_BYTES = 5 * 1024 * 1024
+CUTTABLE = ("events", "statusTimeline")
+_RESERVE = 4096          # room for the answerTruncated record itself
+
+
+def answer_size(data: Any) -> int:
+    return len(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass"))
+
+
+def bound_answer(data: dict[str, Any], limit: int = MAX_ANSWER_BYTES) -> dict[str, Any]:
+    """``data`` (the JSON contract, or anything holding it under "explanation") under ``limit`` bytes."""
+    size = answer_size(data)
+    if size <= limit:
+        return data
+    lists = []   # (bytes, path, pod, key)
+    for path, pod in _pods(data):
+        for key in CUTTABLE:
+            items = pod.get(key) or []
+            if items:
+                lists.append([answer_size(items), f"{path}.{key}", pod, key])
+    excess = size - limit + _RESERVE
+    cuts = []
+    for entry in sorted(lists, key=lambda x: -x[0]):
+        if excess <= 0:
+            break
+        nbytes, path, pod, key = entry
+        items = pod[key]
+        per_item = nbytes / len(items)
+        keep = max(0, int((nbytes - excess) / per_item) - 1)
+        pod[key] = items[:keep]
+        excess -= nbytes - answer_size(pod[key])
+        cuts.append({"path": path, "kept": keep, "of": len(items),
+                     "lastKeptT": items[keep - 1]["t"] if keep else None})
+    data["answerTruncated"] = {"limit": limit, "cuts": cuts}
+    return data
+
+
+def _pods(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    out = []
+    for prefix, holder in (("", data), ("explanation.", data.get("explanation"))):
+        if isinstance(holder, dict):
+            out += [(f"{prefix}pods[{i}]", p) for i, p in enumerate(holder.get("pods") or []) if isinstance(p, dict)]
+    for i, f in enumerate(data.get("files") or []):
+        if isinstance(f, dict):
+            out += [(f"files[{i}].pods[{j}]", p) for j, p in enumerate(f.get("pods") or []) if isinstance(p, dict)]
+    return out
