@@ -17,13 +17,15 @@ CUTTABLE = ("events", "statusTimeline")
 _RESERVE = 4096          # room for the answerTruncated record itself
 
 
-def answer_size(data: Any) -> int:
-    return len(json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogatepass"))
+def answer_size(data: Any, indent: int | None = None) -> int:
+    """Bytes of ``data`` as the server writes it (json.dumps' separators, UTF-8)."""
+    return len(json.dumps(data, ensure_ascii=False, indent=indent).encode("utf-8", "surrogatepass"))
 
 
-def bound_answer(data: dict[str, Any], limit: int = MAX_ANSWER_BYTES) -> dict[str, Any]:
-    """``data`` (the JSON contract, or anything holding it under "explanation") under ``limit`` bytes."""
-    size = answer_size(data)
+def bound_answer(data: dict[str, Any], limit: int = MAX_ANSWER_BYTES, indent: int | None = None) -> dict[str, Any]:
+    """``data`` (the JSON contract, or anything holding it under "explanation") under ``limit`` bytes
+    when written with ``indent``."""
+    size = answer_size(data, indent)
     if size <= limit:
         return data
     lists = []   # (bytes, path, pod, key)
@@ -31,7 +33,7 @@ def bound_answer(data: dict[str, Any], limit: int = MAX_ANSWER_BYTES) -> dict[st
         for key in CUTTABLE:
             items = pod.get(key) or []
             if items:
-                lists.append([answer_size(items), f"{path}.{key}", pod, key])
+                lists.append([answer_size(items, indent), f"{path}.{key}", pod, key])
     excess = size - limit + _RESERVE
     cuts = []
     for entry in sorted(lists, key=lambda x: -x[0]):
@@ -42,10 +44,18 @@ def bound_answer(data: dict[str, Any], limit: int = MAX_ANSWER_BYTES) -> dict[st
         per_item = nbytes / len(items)
         keep = max(0, int((nbytes - excess) / per_item) - 1)
         pod[key] = items[:keep]
-        excess -= nbytes - answer_size(pod[key])
+        excess -= nbytes - answer_size(pod[key], indent)
         cuts.append({"path": path, "kept": keep, "of": len(items),
                      "lastKeptT": items[keep - 1]["t"] if keep else None})
     data["answerTruncated"] = {"limit": limit, "cuts": cuts}
+    while answer_size(data, indent) > limit and cuts:   # nesting adds indentation: trim a little more
+        biggest = max(cuts, key=lambda c: c["kept"])
+        pod, key = next((p, k) for _b, path, p, k in lists if path == biggest["path"])
+        keep = biggest["kept"] * 9 // 10
+        if keep == biggest["kept"]:
+            break
+        pod[key] = pod[key][:keep]
+        biggest.update(kept=keep, lastKeptT=pod[key][-1]["t"] if keep else None)
     return data
 
 

@@ -119,7 +119,7 @@ def embed(request: HttpRequest, pid: str) -> HttpResponse:
 def export_json(request: HttpRequest, pid: str) -> JsonResponse:
     link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
     data = _cached_export(request, link, "json", lambda: bound_answer(explanation_to_dict(
-        link.explanation()), settings.MAX_ANSWER_BYTES))
+        link.explanation()), settings.MAX_ANSWER_BYTES, indent=2))
     return JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 2})
 
 

@@ -33,3 +33,8 @@ def test_a_long_answer_is_cut_under_the_limit_and_says_where() -> None:
     assert first["path"] == "pods[0].statusTimeline" and first["of"] == n and 0 < first["kept"] < n
     assert cut["pods"][0]["statusTimeline"][-1]["t"] == first["lastKeptT"]
     assert cut["pods"][0]["restartCounts"] == counts and cut["pods"][0]["finalPhase"] == phase
+
+
+def test_the_limit_holds_for_an_indented_answer_too() -> None:
+    cut = bound_answer(_long(), 250_000, indent=2)
+    assert answer_size(cut, 2) <= 250_000 and cut["answerTruncated"]["cuts"]
