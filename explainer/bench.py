@@ -111,6 +111,7 @@ def main() -> int:
     ok &= bench_cli_against_kubernetes_validate()
     ok &= bench_server(demo)
     ok &= bench_hostile()
+    ok &= bench_bounded_cost()
     if CORPUS.is_dir():
         files = sorted(p for p in CORPUS.rglob("*.y*ml"))
         texts = [p.read_text(encoding="utf-8", errors="replace") for p in files]
@@ -166,6 +167,7 @@ def bench_server(demo: str) -> bool:
     """Issue 6: the server's end-to-end explain of lifecycle-demo (parse, simulate, analyse,
     render both SVGs) against running `dot` alone on the same diagram; then the cached answer."""
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "explainer.settings")
+    os.environ.setdefault("EXPLAINER_SSL_REDIRECT", "false")   # production settings, plain HTTP in-process
     import django
     django.setup()
     from django.core.cache import cache
@@ -230,6 +232,58 @@ def bench_hostile() -> bool:
         ok &= met
         print(row(f"{name} -> HTTP {codes[-1]}, peak {peak / 2**20:.1f} MiB", seconds, None,
                   "target 4xx < 200 ms, < 64 MiB " + ("ok" if met else "MISSED")))
+    return ok
+
+
+def bench_bounded_cost() -> bool:
+    """Issue 11: the credential scan on adversarial input at the size limit, 1,000 Pods, and a
+    day of 500 crash-looping containers, through the server's own code (in-process)."""
+    import json
+
+    from django.test import Client
+
+    from explainer.lifecycle.redact import find_secrets, redact
+
+    sys.path.insert(0, str(ROOT))
+    from tests.lifecycle.test_redact import _adversarial
+
+    print("\nBounded cost per request (issue 11)")
+    worst, worst_name = 0.0, ""
+    for name, text in _adversarial().items():
+        seconds = median_seconds(lambda: (find_secrets(text), redact(text)), repeat=3, min_time=0.0)
+        if seconds > worst:
+            worst, worst_name = seconds, name
+    ok = worst < 1.0
+    print(row(f"credential scan + redact, worst of 13 inputs at 1 MiB ({worst_name})", worst, None,
+              "target < 1 s " + ("ok" if ok else "MISSED")))
+    client = Client(REMOTE_ADDR="192.0.2.50")
+    pods = "".join(f"---\napiVersion: v1\nkind: Pod\nmetadata: {{name: p{i}}}\n"
+                   f"spec: {{containers: [{{name: c, image: busybox}}]}}\n" for i in range(1000))
+    codes: list[int] = []
+    api = median_seconds(lambda: codes.append(client.post("/api/v1/explain", json.dumps({"manifest": pods}),
+                                                          content_type="application/json").status_code),
+                         repeat=3, min_time=0.0)
+    page = median_seconds(lambda: codes.append(client.post("/", {"manifest": pods, "version": "1.34"}).status_code),
+                          repeat=3, min_time=0.0)
+    met = api < 5 and page < 5 and set(codes) == {400, 200}
+    ok &= met
+    print(row("1,000 Pods in one manifest: API (400, the limit named)", api, None, "target < 5 s"))
+    print(row("1,000 Pods in one manifest: page (the limit named)", page, None,
+              "target < 5 s " + ("ok" if met else "MISSED")))
+    crash = "apiVersion: v1\nkind: Pod\nmetadata: {name: crash}\nspec:\n  containers:\n" + \
+        "".join(f"  - {{name: c{i}, image: busybox}}\n" for i in range(500))
+    body = json.dumps({"manifest": crash, "scenario": {"until": 86400, "containers": {
+        f"c{i}": {"runSeconds": 1, "exitCode": 1} for i in range(500)}}})
+    started = time.perf_counter()
+    response = client.post("/api/v1/explain", body, content_type="application/json")
+    seconds = time.perf_counter() - started
+    answer = json.loads(response.content)
+    exact = not answer["pods"][0].get("truncated") and "answerTruncated" not in answer
+    met = seconds < 5 and len(response.content) < 10 * 2**20 and exact
+    ok &= met
+    print(row(f"500 containers crash-looping a day: API, {len(response.content) / 2**20:.1f} MiB, "
+              f"{'exact' if exact else 'truncated'}", seconds, None,
+              "target < 5 s, < 10 MiB, exact " + ("ok" if met else "MISSED")))
     return ok
 
 
