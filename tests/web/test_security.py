@@ -128,3 +128,14 @@ def test_the_command_line_needs_no_secret_key() -> None:
     done = subprocess.run([sys.executable, "manage.py", "explain", "-"], cwd=ROOT, env=env, capture_output=True,
                           input=load_manifest("seeds/init-example"), text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+def test_make_serve_refuses_several_workers_on_the_per_process_cache() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env.update(EXPLAINER_SECRET_KEY="k" * 10 + "x7Q!z9#Lm2$vB8&pR4^tY6*wE1@uI3%oA5-k8Jd0Hs7Gf6Vb5Nc4Xz3",
+               EXPLAINER_WORKERS="4")
+    done = subprocess.run(["make", "-s", "-o", "setup", "serve"], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=60)   # -o setup: the check runs before anything is set up or started
+    assert done.returncode != 0 and "needs REDIS_URL" in done.stdout
+    gunicorn_conf = (ROOT / "gunicorn.conf.py").read_text()
+    assert 'worker_class = "gthread"' in gunicorn_conf and "timeout = 30" in gunicorn_conf
