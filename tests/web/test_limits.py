@@ -11,6 +11,7 @@ import explainer.web.permalinks as permalinks
 from explainer.render.diagram import DiagramError
 from explainer.web.cache import BoundedLocMemCache
 from explainer.web.models import Permalink, RateCount
+from explainer.web import security
 from explainer.web.security import client_key, rate_limited
 from tests.conftest import load_manifest
 
@@ -107,7 +108,9 @@ def test_the_client_is_the_right_most_untrusted_hop(settings, hops: int, forward
     assert client_key(request) == expected
 
 
-def test_rate_limits_are_counted_in_the_database_without_redis(settings) -> None:
+@pytest.mark.postgres
+def test_rate_limits_are_counted_in_the_database_without_redis(settings, monkeypatch) -> None:
+    monkeypatch.setattr(security, "_shared_cache", lambda: False)   # as without REDIS_URL
     settings.SHARE_RATE_LIMIT, settings.SHARE_RATE_WINDOW = 3, 3600
     request = RequestFactory().post("/", REMOTE_ADDR="192.0.2.1")
     assert [rate_limited(request, "share") for _ in range(5)] == [False, False, False, True, True]
@@ -135,3 +138,17 @@ def test_compare_share_and_drawn_pictures_are_rate_limited(client: Client, setti
     pictures = [client.get(f"/p/{left.id}/{name}").status_code
                 for name in ("sharing.svg", "sharing.svg", "timeline.svg", "sharing.png")]
     assert pictures == [200, 200, 200, 429]   # the second is cached: only drawings count
+
+
+@pytest.mark.redis
+def test_with_redis_the_counts_and_the_entry_limit_live_in_redis(settings) -> None:
+    if "redis" not in settings.CACHES["default"]["BACKEND"].lower():
+        pytest.skip("REDIS_URL is not set (run under scripts/with_services.py, as `make test` does)")
+    settings.SHARE_RATE_LIMIT, settings.SHARE_RATE_WINDOW = 2, 3600
+    request = RequestFactory().post("/", REMOTE_ADDR="192.0.2.2")
+    assert [rate_limited(request, "share") for _ in range(3)] == [False, False, True]
+    assert not RateCount.objects.exists()
+    settings.CACHE_MAX_ENTRY_BYTES = 10_000
+    cache.set("small", "x" * 100)
+    cache.set("big", "x" * 20_000)
+    assert cache.get("small") == "x" * 100 and cache.get("big") is None
