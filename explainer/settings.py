@@ -164,8 +164,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The cache's byte budget (issue 11): an entry larger than CACHE_MAX_ENTRY_BYTES is not cached;
 # the local-memory cache holds at most CACHE_MAX_BYTES per process (Redis: its own maxmemory).
-CACHE_MAX_ENTRY_BYTES = env_int("EXPLAINER_CACHE_MAX_ENTRY_BYTES", 2 * 1024 * 1024)
-CACHE_MAX_BYTES = env_int("EXPLAINER_CACHE_MAX_BYTES", 64 * 1024 * 1024)
+CACHE_MAX_ENTRY_BYTES = env_int("EXPLAINER_CACHE_MAX_ENTRY_BYTES", 1024 * 1024)
+CACHE_MAX_BYTES = env_int("EXPLAINER_CACHE_MAX_BYTES", 32 * 1024 * 1024)
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
