@@ -119,7 +119,9 @@ def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[Error
     report.findings = run_rules(RuleContext(adm.pod, version, dict(sc.feature_gates), sc,
                                             report.simulation, report.sharing))
     if report.simulation is not None:   # after the rules, which read every cycle
-        report.simulation = summarise_crash_loops(report.simulation)
+        summarised = summarise_crash_loops(report.simulation)
+        report.notes.extend(summarised.notes[len(report.simulation.notes):])
+        report.simulation = summarised
     return report
 
 

@@ -36,6 +36,7 @@ def test_a_day_of_crash_looping_is_three_cycles_and_one_summary() -> None:
         [10, 20, 40, 80, 160] + [300] * (KEEP_CYCLES + 1)
     assert len(sim.events) < 80 < len(full.events) // 20
     assert any("summarised" in str(n) for n in sim.notes)
+    assert any("summarised" in str(n) for n in report.notes)   # the page and the JSON show it
 
 
 def test_the_summary_reaches_the_story_the_svg_and_the_json() -> None:
