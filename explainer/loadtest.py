@@ -153,13 +153,17 @@ class HostileMix:
         self.lock = threading.Lock()
 
     def __enter__(self) -> "HostileMix":
+        self.health: list[float | None] = []
         self.pacer = threading.Thread(target=self._pace, daemon=True)
         self.pacer.start()
+        self.prober = threading.Thread(target=self._probe, daemon=True)
+        self.prober.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.stop.set()
         self.pacer.join()
+        self.prober.join()
         for t in self.threads:
             t.join(timeout=HOSTILE_DEADLINE + 5)
 
@@ -178,6 +182,17 @@ class HostileMix:
             self.threads.append(t)
             n += 1
 
+    def _probe(self) -> None:
+        """/healthz every half second while the mix runs: how long it takes to answer."""
+        while not self.stop.wait(0.5):
+            started = time.monotonic()
+            try:
+                with urllib.request.urlopen(self.base + "/healthz", timeout=10) as r:
+                    r.read()
+                self.health.append(time.monotonic() - started)
+            except OSError:
+                self.health.append(None)
+
     def _one(self, name: str, req: urllib.request.Request) -> None:
         started = time.monotonic()
         try:
@@ -194,7 +209,9 @@ class HostileMix:
 
     @property
     def ok(self) -> bool:
-        return all(status in expected for name, _make, expected in self.kinds for status, _t in self.results[name])
+        answered = all(status in expected for name, _make, expected in self.kinds
+                       for status, _t in self.results[name])
+        return answered and all(t is not None and t < 1.0 for t in self.health)
 
     def summary(self) -> list[str]:
         lines = []
@@ -208,6 +225,13 @@ class HostileMix:
             bad = sum(1 for c, _t in got if c not in expected)
             lines.append(f"{name:48} {len(got):3d} sent; {codes}; slowest {max(t for _c, t in got):.2f} s"
                          + (f"; {bad} UNEXPECTED" if bad else ""))
+        times = sorted(t for t in self.health if t is not None)
+        failed = sum(1 for t in self.health if t is None)
+        if times:
+            lines.append(f"{'/healthz, every 0.5 s meanwhile':48} {len(self.health):3d} sent; median "
+                         f"{times[len(times) // 2] * 1e3:.0f} ms, slowest {times[-1] * 1e3:.0f} ms"
+                         + (f"; {failed} UNANSWERED" if failed else "") + "  target < 1 s "
+                         + ("ok" if not failed and times[-1] < 1 else "MISSED"))
         return lines
 
 
