@@ -160,4 +160,6 @@ def diagram(request: HttpRequest, digest: str) -> HttpResponse:
         cache.set(key, body, timeout=FAILURE_CACHE_SECONDS if isinstance(body, Failure) else EXPORT_CACHE_SECONDS)
     if isinstance(body, Failure):
         return HttpResponse(body.message, status=503, content_type="text/plain; charset=utf-8")
-    return HttpResponse(body, content_type="image/svg+xml")
+    response = HttpResponse(body, content_type="image/svg+xml")
+    response["Cache-Control"] = "public, max-age=86400, immutable"   # named by the hash of what it draws
+    return response
