@@ -152,3 +152,12 @@ def test_with_redis_the_counts_and_the_entry_limit_live_in_redis(settings) -> No
     cache.set("small", "x" * 100)
     cache.set("big", "x" * 20_000)
     assert cache.get("small") == "x" * 100 and cache.get("big") is None
+
+
+def test_a_stored_thousand_pod_manifest_opens_with_the_limit_named(client: Client) -> None:
+    link, _ = Permalink.store(pods(1000), None, "1.34")
+    for url in (f"/p/{link.id}/", f"/embed/{link.id}/"):
+        response = client.get(url)
+        assert response.status_code == 200, url
+    assert b"limit is 50 per request" in client.get(f"/p/{link.id}/").content
+    assert client.get(f"/p/{link.id}/sharing.svg").status_code == 404   # no Pod explained: no picture
