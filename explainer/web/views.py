@@ -5,7 +5,6 @@ import hashlib
 import re
 from typing import Any
 
-from django.conf import settings
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
