@@ -92,7 +92,7 @@ def run_wrk(url: str, method: str = "GET", body: str = "", headers: dict[str, st
             "p99": float(p99), "errors": int(errors) + (int(non2xx.group(1)) if non2xx else 0)}
 
 
-HOSTILE_RATE = float(os.environ.get("LOADTEST_HOSTILE_RATE", "2"))
+HOSTILE_RATE = float(os.environ.get("LOADTEST_HOSTILE_RATE", "1"))
 HOSTILE_DEADLINE = 60.0   # a hostile request must be answered (or refused) within this
 CRASH_LOOPS = "500 containers crash-looping for a day (API)"
 SLOW_KINDS, SLOW_EVERY = {CRASH_LOOPS, "200 containers crash-looping for a day (API)"}, 30.0
