@@ -22,8 +22,6 @@ from explainer.lifecycle.scenario import Scenario
 from explainer.lifecycle.simulate import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
-# The server parts run in-process with the production settings (DEBUG off) over plain HTTP.
-os.environ.setdefault("EXPLAINER_SSL_REDIRECT", "false")
 LIFECYCLE_DEMO = ROOT / "explainer" / "examples" / "lifecycle-demo.yaml"
 CORPUS = ROOT.parent / "shared" / "corpus"
 
@@ -94,6 +92,8 @@ def row(name: str, seconds: float, base: float | None = None, target: str = "") 
 
 
 def main() -> int:
+    # The server parts run in-process with the production settings (DEBUG off) over plain HTTP.
+    os.environ.setdefault("EXPLAINER_SSL_REDIRECT", "false")
     print("Pod Lifecycle Explainer benchmarks (medians; ratios against a baseline timed in this run)")
     print(f"  python {sys.version.split()[0]}, {os.cpu_count()} cpu(s)\n")
     demo = LIFECYCLE_DEMO.read_text(encoding="utf-8")

@@ -85,12 +85,18 @@ def test_manifest_text_renders_inert_in_every_view_and_export(client: Client) ->
 
 
 def test_manage_py_check_deploy_passes_with_production_settings(tmp_path: Path) -> None:
-    env = {**os.environ, "EXPLAINER_DEBUG": "false", "EXPLAINER_SECRET_KEY": "x7Q!z9#Lm2$vB8&pR4^tY6*wE1@uI3%oA5-k8Jd0Hs7Gf6Vb5Nc4Xz3",
+    env = {**_without_explainer_settings(), "EXPLAINER_DEBUG": "false",
+           "EXPLAINER_SECRET_KEY": "x7Q!z9#Lm2$vB8&pR4^tY6*wE1@uI3%oA5-k8Jd0Hs7Gf6Vb5Nc4Xz3",
            "EXPLAINER_ALLOWED_HOSTS": "explainer.example.org", "EXPLAINER_DB_PATH": str(tmp_path / "db.sqlite3")}
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)   # set for the browser tests of this session only
     done = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def _without_explainer_settings() -> dict[str, str]:
+    """This process's environment without EXPLAINER_* settings: a subprocess gets the defaults."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("EXPLAINER_")}
 
 
 SERVE = "import explainer.wsgi"   # what gunicorn and runserver do first
@@ -112,7 +118,7 @@ def test_production_refuses_to_serve_with_a_missing_short_or_default_secret_key(
 
 
 def test_debug_is_off_unless_the_environment_turns_it_on() -> None:
-    env = {k: v for k, v in os.environ.items() if k not in ("EXPLAINER_DEBUG", "DJANGO_SETTINGS_MODULE")}
+    env = {k: v for k, v in _without_explainer_settings().items() if k != "DJANGO_SETTINGS_MODULE"}
     code = "from django.conf import settings as s; print(s.DEBUG, s.SECURE_HSTS_PRELOAD, s.SECURE_SSL_REDIRECT)"
     done = subprocess.run([sys.executable, "-c", "import django, os; os.environ['DJANGO_SETTINGS_MODULE'] = "
                            f"'explainer.settings'; django.setup(); {code}"], cwd=ROOT, env=env,
