@@ -79,8 +79,9 @@ $(AXE_CORE):
 	mv .cache/npm-axe/package/axe.min.js $@.tmp && mv $@.tmp $@
 	rm -rf .cache/npm-axe
 
+# Development: DEBUG on (it is off unless the environment turns it on).
 run: setup
-	$(PY) manage.py runserver 127.0.0.1:8000
+	EXPLAINER_DEBUG=$${EXPLAINER_DEBUG:-true} $(PY) manage.py runserver 127.0.0.1:8000
 
 # Two runs: the whole suite (SQLite, local-memory cache), then the tests marked
 # postgres or redis again against throwaway servers that the plugin tests/services_plugin.py
@@ -101,12 +102,17 @@ bench: setup
 
 # Production serving: gunicorn, DEBUG off, static files from WhiteNoise with hashed names.
 # Needs EXPLAINER_SECRET_KEY and EXPLAINER_ALLOWED_HOSTS (see README, "Production").
+# gunicorn.conf.py holds the worker settings (threads, time-outs). Several workers share caches
+# only through Redis: without REDIS_URL one worker runs (threads give it concurrency), and
+# asking for more is refused.
 serve: setup
 	@test -n "$$EXPLAINER_SECRET_KEY" || { echo "Set EXPLAINER_SECRET_KEY (and EXPLAINER_ALLOWED_HOSTS) to serve in production."; exit 1; }
+	@if [ -z "$$REDIS_URL" ] && [ "$${EXPLAINER_WORKERS:-1}" != 1 ]; then \
+		echo "EXPLAINER_WORKERS=$$EXPLAINER_WORKERS needs REDIS_URL: each worker would keep its own cache."; \
+		echo "Set REDIS_URL (see README, Production) or run one worker (EXPLAINER_WORKERS=1)."; exit 1; fi
 	EXPLAINER_DEBUG=false $(PY) manage.py collectstatic --noinput -v0
-	EXPLAINER_DEBUG=false $(VENV)/bin/gunicorn explainer.wsgi --bind $${EXPLAINER_BIND:-127.0.0.1:8000} \
-		--workers $${EXPLAINER_WORKERS:-4} --timeout 30 --max-requests 5000 --max-requests-jitter 500 \
-		--access-logfile -
+	EXPLAINER_DEBUG=false EXPLAINER_WORKERS=$${EXPLAINER_WORKERS:-$$( [ -n "$$REDIS_URL" ] && echo 4 || echo 1)} \
+		$(VENV)/bin/gunicorn explainer.wsgi --access-logfile -
 
 loadtest: setup
 	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get update && apt-get install -y wrk; } || { echo "install wrk: sudo apt-get install wrk"; exit 1; }

@@ -18,6 +18,7 @@ from .lifecycle.parse import TEMPLATE_PATHS, Skipped, parse_manifest
 from .lifecycle.scenario import Scenario, check_names, parse_scenario, scenario_from_data
 from .lifecycle.sharing import analyse_sharing
 from .lifecycle.simulate import Simulation, simulate
+from .lifecycle.summarise import summarise_crash_loops
 from .lifecycle.validate import admit
 from .lifecycle.yamlload import Limits
 from .schema import validate_document
@@ -74,6 +75,10 @@ def explain(manifest: str, scenario: str | dict | Scenario | None = None, versio
         return result
     result.skipped = intake.skipped
     result.errors.extend(intake.errors)
+    over = _over_limits(intake.pods, limits)
+    if over is not None:
+        result.errors.append(over)
+        return result
     scenario_errors = check_names(sc, intake.pods)
     if scenario_errors:
         result.errors.extend(scenario_errors)
@@ -84,6 +89,20 @@ def explain(manifest: str, scenario: str | dict | Scenario | None = None, versio
         result.pods.append(report)
         result.errors.extend(report.errors)
     return result
+
+
+def _over_limits(pods: list[Pod], limits: Limits) -> ErrorRecord | None:
+    """A request may hold at most so many Pods and containers (issue 11): each one costs a
+    simulation, a diagram and part of the page."""
+    if limits.max_pods is not None and len(pods) > limits.max_pods:
+        return ErrorRecord(Text(gettext_noop("The input holds {n} Pods; the limit is {limit} per request. "
+                                             "Explain them in smaller parts."),
+                                {"n": f"{len(pods):,}", "limit": f"{limits.max_pods:,}"}), kind="limit")
+    containers = sum(len(p.all_containers) for p in pods)
+    if limits.max_containers is not None and containers > limits.max_containers:
+        return ErrorRecord(Text(gettext_noop("The input holds {n} containers; the limit is {limit} per request."),
+                                {"n": f"{containers:,}", "limit": f"{limits.max_containers:,}"}), kind="limit")
+    return None
 
 
 def _scenario(scenario: str | dict | Scenario | None) -> Scenario:
@@ -114,6 +133,10 @@ def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[Error
                           "`explain --list-rules` lists the rule ids."),
              {"key": f"ignore-check.podlife.io/{s.rule}", "line": s.line or "?"})
         for s in ignores if s.rule not in BY_ID)
+    if report.simulation is not None:   # after the rules, which read every cycle
+        summarised = summarise_crash_loops(report.simulation)
+        report.notes.extend(summarised.notes[len(report.simulation.notes):])
+        report.simulation = summarised
     return report
 
 

@@ -1,7 +1,7 @@
 """Settings for the Pod Lifecycle Explainer: one file, driven by EXPLAINER_* env vars.
 
-A fresh checkout works with no environment at all (DEBUG on, SQLite next to
-manage.py). The README lists every variable.
+A fresh checkout works with no environment at all (SQLite next to manage.py); DEBUG is off
+unless EXPLAINER_DEBUG=true (`make run` sets it). The README lists every variable.
 """
 from __future__ import annotations
 
@@ -61,18 +61,42 @@ def _postgres_from_url(url: str) -> dict[str, object]:
     }
 
 
-DEBUG = env_bool("EXPLAINER_DEBUG", True)
+# Off unless asked for: `make run` (and the tests' settings) turn it on.  A server started any
+# other way (gunicorn directly, a container) never shows Django's debug pages (issue 11).
+DEBUG = env_bool("EXPLAINER_DEBUG", False)
 
-SECRET_KEY = os.environ.get("EXPLAINER_SECRET_KEY", "")
-if not SECRET_KEY:
-    if not DEBUG:
-        raise ImproperlyConfigured("EXPLAINER_SECRET_KEY must be set when EXPLAINER_DEBUG is false")
-    SECRET_KEY = "dev-only-insecure-secret-key"
+DEV_SECRET_KEY = "dev-only-insecure-secret-key"
+SECRET_KEY = os.environ.get("EXPLAINER_SECRET_KEY", "") or DEV_SECRET_KEY
+
+
+def secret_key_problem(key: str, debug: bool) -> str | None:
+    """Why ``key`` must not sign cookies in production (None when it may).  Checked when the
+    app starts to serve (explainer/wsgi.py) and by `manage.py check --deploy`; commands such as
+    `explain` or `migrate` sign nothing and run without a key."""
+    if debug:
+        return None
+    if not key or key == DEV_SECRET_KEY:
+        return "EXPLAINER_SECRET_KEY must be set when EXPLAINER_DEBUG is false."
+    if len(key) < 50 or len(set(key)) < 5:
+        return (f"EXPLAINER_SECRET_KEY is too short or too simple ({len(key)} characters, {len(set(key))} "
+                "different): use at least 50 random characters, e.g. "
+                "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`.")
+    return None
+
 
 ALLOWED_HOSTS = env_list("EXPLAINER_ALLOWED_HOSTS", "localhost,127.0.0.1")
 
 # Largest manifest the form and the API will analyse (1 MiB).
 MAX_MANIFEST_BYTES = env_int("EXPLAINER_MAX_MANIFEST_BYTES", 1048576)
+# Pods and containers (all Pods together) one request may explain (issue 11); 500 is also the
+# most one Pod may have (issue 6).  The simulation's cost grows with containers x simulated
+# time: 200 containers crash-looping for a day take ~4.5 s of CPU, 500 take 12 s and more and
+# stop at the simulator's step limit (defaults.MAX_EVENTS).
+MAX_PODS = env_int("EXPLAINER_MAX_PODS", 50)
+MAX_CONTAINERS = env_int("EXPLAINER_MAX_CONTAINERS", 500)
+# The largest JSON answer: a longer one leaves out the tails of its longest lists and says so
+# in "answerTruncated" (restart counts and the final phase stay complete).
+MAX_ANSWER_BYTES = env_int("EXPLAINER_MAX_ANSWER_BYTES", 5 * 1024 * 1024)
 # Input stored for a permalink (issue 5): smaller than what can be explained.
 MAX_STORED_BYTES = env_int("EXPLAINER_MAX_STORED_BYTES", 262144)
 # A urlencoded form body can be up to 3x the manifest; let the form reject
@@ -83,8 +107,13 @@ MAX_REQUEST_BYTES = env_int("EXPLAINER_MAX_REQUEST_BYTES", DATA_UPLOAD_MAX_MEMOR
 # Permalink creation per client: SHARE_RATE_LIMIT in each SHARE_RATE_WINDOW seconds (0: no limit).
 SHARE_RATE_LIMIT = env_int("EXPLAINER_SHARE_RATE_LIMIT", 60)
 SHARE_RATE_WINDOW = env_int("EXPLAINER_SHARE_RATE_WINDOW", 3600)
-# Behind a load balancer that sets X-Forwarded-For / X-Forwarded-Proto.
-TRUST_X_FORWARDED_FOR = env_bool("EXPLAINER_TRUST_X_FORWARDED_FOR", False)
+# Pictures drawn (not served from the cache) per client: PNGs and diagrams cost a process each.
+RENDER_RATE_LIMIT = env_int("EXPLAINER_RENDER_RATE_LIMIT", 120)
+RENDER_RATE_WINDOW = env_int("EXPLAINER_RENDER_RATE_WINDOW", 60)
+# How many proxies in front of the app append to X-Forwarded-For: the client is the right-most
+# address they did not add (anything left of it can be forged).  The older
+# EXPLAINER_TRUST_X_FORWARDED_FOR=true means one such proxy.
+TRUSTED_PROXIES = env_int("EXPLAINER_TRUSTED_PROXIES", 1 if env_bool("EXPLAINER_TRUST_X_FORWARDED_FOR", False) else 0)
 if env_bool("EXPLAINER_BEHIND_TLS_PROXY", False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
@@ -141,17 +170,21 @@ else:
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# The cache's byte budget (issue 11): an entry larger than CACHE_MAX_ENTRY_BYTES is not cached;
+# the local-memory cache holds at most CACHE_MAX_BYTES per process (Redis: its own maxmemory).
+CACHE_MAX_ENTRY_BYTES = env_int("EXPLAINER_CACHE_MAX_ENTRY_BYTES", 1024 * 1024)
+CACHE_MAX_BYTES = env_int("EXPLAINER_CACHE_MAX_BYTES", 32 * 1024 * 1024)
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "explainer.web.cache.BoundedRedisCache",
             "LOCATION": os.environ["REDIS_URL"],
             "TIMEOUT": 3600,
             "KEY_PREFIX": "explainer",
         }
     }
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    CACHES = {"default": {"BACKEND": "explainer.web.cache.BoundedLocMemCache",
                           "TIMEOUT": 3600, "OPTIONS": {"MAX_ENTRIES": 2000}}}
 
 LANGUAGE_CODE = "en"
@@ -179,12 +212,15 @@ SECURE_SSL_REDIRECT = env_bool("EXPLAINER_SSL_REDIRECT", not DEBUG)
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 SECURE_HSTS_SECONDS = env_int("EXPLAINER_HSTS_SECONDS", 0 if DEBUG else 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
-SECURE_HSTS_PRELOAD = env_bool("EXPLAINER_HSTS_PRELOAD", not DEBUG)
+# Preload lists are hard to leave: an explicit opt-in only (issue 11).
+SECURE_HSTS_PRELOAD = env_bool("EXPLAINER_HSTS_PRELOAD", False)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("EXPLAINER_SECURE_COOKIES", not DEBUG)
 CSRF_COOKIE_HTTPONLY = False   # htmx reads no cookie: the token is in hx-headers
 X_FRAME_OPTIONS = "DENY"
+# security.W021 asks for HSTS preload; it is an opt-in here (EXPLAINER_HSTS_PRELOAD=true).
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD or not SECURE_HSTS_SECONDS else ["security.W021"]
 CSRF_TRUSTED_ORIGINS = env_list("EXPLAINER_CSRF_TRUSTED_ORIGINS", "")
 
 LOGGING = {

@@ -39,6 +39,8 @@ class Limits:
     max_depth: int = 100
     max_nodes: int = 200_000  # values built, counting every alias expansion in full
     max_documents: int = 1000
+    max_pods: int | None = None         # Pods per input (the web sets one per request; the CLI none)
+    max_containers: int | None = None   # containers of all those Pods together
 
 
 class LMap(dict):

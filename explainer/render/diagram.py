@@ -10,13 +10,14 @@ import subprocess
 import threading
 import time
 import unicodedata
+import weakref
 from typing import Any, Callable
 
 import graphviz
 
 from ..lifecycle.model import ROLE_APP, ROLE_EPHEMERAL, ROLE_INIT, ROLE_SIDECAR, Container, Pod
 from ..lifecycle.sharing import analyse_sharing
-from . import dotspare
+from . import dotspare, processes
 from .i18n import Text, gettext_noop as _
 
 FONT = "Helvetica,Arial,sans-serif"
@@ -289,33 +290,54 @@ class PendingDot:
         if dot is None:
             raise DiagramError(NOT_INSTALLED)
         self.timeout = timeout
-        self.deadline = time.monotonic() + timeout
         self.dot, self.fmt, self.source, self.max_dot_bytes = dot, fmt, dot_source, max_dot_bytes
-        warm = dotspare.take() if spare and fmt == "svg" else None   # a dot with its fonts loaded
+        self.data, self.spare, self.warm = data, spare, False
+        self.proc: subprocess.Popen[bytes] | None = None
+        # At most a few `dot` at once per process (issue 11): start now if a slot is free,
+        # otherwise when the picture is collected, in line for a slot.
+        if processes.SLOTS.acquire(blocking=False):
+            self._start()
+
+    def _start(self) -> None:
+        """Start `dot` (or take this process's warm spare) and write the DOT text to it at once;
+        the caller holds a process slot, which the finaliser gives back."""
+        warm = dotspare.take() if self.spare and self.fmt == "svg" else None   # fonts already loaded
         self.warm = warm is not None
         if warm is not None:
             self.proc, write_end = warm
-            _feed(write_end, data)
-            return
-        read_end, write_end = os.pipe()
-        try:
-            self.proc = subprocess.Popen([dot, f"-T{fmt}"], stdin=read_end, stdout=subprocess.PIPE,
-                                         stderr=subprocess.PIPE)
-        except OSError:   # found by which() but not runnable, or removed since
-            os.close(write_end)
-            raise DiagramError(NOT_INSTALLED) from None
-        finally:
-            os.close(read_end)
-        _feed(write_end, data)
+        else:
+            try:
+                read_end, write_end = os.pipe()
+            except OSError as exc:   # out of descriptors
+                processes.SLOTS.release()
+                raise DiagramError(processes.start_failure(exc, "dot") or NOT_INSTALLED) from None
+            try:
+                self.proc = subprocess.Popen([self.dot, f"-T{self.fmt}"], stdin=read_end, stdout=subprocess.PIPE,
+                                             stderr=subprocess.PIPE)
+            except OSError as exc:   # not runnable, removed since which(), or out of descriptors
+                os.close(write_end)
+                processes.SLOTS.release()
+                raise DiagramError(processes.start_failure(exc, "dot") or NOT_INSTALLED) from None
+            finally:
+                os.close(read_end)
+        self.deadline = time.monotonic() + self.timeout
+        self._done = weakref.finalize(self, _finish, self.proc)
+        _feed(write_end, self.data)
 
     def result(self) -> bytes:
+        if self.proc is None:
+            if not processes.SLOTS.acquire(timeout=processes.QUEUE_SECONDS):
+                raise DiagramError(processes.BUSY)
+            self._start()
+        assert self.proc is not None
         try:
             out, err = self.proc.communicate(timeout=max(0.01, self.deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.communicate()
+            self._done()
             raise DiagramError(Text(_("Graphviz took longer than {seconds} s to draw the diagram, so it was "
                                       "stopped."), {"seconds": f"{self.timeout:g}"})) from None
+        finally:
+            self._done()   # the slot is free again (once), whatever happened
         if self.proc.returncode != 0 or not out:
             lines = err.decode("utf-8", errors="replace").strip().splitlines()
             if self.warm:   # a fresh dot says what went wrong, with its own line numbers
@@ -367,6 +389,15 @@ def dot_key(dot_source: str, fmt: str = "svg") -> str:
     picture (a what-if change or an edited comment in the manifest leaves it unchanged)."""
     digest = hashlib.sha256(dot_source.encode("utf-8", errors="replace")).hexdigest()
     return f"dot:{fmt}:{digest}"
+
+
+def _finish(proc: subprocess.Popen[bytes]) -> None:
+    """Stop `dot` if it still runs and give its process slot back; also when a started picture
+    is never collected (the finaliser of its PendingDot)."""
+    if proc.poll() is None:
+        proc.kill()
+        proc.communicate()
+    processes.SLOTS.release()
 
 
 def _run_dot(dot_source: str, fmt: str, timeout: float, max_dot_bytes: int) -> bytes:

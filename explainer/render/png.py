@@ -4,6 +4,8 @@ from __future__ import annotations
 import shutil
 import subprocess
 
+from . import processes
+
 MAX_SVG_BYTES = 8 * 1024 * 1024
 
 
@@ -19,10 +21,16 @@ def svg_to_png(svg: str, *, timeout: float = 10.0, zoom: float = 1.5) -> bytes:
     if exe is None:
         raise PngError("The `rsvg-convert` program is not installed; install the Debian package librsvg2-bin.")
     try:
-        done = subprocess.run([exe, "--format=png", f"--zoom={zoom}", "--background-color=white"],
-                              input=data, capture_output=True, timeout=timeout, check=False)
+        with processes.slot():   # at most a few drawing processes at once (issue 11)
+            done = subprocess.run([exe, "--format=png", f"--zoom={zoom}", "--background-color=white"],
+                                  input=data, capture_output=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
         raise PngError(f"Converting the picture to PNG took longer than {timeout:g} s.") from None
+    except processes.Busy as exc:
+        raise PngError(str(exc)) from None
+    except OSError as exc:
+        why = processes.start_failure(exc, "rsvg-convert")
+        raise PngError(why.render() if why else f"rsvg-convert could not be started: {exc.strerror}.") from None
     if done.returncode != 0 or not done.stdout.startswith(b"\x89PNG"):
         first = done.stderr.decode("utf-8", "replace").strip().splitlines()[:1]
         raise PngError("rsvg-convert failed" + (f": {first[0]}" if first else "."))

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -31,10 +32,11 @@ from explainer.lifecycle.redact import find_secrets, redact
 from explainer.lifecycle.scenario import scenario_from_data
 from explainer.lifecycle.yamlload import Limits, load_documents
 from explainer.render.compare import compare, comparison_to_dict
+from explainer.render.bounded import bound_answer
 from explainer.render.jsonable import error_to_dict, explanation_to_dict
 from explainer.web.models import KIND_EXPLAIN, Permalink
 from explainer.web.openapi import openapi_document
-from explainer.web.security import rate_limited
+from explainer.web.security import rate_limited, request_limits
 
 log = logging.getLogger(__name__)
 
@@ -57,8 +59,18 @@ class ApiError(Exception):
 
 def error_response(status: int, message: str, records: list[ErrorRecord] | None = None,
                    **extra: Any) -> JsonResponse:
-    body = {"error": message, "errors": [error_to_dict(r) for r in records or []], **extra}
-    return JsonResponse(body, status=status, json_dumps_params=JSON_PARAMS)
+    """The JSON error answer.  It cannot fail: text that cannot be written as UTF-8 (a lone
+    surrogate echoed from the input) is written with \\u escapes instead (issue 11)."""
+    try:
+        body = {"error": message, "errors": [error_to_dict(r) for r in records or []], **extra}
+        try:
+            return JsonResponse(body, status=status, json_dumps_params=JSON_PARAMS)
+        except UnicodeEncodeError:
+            return JsonResponse(body, status=status)   # ensure_ascii: every character escaped
+    except Exception:   # a record that cannot be turned into JSON at all: the message alone
+        log.exception("could not write an API error")
+        return JsonResponse({"error": str(message).encode("ascii", "backslashreplace").decode("ascii"),
+                             "errors": []}, status=status)
 
 
 # ---- CSRF for the cookie-based use -------------------------------------------------------------
@@ -159,7 +171,35 @@ def _body(request: HttpRequest) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ApiError(400, "The body must be a JSON object: {\"manifest\": ..., \"scenario\": ..., "
                        "\"kubernetesVersion\": ...}.")
+    where = _lone_surrogate(data, "")
+    if where is not None:
+        raise ApiError(400, f"The body holds a lone UTF-16 surrogate (an escape such as \\ud800 without its "
+                       f"pair) in {where or 'a key'}: that is not text. Send valid Unicode.",
+                       [ErrorRecord("lone UTF-16 surrogate", path=where or None, kind="input")])
     return data
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _lone_surrogate(value: Any, path: str) -> str | None:
+    """The path of the first string (or key) in ``value`` that holds a lone surrogate, or None.
+    `json.loads` accepts "\\ud800"; such a string cannot be written as UTF-8 anywhere later."""
+    stack = [(value, path)]
+    while stack:
+        item, where = stack.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return where
+        elif isinstance(item, dict):
+            for key, v in item.items():
+                name = f"{where}.{key}" if where else str(key)
+                if _SURROGATE.search(key):
+                    return name.encode("ascii", "backslashreplace").decode("ascii")
+                stack.append((v, name))
+        elif isinstance(item, list):
+            stack.extend((v, f"{where}[{i}]") for i, v in enumerate(item))
+    return None
 
 
 def _field_error(path: str, message: str, status: int = 400) -> ApiError:
@@ -241,11 +281,11 @@ def explain_view(request: HttpRequest) -> HttpResponse:
     manifest = _manifest(data, settings.MAX_MANIFEST_BYTES)
     scenario = _scenario(data)
     version = _version(data, scenario)
-    expl = explain(manifest, scenario, version, limits=Limits(max_bytes=settings.MAX_MANIFEST_BYTES))
+    expl = explain(manifest, scenario, version, limits=request_limits())
     bad = [e for e in expl.errors if e.kind in INPUT_KINDS]
     if bad:
         return error_response(400, f"The input cannot be explained: {bad[0].one_line()}", expl.errors)
-    return _json(explanation_to_dict(expl))
+    return _json(bound_answer(explanation_to_dict(expl), settings.MAX_ANSWER_BYTES))
 
 
 def _link_url(request: HttpRequest, link: Permalink) -> str:
@@ -263,14 +303,14 @@ def permalinks_view(request: HttpRequest) -> HttpResponse:
     decision = data.get("secrets")
     if decision not in (None, "", "redact", "keep"):
         raise _field_error("secrets", 'secrets must be "redact" or "keep".')
-    hits = find_secrets(manifest)
+    if rate_limited(request, "share"):     # one budget per client for the share form and the API
+        raise ApiError(429, "Too many links created from your address; try again later.")
+    hits = find_secrets(manifest)          # after the rate limit: a limited client costs no scan
     if hits and decision not in ("redact", "keep"):
         return _json({"error": "The manifest seems to hold credentials; a permalink is readable by anyone who "
                       'has it. Send the request again with "secrets": "redact" (values replaced by '
                       '<redacted>) or "secrets": "keep".',
                       "errors": [], "secrets": [{"line": h.line, "what": h.what} for h in hits]}, 409)
-    if rate_limited(request, "share"):     # one budget per client for the share form and the API
-        raise ApiError(429, "Too many links created from your address; try again later.")
     redacted = bool(hits) and decision == "redact"
     if redacted:
         manifest = redact(manifest)
@@ -293,7 +333,7 @@ def _get_link(pid: str) -> Permalink:
 
 def _explained(link: Permalink) -> dict[str, Any]:
     expl = link.explanation()
-    return explanation_to_dict(expl)
+    return bound_answer(explanation_to_dict(expl), settings.MAX_ANSWER_BYTES)
 
 
 def permalink_data(request: HttpRequest, link: Permalink) -> dict[str, Any]:
@@ -306,7 +346,7 @@ def permalink_data(request: HttpRequest, link: Permalink) -> dict[str, Any]:
     left, right = sides.get(link.left), sides.get(link.right)
     comparison = None
     if left is not None and right is not None:
-        limits = Limits(max_bytes=settings.MAX_MANIFEST_BYTES)
+        limits = request_limits()
         comparison = comparison_to_dict(compare(
             explain(left.manifest, left.scenario_data, left.version, limits=limits),
             explain(right.manifest, right.scenario_data, right.version, limits=limits)))

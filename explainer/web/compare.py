@@ -17,10 +17,11 @@ from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 from django.conf import settings
+from django.core.cache import cache
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from explainer.lifecycle import defaults as d
@@ -74,8 +75,22 @@ def _final(p: Any) -> dict[str, Any] | None:
                                    "restarts": p.restarts}
 
 
+COMPARE_CACHE_SECONDS = 7 * 24 * 3600
+
+
 def comparison_context(left: Permalink, right: Permalink) -> dict[str, Any]:
-    """Everything the comparison part of the page shows, in the reader's language."""
+    """Everything the comparison part of the page shows, in the reader's language; cached, as
+    both sides are immutable permalinks (the caller has just read them from the database, so a
+    deleted side is never served from the cache)."""
+    key = f"compare:{left.id}:{right.id}:{get_language()}"
+    context = cache.get(key)
+    if context is None:
+        context = _comparison_context(left, right)
+        cache.set(key, context, timeout=COMPARE_CACHE_SECONDS)
+    return {**context, "left": left, "right": right}
+
+
+def _comparison_context(left: Permalink, right: Permalink) -> dict[str, Any]:
     before, after = left.explanation(), right.explanation()
     comp: Comparison = compare(before, after)
     pairs = []
@@ -194,15 +209,15 @@ def _compare_pasted(request: HtmxHttpRequest) -> HttpResponse:
             errors += list(exc.records)
     if not errors:
         manifest = form.cleaned_data["manifest"]
-        hits = find_secrets(manifest)
         decision = request.POST.get("secrets", "")
+        hits = []
         if len(manifest.encode("utf-8")) > settings.MAX_STORED_BYTES:
             box["too_large"] = settings.MAX_STORED_BYTES
-        elif hits and decision not in ("redact", "keep"):
-            box["hits"] = hits
-        elif rate_limited(request, "share"):
+        elif rate_limited(request, "share"):   # before the credential scan
             errors.append(ErrorRecord(gettext("Too many links created from your address; try again later."),
                                       kind="input", reason=RATE_LIMITED))
+        elif (hits := find_secrets(manifest)) and decision not in ("redact", "keep"):
+            box["hits"] = hits
         else:
             redacted = bool(hits) and decision == "redact"
             right, token = Permalink.store(redact(manifest) if redacted else manifest, scenario or None,
@@ -243,6 +258,11 @@ def share(request: HtmxHttpRequest) -> HttpResponse:
             errors.append(ErrorRecord(gettext("Give two permalinks to compare."), kind="input"))
         return _page(request, {"errors": errors, "left_raw": left_raw, "right_raw": right_raw,
                                "left": left, "right": right}, status=_status(errors))
+    if rate_limited(request, "share"):   # it stores a link: one budget with every other share
+        errors.append(ErrorRecord(gettext("Too many links created from your address; try again later."),
+                                  kind="input", reason=RATE_LIMITED))
+        return _page(request, {"errors": errors, "left_raw": left_raw, "right_raw": right_raw,
+                               "left": left, "right": right}, status=429)
     link, _ = Permalink.store_compare(left.id, right.id)
     return HttpResponseRedirect(reverse("web:compare-permalink", args=[link.id]), status=303)
 

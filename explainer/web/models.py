@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import IntegrityError, models, transaction
 
 from explainer.explain import Explanation, explain
-from explainer.lifecycle.yamlload import Limits
+from explainer.web.security import request_limits
 
 KIND_EXPLAIN, KIND_COMPARE = "explain", "compare"
 
@@ -72,7 +72,7 @@ class Permalink(models.Model):
     def explanation(self) -> Explanation:
         """The analysis of this link's input, recomputed (only the input is stored)."""
         return explain(self.manifest, self.scenario_data, self.version,
-                       limits=Limits(max_bytes=settings.MAX_MANIFEST_BYTES))
+                       limits=request_limits())
 
     def token_matches(self, token: str) -> bool:
         return secrets.compare_digest(self.delete_token_hash, _token_hash(token or ""))
@@ -108,3 +108,12 @@ class Permalink(models.Model):
                 raise
             return existing, None
         return link, token
+
+
+class RateCount(models.Model):
+    """One client's requests in one rate-limit window (issue 11): in the database, so the count
+    is shared by every worker and host (`security.rate_limited`; Redis, when configured, instead)."""
+
+    key = models.CharField(primary_key=True, max_length=200)   # scope:client:window
+    count = models.PositiveIntegerField(default=0)
+    expires = models.FloatField(db_index=True)                  # a Unix time: rows after it are dropped

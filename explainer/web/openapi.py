@@ -120,7 +120,13 @@ def _schemas() -> dict[str, Any]:
             "skipped": {"type": "array", "items": _obj(["kind", "reason"], {
                 "document": INT, "kind": STR, "name": NSTR, "line": NINT, "reason": STR})},
             "errors": {"type": "array", "items": _ref("ErrorRecord"),
-                       "description": "Every error, those of the Pods included."}}),
+                       "description": "Every error, those of the Pods included."},
+            "answerTruncated": _obj(["limit", "cuts"], {
+                "limit": INT, "cuts": {"type": "array", "items": _obj(["path", "kept", "of"], {
+                    "path": STR, "kept": INT, "of": INT, "lastKeptT": _nullable(NUM)})}},
+                description="Only when the answer would be larger than the server's limit (5 MiB by default): "
+                            "the tails of the longest events/statusTimeline lists were left out; restartCounts "
+                            "and finalPhase are always complete.")}),
         "Pod": _obj(["name", "source", "admitted", "containers", "events", "statusTimeline", "finalPhase",
                      "restartCounts", "errors", "notes", "sharing", "findings"], {
             "name": STR,

@@ -16,10 +16,12 @@ from django.views.decorators.http import require_GET, require_POST
 from explainer.lifecycle.errors import ManifestError
 from explainer.lifecycle.redact import find_secrets, redact
 from explainer.render.diagram import DiagramError, render_png, render_svg, sharing_diagram
+from explainer.render.bounded import bound_answer
 from explainer.render.jsonable import explanation_to_dict
 from explainer.render.markdown import explanation_as_markdown
 from explainer.render.png import PngError, svg_to_png
 from explainer.render.timeline import render_timeline_svg
+from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Failure
 from explainer.web.forms import ExplainForm
 from explainer.web.models import KIND_EXPLAIN, Permalink
 from explainer.web.security import error_response, rate_limited
@@ -46,13 +48,13 @@ def share(request: HtmxHttpRequest) -> HttpResponse:
     if len(manifest.encode("utf-8")) > settings.MAX_STORED_BYTES:
         context["too_large"] = settings.MAX_STORED_BYTES
         return render(request, template, context)
+    if rate_limited(request, "share"):   # before the credential scan: a limited client costs nothing more
+        return error_response(request, 429, gettext("Too many links created from your address; try again later."))
     decision = request.POST.get("secrets", "")
     hits = find_secrets(manifest)
     if hits and decision not in ("redact", "keep"):
         context["hits"] = [{"line": h.line, "what": h.text.render(gettext) if h.text else h.what} for h in hits]
         return render(request, template, context)
-    if rate_limited(request, "share"):
-        return error_response(request, 429, gettext("Too many links created from your address; try again later."))
     redacted = bool(hits) and decision == "redact"
     if redacted:
         manifest = redact(manifest)
@@ -116,8 +118,8 @@ def embed(request: HttpRequest, pid: str) -> HttpResponse:
 @require_GET
 def export_json(request: HttpRequest, pid: str) -> JsonResponse:
     link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
-    data = _cached_export(request, link, "json", lambda: explanation_to_dict(
-        link.explanation()))
+    data = _cached_export(request, link, "json", lambda: bound_answer(explanation_to_dict(
+        link.explanation()), settings.MAX_ANSWER_BYTES, indent=2))
     return JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 2})
 
 
@@ -150,7 +152,8 @@ def _pod_index(request: HttpRequest) -> int:
     return int(value)
 
 
-EXPORT_CACHE_SECONDS = 7 * 24 * 3600   # links never change; the week only bounds the cache
+class RenderLimited(Exception):
+    """The client has used up its budget of pictures drawn (not served from the cache)."""
 
 
 def _cached_export(request: HttpRequest, link: Permalink, name: str, make: Any) -> Any:
@@ -161,7 +164,7 @@ def _cached_export(request: HttpRequest, link: Permalink, name: str, make: Any) 
     value = cache.get(key)
     if value is None:
         value = make()
-        cache.set(key, value, timeout=EXPORT_CACHE_SECONDS)
+        cache.set(key, value, timeout=FAILURE_CACHE_SECONDS if isinstance(value, Failure) else EXPORT_CACHE_SECONDS)
     return value
 
 
@@ -171,10 +174,22 @@ CONTENT_TYPES = {"svg": "image/svg+xml", "png": "image/png", "dot": "text/vnd.gr
 
 def _picture(request: HttpRequest, pid: str, which: str, fmt: str) -> HttpResponse:
     link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
+
+    def make() -> bytes | str | Failure:
+        if fmt != "dot" and rate_limited(request, "render"):   # drawing costs a process: counted per client
+            raise RenderLimited()
+        try:
+            return _draw(request, link, which, fmt)
+        except (DiagramError, PngError) as exc:
+            return Failure(str(exc))
+
     try:
-        body = _cached_export(request, link, f"{which}.{fmt}", lambda: _draw(request, link, which, fmt))
-    except (DiagramError, PngError) as exc:
-        return HttpResponse(str(exc), status=503, content_type="text/plain; charset=utf-8")
+        body = _cached_export(request, link, f"{which}.{fmt}", make)
+    except RenderLimited:
+        return error_response(request, 429, gettext("Too many pictures drawn for your address; try again in "
+                                                    "a minute."))
+    if isinstance(body, Failure):
+        return HttpResponse(body.message, status=503, content_type="text/plain; charset=utf-8")
     response = HttpResponse(body, content_type=CONTENT_TYPES[fmt])
     response["Content-Disposition"] = f'inline; filename="{pid}-{which}.{fmt}"'
     return response

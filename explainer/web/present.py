@@ -5,12 +5,14 @@ and print.  Pictures are rendered here (server side), through the cache when con
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass, field, fields
 from typing import Any
 
 from django.core.cache import cache
+from django.urls import reverse
 from django.utils.translation import gettext
 
 from explainer.explain import Explanation, PodReport
@@ -49,6 +51,7 @@ class PodView:
     assumed: list[dict[str, str]] = field(default_factory=list)
     svg: str = ""
     error: str = ""
+    diagram_url: str = ""                  # drawn on demand (Pods after the first few)
     pending: Any = field(default=None, repr=False, compare=False)   # a `dot` still drawing
 
     # `dot` draws in its own process; the page waits for it only where it shows the diagram,
@@ -81,9 +84,30 @@ class PodView:
         self.__dict__.update(state)
 
 
+# What one Pod may add to a page: a larger timeline picture is left out, longer tables are cut,
+# each with a note saying so (issue 11).
+MAX_PAGE_SVG_BYTES = 2 * 1024 * 1024
+MAX_PAGE_ROWS = 2000
+# Diagrams drawn with the page; the Pods after these get theirs when the reader scrolls to them
+# (an <img> of /diagram/<hash>.svg), so a many-Pod page starts no flood of `dot` (issue 11).
+EAGER_DIAGRAMS = 3
+DOT_CACHE_SECONDS = 7 * 24 * 3600
+
+
 def present(expl: Explanation) -> list[PodView]:
     """One view per Pod, pictures rendered (the caller caches the result by input)."""
-    return [_pod(r) for r in expl.pods]
+    return [_pod(r, eager=i < EAGER_DIAGRAMS) for i, r in enumerate(expl.pods)]
+
+
+def dot_digest(dot: str) -> str:
+    return hashlib.sha256(dot.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _lazy_diagram(view: PodView, dot: str) -> None:
+    """Keep the DOT in the cache under its hash; the page shows /diagram/<hash>.svg, drawn on demand."""
+    digest = dot_digest(dot)
+    cache.set(f"dot:{digest}", dot, timeout=DOT_CACHE_SECONDS)
+    view.diagram_url = reverse("web:diagram", args=[digest])
 
 
 def translate_errors(errors: list[ErrorRecord]) -> list[dict[str, Any]]:
@@ -93,11 +117,11 @@ def translate_errors(errors: list[ErrorRecord]) -> list[dict[str, Any]]:
              "kind": e.kind, "reason": e.reason, "document": e.document, "pod": e.pod} for e in errors]
 
 
-def _pod(r: PodReport) -> PodView:
+def _pod(r: PodReport, eager: bool = True) -> PodView:
     pod = r.pod
     view = PodView(pod.name, pod.source.kind, pod.source.line, r.admitted, translate_errors(r.errors),
                    [render(n, gettext) for n in r.notes])
-    _start_diagram(view, r)   # first: dot lays it out in its own process while this one does the rest
+    _start_diagram(view, r, eager)   # first: dot lays it out in its own process while this one does the rest
     view.findings = [finding_view(f) for f in r.findings]
     view.finding_groups = group_findings(view.findings)
     view.severity_counts = [(sev, n) for sev in SEVERITIES
@@ -110,12 +134,16 @@ def _pod(r: PodReport) -> PodView:
     return view
 
 
-def _start_diagram(view: PodView, r: PodReport) -> None:
-    """The DOT text, and its SVG from the cache (by a hash of the text) or from a `dot` started now."""
+def _start_diagram(view: PodView, r: PodReport, eager: bool = True) -> None:
+    """The DOT text, and its SVG from the cache (by a hash of the text) or from a `dot` started now;
+    past the first few Pods of a manifest, drawn on demand at /diagram/<hash>.svg (issue 11)."""
     view.diagram_dot = dot = sharing_diagram(r, gettext=gettext)
     cached = cache.get(dot_key(dot))
     if cached is not None:
         view.svg = cached
+        return
+    if not eager:
+        _lazy_diagram(view, dot)
         return
     try:
         view.pending = start_svg(dot)
@@ -130,13 +158,26 @@ def _simulation_views(view: PodView, r: PodReport) -> None:
         return
     layout = layout_timeline(r, gettext=gettext)     # one layout: the SVG and the cursor's data
     view.timeline_svg = svg_document(r, layout, gettext=gettext)
-    view.timeline_json = json.dumps(timeline_frames(r, layout, gettext=gettext), ensure_ascii=False,
-                                    separators=(",", ":"))
-    view.rows = timeline_rows(r, gettext=gettext)
+    if len(view.timeline_svg) > MAX_PAGE_SVG_BYTES:   # the page stays of bounded size (issue 11)
+        view.notes.append(gettext("The timeline picture is %(size)s bytes, more than a page shows (%(limit)s); "
+                                  "shorten `until` to see it.") % {"size": f"{len(view.timeline_svg):,}",
+                                                                  "limit": f"{MAX_PAGE_SVG_BYTES:,}"})
+        view.timeline_svg = ""
+    else:
+        view.timeline_json = json.dumps(timeline_frames(r, layout, gettext=gettext), ensure_ascii=False,
+                                        separators=(",", ":"))
+    rows = timeline_rows(r, gettext=gettext)
+    view.rows = rows[:MAX_PAGE_ROWS]
+    steps = story(r.pod, sim)
     view.steps = [{"t": s.t, "text": s.text.render(gettext), "assumed": s.assumed, "container": s.container,
                    "steps": [{"t": c.t, "text": c.text.render(gettext), "container": c.container}
                              for c in s.steps]}
-                  for s in collapse_crash_loops(story(r.pod, sim))]
+                  for s in collapse_crash_loops(steps[:MAX_PAGE_ROWS])]
+    if len(rows) > MAX_PAGE_ROWS or len(steps) > MAX_PAGE_ROWS:
+        view.notes.append(gettext("The event table and the story show the first %(n)s entries, up to %(t)s s; "
+                                  "the JSON export has more.")
+                          % {"n": f"{MAX_PAGE_ROWS:,}", "t": f"{min(rows[-1]['t'], steps[-1].t):,g}"
+                             if rows and steps else "?"})
     last = sim.timeline[-1]
     view.final = {"status": last.status, "phase": last.phase, "ready": last.ready,
                   "ready_count": last.ready_count, "restarts": last.restarts, "t": sim.end_time}

@@ -4,19 +4,27 @@
   editor script are static files); inline SVG needs inline styles, which are allowed.
 - frame-ancestors: nobody may frame a page, except the embed view, which anyone may.
 - Request bodies over the limit get 413 with a message, before Django reads them.
-- Permalink creation is rate limited per client (a fixed window in the cache).
+- Storing endpoints and expensive renderings are rate limited per client, in a store all
+  workers share (a fixed window in the database, or in Redis).
 """
 from __future__ import annotations
 
+import logging
 import time
 from typing import Callable
 
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig
+from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
+
+from explainer.lifecycle.yamlload import Limits
+
+logger = logging.getLogger(__name__)
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
        "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
@@ -55,30 +63,87 @@ class SecurityHeadersMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, RequestDataTooBig):
             return error_response(request, 413, _("The request body is too large."))
+        if _wants_json(request):   # the API answers JSON even for what its own handler missed
+            logger.error("unhandled error on %s %s", request.method, request.path, exc_info=exception)
+            return JsonResponse({"error": "Internal error: the explainer could not answer this request.",
+                                 "errors": []}, status=500)
         return None
 
 
+def request_limits() -> Limits:
+    """What one request may make the explainer read and simulate (the CLI has no Pod limits)."""
+    return Limits(max_bytes=settings.MAX_MANIFEST_BYTES, max_pods=settings.MAX_PODS,
+                  max_containers=settings.MAX_CONTAINERS)
+
+
 def client_key(request: HttpRequest) -> str:
-    """The client's address; behind a trusted proxy, the first X-Forwarded-For entry."""
-    if settings.TRUST_X_FORWARDED_FOR:
-        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        if forwarded:
-            return forwarded.split(",")[0].strip()
-    return request.META.get("REMOTE_ADDR", "unknown")
+    """The client's address, as far as it can be trusted.
+
+    With ``TRUSTED_PROXIES`` = N (default 0) the last N hops are our own proxies: each appends
+    the address it saw to X-Forwarded-For, the nearest one is REMOTE_ADDR.  The client is the
+    right-most address that none of them added; whatever stands left of it came from the client
+    and may be forged, so it is never used.
+    """
+    remote = request.META.get("REMOTE_ADDR") or "unknown"
+    hops = settings.TRUSTED_PROXIES
+    if hops <= 0:
+        return remote
+    forwarded = [h.strip() for h in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if h.strip()]
+    chain = forwarded + [remote]
+    return chain[max(len(chain) - 1 - hops, 0)][:100]
+
+
+# scope -> (setting of the limit, setting of the window in seconds)
+SCOPES = {"share": ("SHARE_RATE_LIMIT", "SHARE_RATE_WINDOW"),
+          "render": ("RENDER_RATE_LIMIT", "RENDER_RATE_WINDOW")}
 
 
 def rate_limited(request: HttpRequest, scope: str) -> bool:
-    """True when this client has used up its permalink creations for the current window."""
-    limit, window = settings.SHARE_RATE_LIMIT, settings.SHARE_RATE_WINDOW
+    """Count this request against the client's budget for ``scope``; True once it is used up.
+
+    The count lives in a store that every worker and host shares (issue 11): Redis when the
+    cache is Redis (an atomic INCR), the database otherwise.  A per-process cache would give
+    each worker its own budget.
+    """
+    limit_name, window_name = SCOPES[scope]
+    limit, window = getattr(settings, limit_name), getattr(settings, window_name)
     if limit <= 0:
         return False
-    bucket = int(time.time() // window)
+    now = time.time()
+    bucket = int(now // window)
     key = f"rate:{scope}:{client_key(request)}:{bucket}"
-    if cache.add(key, 1, timeout=window + 5):
-        return False
+    expires = (bucket + 1) * window
+    if _shared_cache():
+        return _count_in_cache(key, expires - now) > limit
+    return _count_in_database(key, expires, now) > limit
+
+
+def _shared_cache() -> bool:
+    return "redis" in settings.CACHES["default"]["BACKEND"].lower()
+
+
+def _count_in_cache(key: str, ttl: float) -> int:
+    if cache.add(key, 1, timeout=int(ttl) + 5):
+        return 1
     try:
-        count = cache.incr(key)
-    except ValueError:
-        cache.set(key, 1, timeout=window + 5)
-        return False
-    return count > limit
+        return cache.incr(key)
+    except ValueError:   # expired between add and incr
+        cache.set(key, 1, timeout=int(ttl) + 5)
+        return 1
+
+
+def _count_in_database(key: str, expires: float, now: float) -> int:
+    from explainer.web.models import RateCount   # models import the core; keep this module light
+
+    for _attempt in range(3):
+        with transaction.atomic():
+            if RateCount.objects.filter(key=key).update(count=F("count") + 1):
+                return RateCount.objects.get(key=key).count
+            try:
+                with transaction.atomic():
+                    RateCount.objects.create(key=key, count=1, expires=expires)
+            except IntegrityError:   # another worker created it first: count again
+                continue
+        RateCount.objects.filter(expires__lt=now).delete()   # a new window: forget the old ones
+        return 1
+    return RateCount.objects.get(key=key).count

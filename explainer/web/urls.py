@@ -12,6 +12,7 @@ urlpatterns = [
     path("", views.index, name="index"),
     path("rules/", views.rules, name="rules"),
     path("favicon.ico", views.favicon, name="favicon"),
+    path("diagram/<str:digest>.svg", views.diagram, name="diagram"),
     path("share/", permalinks.share, name="share"),
     path("p/<str:pid>/", permalinks.permalink, name="permalink"),
     path("p/<str:pid>.json", permalinks.export_json, name="permalink-json"),

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
 
 from django.conf import settings
@@ -21,10 +22,12 @@ from explainer.findings import catalogue
 from explainer.lifecycle import defaults as d
 from explainer.lifecycle.errors import ErrorRecord, ManifestError
 from explainer.lifecycle.features import SHOWN_VERSIONS, feature_table
-from explainer.lifecycle.yamlload import Limits
+from explainer.render.diagram import DiagramError, render_svg
+from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Failure
 from explainer.web.forms import ExplainForm
 from explainer.web.models import KIND_EXPLAIN, Permalink
 from explainer.web.present import present, translate_errors
+from explainer.web.security import error_response, rate_limited, request_limits
 from explainer.web.whatif import CONTROLS, scenario_as_yaml, scenario_from_post
 
 
@@ -49,7 +52,7 @@ def run_explain(manifest: str, scenario: Any, version: str, *, defer_cache: bool
     cached = cache.get(key)
     if cached is not None:
         return dict(cached)
-    expl = explain(manifest, scenario, version, limits=Limits(max_bytes=settings.MAX_MANIFEST_BYTES))
+    expl = explain(manifest, scenario, version, limits=request_limits())
     context = {"explanation": expl, "pods": present(expl), "errors": translate_errors(expl.errors),
                "version": expl.version}
     if defer_cache:
@@ -195,3 +198,30 @@ def healthz(request: HttpRequest) -> HttpResponse:
     """For load balancers: the process answers and can reach its database."""
     Permalink.objects.exists()
     return HttpResponse("ok", content_type="text/plain")
+
+
+@require_GET
+def diagram(request: HttpRequest, digest: str) -> HttpResponse:
+    """/diagram/<hash>.svg: the sharing diagram of a Pod the server explained, drawn on demand
+    from the DOT it cached under that hash (only DOT made here is ever drawn)."""
+    if not re.fullmatch(r"[0-9a-f]{64}", digest):
+        raise Http404("not a diagram")
+    key = f"diagram-svg:{digest}"
+    body = cache.get(key)
+    if body is None:
+        dot = cache.get(f"dot:{digest}")
+        if dot is None:
+            raise Http404("This diagram is no longer cached: explain the manifest again.")
+        if rate_limited(request, "render"):
+            return error_response(request, 429, gettext("Too many pictures drawn for your address; try again in "
+                                                        "a minute."))
+        try:
+            body = '<?xml version="1.0" encoding="UTF-8"?>\n' + render_svg(dot)
+        except DiagramError as exc:
+            body = Failure(exc.text.render(gettext))
+        cache.set(key, body, timeout=FAILURE_CACHE_SECONDS if isinstance(body, Failure) else EXPORT_CACHE_SECONDS)
+    if isinstance(body, Failure):
+        return HttpResponse(body.message, status=503, content_type="text/plain; charset=utf-8")
+    response = HttpResponse(body, content_type="image/svg+xml")
+    response["Cache-Control"] = "public, max-age=86400, immutable"   # named by the hash of what it draws
+    return response

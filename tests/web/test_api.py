@@ -18,6 +18,7 @@ from referencing.jsonschema import DRAFT202012
 from explainer.explain import explain
 from explainer.lifecycle.trace import EVENT_TYPES
 from explainer.render.jsonable import explanation_to_dict
+from explainer.lifecycle.errors import ErrorRecord
 from explainer.web.models import Permalink
 from tests.conftest import load_manifest
 
@@ -376,3 +377,62 @@ def test_explain_without_a_version_uses_1_37_and_1_38_is_not_supported(client: C
     assert post_json(client, EXPLAIN, {"manifest": DEMO}).json()["kubernetesVersion"] == "1.37"
     assert "1.27, 1.28" in assert_error(post_json(client, EXPLAIN, {"manifest": DEMO, "kubernetesVersion": "1.38"}),
                                         400)["error"]
+
+
+SURROGATE_BODIES = {
+    "manifest": '{"manifest": "apiVersion: v1\\nkind: Pod # \\ud800\\n"}',
+    "version": '{"manifest": "kind: Pod", "kubernetesVersion": "1.3\\ud800"}',
+    "scenario key": '{"manifest": "kind: Pod", "scenario": {"\\udfff": 1}}',
+    "scenario value": '{"manifest": "kind: Pod", "scenario": {"containers": {"app": {"imagePull": "\\ud800"}}}}',
+    "secrets decision": '{"manifest": "kind: Pod", "secrets": "\\ud83d"}',
+}
+
+
+@pytest.mark.parametrize("where", sorted(SURROGATE_BODIES))
+@pytest.mark.parametrize("url", [EXPLAIN, PERMALINKS])
+def test_lone_surrogates_anywhere_in_a_json_body_answer_400_json(client: Client, where: str, url: str) -> None:
+    response = client.post(url, SURROGATE_BODIES[where], content_type="application/json")
+    assert response.status_code == 400, response.content[:300]
+    assert response["Content-Type"] == "application/json"
+    assert "surrogate" in response.json()["error"]
+
+
+def test_a_lone_surrogate_in_a_delete_token_answers_400_json(client: Client) -> None:
+    link, _token = Permalink.store(load_manifest("seeds/init-example"), None, "1.34")
+    response = client.delete(f"/api/v1/permalinks/{link.id}", '{"deleteToken": "\\ud800"}',
+                             content_type="application/json")
+    assert response.status_code == 400 and response.json()["error"]
+
+
+def test_the_api_error_path_answers_json_even_when_the_message_cannot_be_utf8() -> None:
+    from explainer.web.api import error_response
+    response = error_response(400, "bad \ud800 version", [ErrorRecord("x \udfff", path="kubernetesVersion")])
+    assert response.status_code == 400 and json.loads(response.content)["error"] == "bad \ud800 version"
+
+
+def test_an_unexpected_failure_outside_the_api_handler_is_still_json(client: Client, monkeypatch) -> None:
+    from explainer.web import api
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("broken before the handler")
+
+    monkeypatch.setattr(api._CsrfCheck, "process_view", broken)   # runs outside the handler's own guard
+    client.raise_request_exception = False
+    client.cookies["csrftoken"] = "x" * 32
+    response = client.post(EXPLAIN, '{"manifest": "kind: Pod"}', content_type="application/json")
+    assert response.status_code == 500 and response["Content-Type"] == "application/json"
+    assert "Internal error" in response.json()["error"] and b"<html" not in response.content.lower()
+
+
+def test_a_long_answer_is_cut_to_the_limit_and_says_so_in_the_schema(client: Client, settings) -> None:
+    settings.MAX_ANSWER_BYTES = 200_000
+    cs = "".join(f"  - {{name: c{i}, image: busybox}}\n" for i in range(4))
+    manifest = "apiVersion: v1\nkind: Pod\nmetadata: {name: crash}\nspec:\n  containers:\n" + cs
+    scenario = {"until": 86400, "containers": {f"c{i}": {"runSeconds": 1, "exitCode": 1} for i in range(4)}}
+    response = client.post(EXPLAIN, {"manifest": manifest, "scenario": scenario}, content_type="application/json")
+    assert response.status_code == 200 and len(response.content) <= 200_000
+    body = response.json()
+    assert body["answerTruncated"]["limit"] == 200_000
+    assert body["pods"][0]["restartCounts"] == {f"c{i}": 291 for i in range(4)}
+    errors = list(_validator(_openapi(client), "Explanation").iter_errors(body))
+    assert not errors, errors[:3]

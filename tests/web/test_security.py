@@ -86,7 +86,8 @@ def test_manifest_text_renders_inert_in_every_view_and_export(client: Client) ->
 
 
 def test_manage_py_check_deploy_passes_with_production_settings(tmp_path: Path) -> None:
-    env = {**os.environ, "EXPLAINER_DEBUG": "false", "EXPLAINER_SECRET_KEY": "x7Q!z9#Lm2$vB8&pR4^tY6*wE1@uI3%oA5-k8Jd0Hs7Gf6Vb5Nc4Xz3",
+    env = {**_without_explainer_settings(), "EXPLAINER_DEBUG": "false",
+           "EXPLAINER_SECRET_KEY": "x7Q!z9#Lm2$vB8&pR4^tY6*wE1@uI3%oA5-k8Jd0Hs7Gf6Vb5Nc4Xz3",
            "EXPLAINER_ALLOWED_HOSTS": "explainer.example.org", "EXPLAINER_DB_PATH": str(tmp_path / "db.sqlite3")}
     env.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)   # set for the browser tests of this session only
     done = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
@@ -94,9 +95,54 @@ def test_manage_py_check_deploy_passes_with_production_settings(tmp_path: Path) 
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_production_refuses_to_start_without_a_secret_key() -> None:
+def _without_explainer_settings() -> dict[str, str]:
+    """This process's environment without EXPLAINER_* settings: a subprocess gets the defaults."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("EXPLAINER_")}
+
+
+SERVE = "import explainer.wsgi"   # what gunicorn and runserver do first
+
+
+@pytest.mark.parametrize("key, why", [(None, "must be set"), ("12345", "too short"),
+                                      ("dev-only-insecure-secret-key", "must be set"), ("a" * 60, "too simple")])
+def test_production_refuses_to_serve_with_a_missing_short_or_default_secret_key(key: str | None, why: str) -> None:
     env = {**os.environ, "EXPLAINER_DEBUG": "false"}
     env.pop("EXPLAINER_SECRET_KEY", None)
-    done = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=120)
-    assert done.returncode != 0 and "EXPLAINER_SECRET_KEY" in done.stderr
+    if key is not None:
+        env["EXPLAINER_SECRET_KEY"] = key
+    done = subprocess.run([sys.executable, "-c", SERVE], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode != 0 and "EXPLAINER_SECRET_KEY" in done.stderr and why in done.stderr
+    check = subprocess.run([sys.executable, "manage.py", "check", "--deploy"], cwd=ROOT, env=env,
+                           capture_output=True, text=True, timeout=120)
+    assert check.returncode != 0 and "explainer.E001" in check.stderr
+
+
+def test_debug_is_off_unless_the_environment_turns_it_on() -> None:
+    env = {k: v for k, v in _without_explainer_settings().items() if k != "DJANGO_SETTINGS_MODULE"}
+    code = "from django.conf import settings as s; print(s.DEBUG, s.SECURE_HSTS_PRELOAD, s.SECURE_SSL_REDIRECT)"
+    done = subprocess.run([sys.executable, "-c", "import django, os; os.environ['DJANGO_SETTINGS_MODULE'] = "
+                           f"'explainer.settings'; django.setup(); {code}"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout.split() == ["False", "False", "True"], done.stderr   # no preload unless asked for
+    makefile = (ROOT / "Makefile").read_text()
+    run = makefile.split("\nrun:", 1)[1].split("\n\n", 1)[0]
+    assert "EXPLAINER_DEBUG=" in run and "true" in run
+
+
+def test_the_command_line_needs_no_secret_key() -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("EXPLAINER_DEBUG", "EXPLAINER_SECRET_KEY")}
+    done = subprocess.run([sys.executable, "manage.py", "explain", "-"], cwd=ROOT, env=env, capture_output=True,
+                          input=load_manifest("seeds/init-example"), text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+
+
+def test_make_serve_refuses_several_workers_on_the_per_process_cache() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env.update(EXPLAINER_SECRET_KEY="k" * 10 + "x7Q!z9#Lm2$vB8&pR4^tY6*wE1@uI3%oA5-k8Jd0Hs7Gf6Vb5Nc4Xz3",
+               EXPLAINER_WORKERS="4")
+    done = subprocess.run(["make", "-s", "-o", "setup", "serve"], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=60)   # -o setup: the check runs before anything is set up or started
+    assert done.returncode != 0 and "needs REDIS_URL" in done.stdout
+    gunicorn_conf = (ROOT / "gunicorn.conf.py").read_text()
+    assert 'worker_class = "gthread"' in gunicorn_conf and "timeout = 30" in gunicorn_conf

@@ -1,0 +1,50 @@
+"""gunicorn's settings for `make serve`, `make loadtest` and the service tests (issue 11).
+
+gunicorn reads this file from the directory it starts in.  Threads (gthread): a worker busy
+with a long explanation still answers /healthz and short requests from its other threads, and
+the worker's heartbeat does not depend on any one request, so a slow request is never the
+reason a whole worker is killed.  Slow clients: gunicorn reads request bodies in the worker;
+put a buffering proxy (nginx, a cloud load balancer) in front, as the README says.
+"""
+import os
+
+bind = os.environ.get("EXPLAINER_BIND", "127.0.0.1:8000")
+workers = int(os.environ.get("EXPLAINER_WORKERS", "4"))
+worker_class = "gthread"
+threads = int(os.environ.get("EXPLAINER_THREADS", "4"))
+timeout = 30               # a worker whose main loop stops for this long is replaced
+graceful_timeout = 20
+keepalive = 5
+max_requests = 5000        # recycled now and then: memory a worker once needed is given back
+max_requests_jitter = 500
+
+
+# Memory (issue 11): glibc gives each thread a malloc arena of its own and keeps what a large
+# request freed; with threads that adds up to hundreds of MB per worker after a few large inputs.
+# Two arenas per worker, and the freed memory handed back after each large request.
+M_ARENA_MAX = -8
+LARGE_REQUEST = 64 * 1024
+
+
+def _libc():
+    import ctypes
+    import ctypes.util
+
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    except OSError:   # not glibc: nothing to tune
+        return None
+
+
+def post_fork(server, worker):
+    libc = _libc()
+    if libc is not None and hasattr(libc, "mallopt"):
+        libc.mallopt(M_ARENA_MAX, 2)
+    worker.libc = libc
+
+
+def post_request(worker, req, environ, resp):
+    libc = getattr(worker, "libc", None)
+    length = environ.get("CONTENT_LENGTH") or "0"
+    if libc is not None and hasattr(libc, "malloc_trim") and length.isdigit() and int(length) > LARGE_REQUEST:
+        libc.malloc_trim(0)
