@@ -26,6 +26,9 @@ class Scheduler:
         self.actions = 0
         self._heap: list[tuple[float, int, int, Callable[..., Any], tuple[Any, ...]]] = []
         self._seq = itertools.count()
+        # fastforward.py: ``check`` asks for ``on_check`` once the current instant is over
+        self.check = False
+        self.on_check: Callable[[], Any] | None = None
 
     def at(self, t: float, priority: int, action: Callable[..., Any], *args: Any) -> None:
         if t is None or t > self.until:
@@ -42,4 +45,7 @@ class Scheduler:
             if self.actions > self.max_actions:
                 return False
             action(*args)
+            if self.check and (not heap or heap[0][0] > t):
+                self.check = False
+                self.on_check()
         return True

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from . import defaults as d
 from .i18n import Phrase, Text, gettext_noop as _
 from .model import Container, Pod
+from . import fastforward
+from .fastforward import FastForward, FastForwardMixin
 from .restart_all import RestartAllMixin
 from .restart_rules import should_restart
 from .scenario import Behaviour, DebugRequest, Run, Scenario, behaviour_for
@@ -41,6 +43,7 @@ class Simulation:
     dependencies: list[Dependency]
     notes: list[Text] = field(default_factory=list)
     truncated: bool = False
+    fast_forwards: list[FastForward] = field(default_factory=list)   # steady crash loops jumped over
 
 
 # Event messages without fields, made once (the simulation may emit hundreds of thousands).
@@ -52,14 +55,18 @@ _GONE_WITH_SANDBOX = Text(_("gone with the sandbox"))
 
 
 def simulate(pod: Pod, scenario: Scenario = Scenario(), *, container_restart_rules: bool = False,
-             version: str | None = None) -> Simulation:
+             version: str | None = None, fast_forward: bool | None = None) -> Simulation:
     """Simulate ``pod`` under ``scenario``; deterministic, bounded by the horizon.
 
     ``pod`` is the Pod as admitted (validate.py): per-container restart fields are only still there when
     the version's ContainerRestartRules gate let them through, so the simulation follows what it is given.
     ``version`` picks the kubelet's crash-loop back-off settings (the newest version's when omitted).
+    ``fast_forward`` jumps over whole periods of steady crash loops (fastforward.py; on unless turned off
+    here or by ``fastforward.ENABLED``); the answer is the same without it, only slower.
     """
-    return _Kubelet(pod, scenario, container_restart_rules, version or d.DEFAULT_VERSION).run()
+    if fast_forward is None:
+        fast_forward = fastforward.ENABLED
+    return _Kubelet(pod, scenario, container_restart_rules, version or d.DEFAULT_VERSION, fast_forward).run()
 
 
 def horizon(pod: Pod, scenario: Scenario) -> float:
@@ -101,8 +108,9 @@ def _ready_condition(c: Container) -> str:
     return "exit0"
 
 
-class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin):
-    def __init__(self, pod: Pod, scenario: Scenario, container_restart_rules: bool, version: str) -> None:
+class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin):
+    def __init__(self, pod: Pod, scenario: Scenario, container_restart_rules: bool, version: str,
+                 fast_forward: bool = True) -> None:
         self.pod, self.scenario = pod, scenario
         self.restart_rules = container_restart_rules
         self.notes: list[Text] = []
@@ -144,6 +152,7 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin):
         self.forced_phase: str | None = None
         self.status_reason: str | None = None
         self.end_time: float | None = None
+        self._ff_init(fast_forward)
 
     # ---- running the simulation --------------------------------------------------------
     def run(self) -> Simulation:
@@ -175,7 +184,7 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin):
             until=self.until,
             behaviours={name: c.b for name, c in self.cs.items()} | {c.spec.name: c.b for c in self.ephemeral},
             debug_containers=self.debug_specs, dependencies=dependencies(self.pod),
-            notes=self.notes, truncated=not complete)
+            notes=self.notes, truncated=not complete, fast_forwards=self.fast_forwards)
 
     def emit(self, c: CState | None, kind: str, *, exit_code: int | None = None, reason: str | None = None,
              message: Text | str = "", assumed: bool = False) -> None:
@@ -200,6 +209,7 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin):
         if last is None or (last.status, last.phase, last.ready, last.ready_count, last.restarts) != (
                 point.status, point.phase, point.ready, point.ready_count, point.restarts):
             self.timeline.append(point)
+            self.timeline_modes.append(initializing and not self.initialized)
 
     def _set(self, c: CState, state: str, *, reason: str | None = None, exit_code: int | None = None,
              will_restart: bool | None = None) -> None:

@@ -182,6 +182,7 @@ class StartupMixin:
             return "pull"
         if c.ever_created:
             c.st.restarts += 1
+            self._ff_started(c)
         c.ever_created = c.has_status = True
         c.force_restart = False
         c.announced = False

@@ -21,7 +21,7 @@ def _report(scenario: dict) -> object:
 
 def test_a_day_of_crash_looping_is_three_cycles_and_one_summary() -> None:
     report = _report(DAY)
-    full = simulate(report.pod, explain(POD, DAY, "1.34").scenario)
+    full = simulate(report.pod, explain(POD, DAY, "1.34").scenario, fast_forward=False)   # step by step
     sim = report.simulation
     assert sim.restart_counts == full.restart_counts and sim.restart_counts["app"] == 291
     assert sim.timeline == full.timeline and sim.final_phase == full.final_phase

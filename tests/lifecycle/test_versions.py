@@ -60,7 +60,12 @@ CRASH = "containers: {app: {runSeconds: 0, exitCode: 1}}\nuntil: 400\n"
 ])
 def test_node_back_off_settings_in_the_timeline(version: str, extra: str, starts: list[int], note: str | None) -> None:
     pod = run("pods/crashing_app", CRASH + extra, version)
-    assert [e["t"] for e in pod["events"] if e["type"] == "started"][:7] == starts
+    shown = [e["t"] for e in pod["events"] if e["type"] == "started"][:7]
+    # a loop already at its cap is summarised after a few cycles (summarise.py): the rest is in the summary
+    assert len(shown) >= 5 and shown == starts[:len(shown)]
+    if len(shown) < 7:
+        summary = next(e["message"] for e in pod["events"] if "more restarts" in e["message"])
+        assert summary.startswith(f"restarts every {starts[-1] - starts[-2]:g} s"), summary
     if note:
         assert any(note in n for n in pod["notes"]), pod["notes"]
 
