@@ -206,11 +206,14 @@ class FastForwardMixin:
         delta = {True: gained["init"] + gained["sidecar"], False: gained["sidecar"] + gained["app"]}
         first = before[3]
         points, modes = self.timeline[first:], self.timeline_modes[first:]
+        rows = [(pt.t, pt.status, pt.phase, pt.ready, pt.ready_count, pt.restarts, pt.initialized, delta[mode])
+                for pt, mode in zip(points, modes)]
+        point, append = StatusPoint, self.timeline.append
         for j in range(1, k + 1):
-            for pt, mode in zip(points, modes):
-                self.timeline.append(StatusPoint(pt.t + j * p, pt.status, pt.phase, pt.ready, pt.ready_count,
-                                                 pt.restarts + j * delta[mode], pt.initialized))
-                self.timeline_modes.append(mode)
+            shift_j = j * p
+            for t, status, phase, ready, ready_count, count, initialized, dr in rows:
+                append(point(t + shift_j, status, phase, ready, ready_count, count + j * dr, initialized))
+        self.timeline_modes.extend(modes * k)
         # every pending action moves with the clock; what would now lie beyond the horizon was never scheduled
         one_off_actions = {self._delete, self._sandbox_lost, self._deadline, self._debug, self._update_image}
         heap = []

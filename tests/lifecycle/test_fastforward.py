@@ -194,5 +194,56 @@ def test_generated_pods_fast_forward_to_the_full_simulation(case: tuple[str, dic
     _assert_same(fast, full)
 
 
+_PROBE = {"httpGet": {"path": "/", "port": 80}, "periodSeconds": 10, "failureThreshold": 3}
+
+
+@st.composite
+def _busy_cases(draw: Any) -> tuple[str, dict[str, Any]]:
+    """Loops beside probes, hooks, a sidecar, image pull back-off, deletion and node reboot."""
+    apps, behaviours = [], {}
+    for i in range(draw(st.integers(1, 4))):
+        spec: dict[str, Any] = {}
+        b: dict[str, Any] = {}
+        if draw(st.booleans()):
+            b = {"runSeconds": draw(st.sampled_from([0, 1, 3, 20])), "exitCode": draw(st.sampled_from([0, 1]))}
+        for probe in ("readinessProbe", "livenessProbe", "startupProbe"):
+            if draw(st.integers(0, 3)) == 0:
+                spec[probe] = _PROBE
+        if "livenessProbe" in spec and draw(st.booleans()):
+            b["failingProbes"] = ["liveness"]
+        if draw(st.integers(0, 3)) == 0:
+            spec["lifecycle"] = {"postStart": {"exec": {"command": ["true"]}}}
+            b["postStartSeconds"] = draw(st.sampled_from([0, 2, 5]))
+        if draw(st.integers(0, 4)) == 0:
+            spec["lifecycle"] = {**spec.get("lifecycle", {}), "preStop": {"exec": {"command": ["true"]}}}
+            b["preStopSeconds"] = 3
+        if draw(st.integers(0, 6)) == 0:
+            b["imagePull"] = "fails"
+        apps.append({"name": f"c{i}", "spec": spec})
+        if b:
+            behaviours[f"c{i}"] = b
+    init = []
+    if draw(st.booleans()):
+        init = [{"name": "side", "spec": {"restartPolicy": "Always"}}]
+        if draw(st.booleans()):
+            behaviours["side"] = {"runSeconds": draw(st.sampled_from([1, 5])), "exitCode": 1}
+    scenario: dict[str, Any] = {"until": draw(st.integers(600, 15000)), "containers": behaviours}
+    if draw(st.booleans()):
+        scenario["crashLoopBackOff"] = {"maxContainerRestartPeriod": draw(st.sampled_from([4, 30, 60]))}
+    if draw(st.integers(0, 3)) == 0:
+        scenario["deleteAt"] = draw(st.integers(100, 15000))
+    if draw(st.integers(0, 4)) == 0:
+        scenario["sandboxLostAt"] = draw(st.integers(100, 15000))
+    return _manifest(apps, init, draw(st.sampled_from(["Always", "OnFailure", "Never"]))), scenario
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_busy_cases())
+def test_loops_beside_probes_hooks_and_sidecars_fast_forward_to_the_full_simulation(
+        case: tuple[str, dict[str, Any]]) -> None:
+    fast, full = _both(*case)
+    _assert_same(fast, full)
+
+
 def test_jumps_come_after_enough_cycles_to_be_summarised() -> None:
     assert FF_PERIODS > KEEP_CYCLES + 1
