@@ -134,10 +134,12 @@ def test_a_day_of_500_crash_looping_containers_answers_under_10_mb(server: Serve
     assert status == 200 and len(content) < 10 * 1024 * 1024
     body = json.loads(content)
     pod = body["pods"][0]
-    assert set(pod["restartCounts"]) == {f"c{i}" for i in range(500)}
-    assert len(set(pod["restartCounts"].values())) <= 2   # every container counted alike
-    # the simulator stops at its step limit before the day is over, and says where
-    assert pod["truncated"] and any("stopped after" in n for n in pod["notes"])
+    # exact: the simulator fast-forwards over the steady loops (fastforward.py) instead of stopping at
+    # its step limit; 291 restarts from the back-off schedule (tests/lifecycle/test_fastforward.py)
+    assert pod["restartCounts"] == {f"c{i}": 291 for i in range(500)} and not pod["truncated"]
+    assert not any("stopped after" in n for n in pod["notes"]) and pod["finalPhase"] == "Running"
+    if "answerTruncated" in body:   # only the status timeline's tail may be left out, and it says so
+        assert {c["path"] for c in body["answerTruncated"]["cuts"]} <= {"pods[0].statusTimeline", "pods[0].events"}
 
 
 def test_501_containers_are_refused_with_the_limit_named(server: Server) -> None:
