@@ -214,6 +214,15 @@ def test_web_app_pod_screenshots(page: Page, live_server, shot, scheme: str) -> 
     bg = page.locator("#result .diagram svg .graph > polygon").first.evaluate("e => getComputedStyle(e).fill")
     if scheme == "dark":
         assert bg in ("transparent", "rgba(0, 0, 0, 0)", "none")               # no white slab in dark mode
+        # no light fill anywhere in the diagram (the Pod box, namespaces, volumes, nodes), and the
+        # legend's swatches are still drawn (dark, not made transparent with the background)
+        fills = page.locator("#result .diagram svg").evaluate("""svg => [...svg.querySelectorAll(
+            'polygon, path, ellipse')].map(e => getComputedStyle(e).fill).filter(f => f.startsWith('rgb('))""")
+        light = [f for f in fills if sum(int(v) for v in re.findall(r"\d+", f)) / 3 > 150]
+        assert fills and not light, f"light shapes in the dark diagram: {light}"
+        swatches = page.locator("#result .diagram svg .graph > polygon:not(:first-of-type)").evaluate_all(
+            "es => es.map(e => getComputedStyle(e).fill)")
+        assert len([f for f in swatches if f.startswith("rgb(")]) == 2         # init container, app container
     shot(page, scheme)
 
 
