@@ -326,6 +326,32 @@ def test_axis_breaks_only_for_long_quiet_stretches() -> None:
     assert fit_axis([0, 1, 300], 300, allow_breaks=False).breaks == ()
 
 
+
+def test_break_labels_in_a_crash_loop_are_round_numbers() -> None:
+    from explainer.render.timeline_axis import _nice_skip
+    layout = layout_timeline(report("pods/crashing_app", "{containers: {app: {runSeconds: 2, exitCode: 1}},"
+                                                         " deleteAt: 150}"))
+    assert [b.label for b in layout.breaks] == ["… 18 s …", "… 36 s …", "… 60 s …"]
+    assert [_nice_skip(g) for g in (13.0, 20.4, 75.0, 299.0, 2000.0)] == [11, 18, 65, 275, 1800]
+
+
+def test_strip_labels_keep_clear_of_axis_breaks() -> None:
+    from explainer.render.timeline import text_width
+    for name, scenario in (("pods/crashing_app", "{containers: {app: {runSeconds: 2, exitCode: 1}}, deleteAt: 150}"),
+                           ("seeds/web-app-pod", "{containers: {app: {runSeconds: 5, exitCode: 1}}, deleteAt: 200}")):
+        layout = layout_timeline(report(name, scenario))
+        assert layout.breaks
+        labelled = [s for s in layout.segments if s.label]
+        assert any(s.value == "CrashLoopBackOff" for s in labelled)
+        for seg in labelled:
+            x0, x1 = seg.label_x - 4, seg.label_x - 4 + text_width(seg.label, 10.5) + 8
+            assert seg.x - 0.1 <= x0 and x1 <= seg.x + seg.width + 0.1, seg
+            for b in layout.breaks:            # the gap a break paints over: b.x0 + 12 ... b.x1 - 12, zig-zags ±2.5
+                assert x1 <= b.x0 + 9.5 or x0 >= b.x1 - 9.5, (seg.label, seg.label_x, b)
+        root = parse(render_timeline_svg(report(name, scenario)))
+        xs = {float(t.get("x")) for t in root.iter(f"{SVG}text") if t.get("class") == "tl-seg-text"}
+        assert xs == {s.label_x for s in labelled}
+
 def test_legend_lists_every_state_with_its_pattern() -> None:
     r = report("pods/crashing_app", CRASHING)
     layout = layout_timeline(r)
