@@ -6,7 +6,8 @@ PYTEST_ARGS ?=
 # Debian packages for programs the app and tests call: binary -> package.
 # postgres and redis-server are only needed by tests marked postgres/redis; npm fetches the
 # SARIF schema the tests validate against; rsvg-convert turns timelines into PNG; msgfmt
-# compiles the translations; the WenQuanYi font draws Chinese labels in PNG exports.
+# compiles the translations; the WenQuanYi font draws Chinese labels in PNG exports; kubectl
+# (Debian's kubernetes-client) and git run the kubectl-plugin and pre-commit tests.
 APT_MISSING = $(strip \
 	$(if $(shell command -v dot 2>/dev/null),,graphviz) \
 	$(if $(wildcard /usr/bin/chromium),,chromium) \
@@ -15,17 +16,22 @@ APT_MISSING = $(strip \
 	$(if $(shell command -v npm 2>/dev/null),,npm) \
 	$(if $(shell command -v rsvg-convert 2>/dev/null),,librsvg2-bin) \
 	$(if $(shell command -v msgfmt 2>/dev/null),,gettext) \
-	$(if $(wildcard /usr/share/fonts/truetype/wqy/wqy-microhei.ttc),,fonts-wqy-microhei))
+	$(if $(wildcard /usr/share/fonts/truetype/wqy/wqy-microhei.ttc),,fonts-wqy-microhei) \
+	$(if $(shell command -v kubectl 2>/dev/null),,kubernetes-client) \
+	$(if $(shell command -v git 2>/dev/null),,git))
 
 # The official SARIF 2.1.0 JSON schema, for the test that validates `explain --format sarif`.
 # It ships in an npm package, fetched with npm's own client.
 SARIF_SCHEMA := .cache/sarif-schema-2.1.0.json
 SARIF_SCHEMA_PACKAGE := @microsoft/jest-sarif
 SARIF_SCHEMA_MEMBER := package/lib/schemas/sarif-2.1.0-rtm.5.json
+# axe-core, the accessibility engine the browser tests run on each page; fetched, never committed.
+AXE_CORE_VERSION := 4.11.0
+AXE_CORE := .cache/axe-core-$(AXE_CORE_VERSION).min.js
 
 .PHONY: setup system-packages run serve test bench loadtest clean
 
-setup: system-packages $(VENV)/.installed $(SARIF_SCHEMA) locale/zh_Hans/LC_MESSAGES/django.mo
+setup: system-packages $(VENV)/.installed $(SARIF_SCHEMA) $(AXE_CORE) locale/zh_Hans/LC_MESSAGES/django.mo
 	$(PY) manage.py migrate --noinput
 
 # Compiled translations are built, not committed: rebuilt whenever the .po changes.
@@ -61,6 +67,17 @@ $(SARIF_SCHEMA):
 	tar -xzf .cache/npm-pack/*.tgz -C .cache/npm-pack $(SARIF_SCHEMA_MEMBER)
 	mv .cache/npm-pack/$(SARIF_SCHEMA_MEMBER) $@.tmp && mv $@.tmp $@
 	rm -rf .cache/npm-pack
+
+$(AXE_CORE):
+	@command -v npm >/dev/null || { \
+		echo "npm is needed to fetch axe-core for the accessibility tests; install it with:"; \
+		echo "  sudo apt-get install npm"; \
+		exit 1; }
+	mkdir -p .cache/npm-axe
+	cd .cache/npm-axe && rm -f *.tgz && npm pack --silent axe-core@$(AXE_CORE_VERSION) --pack-destination . >/dev/null
+	tar -xzf .cache/npm-axe/*.tgz -C .cache/npm-axe package/axe.min.js
+	mv .cache/npm-axe/package/axe.min.js $@.tmp && mv $@.tmp $@
+	rm -rf .cache/npm-axe
 
 run: setup
 	$(PY) manage.py runserver 127.0.0.1:8000

@@ -11,6 +11,7 @@ app_name = "web"
 urlpatterns = [
     path("", views.index, name="index"),
     path("rules/", views.rules, name="rules"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("share/", permalinks.share, name="share"),
     path("p/<str:pid>/", permalinks.permalink, name="permalink"),
     path("p/<str:pid>.json", permalinks.export_json, name="permalink-json"),
