@@ -477,7 +477,6 @@ def test_no_sideways_scrolling_with_the_findings_open(page: Page, live_server, s
         .map(e => e.getBoundingClientRect().right))""")
     result_right = page.locator("#result").bounding_box()
     assert right <= result_right["x"] + result_right["width"] + 1
-    if width >= 1024:                                       # at 390 px the input pane is issue 10's
-        sizes = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
-        assert sizes[0] <= sizes[1], f"the page scrolls sideways at {width} px: {sizes}"
+    sizes = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert sizes[0] <= sizes[1], f"the page scrolls sideways at {width} px: {sizes}"
     shot(page, f"{pod}-{width}-findings-open")
