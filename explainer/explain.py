@@ -78,7 +78,7 @@ def explain(manifest: str, scenario: str | dict | Scenario | None = None, versio
     if scenario_errors:
         result.errors.extend(scenario_errors)
         return result
-    schema_errors = _schema_errors(manifest, intake.pods, version) if schema else {}
+    schema_errors = _schema_errors(intake.pods, version) if schema else {}
     for pod in intake.pods:
         report = _explain_pod(pod, sc, version, schema_errors.get(id(pod), []), disabled)
         result.pods.append(report)
@@ -117,7 +117,7 @@ def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[Error
     return report
 
 
-def _schema_errors(manifest: str, pods: list[Pod], version: str) -> dict[int, list[ErrorRecord]]:
+def _schema_errors(pods: list[Pod], version: str) -> dict[int, list[ErrorRecord]]:
     """Strict OpenAPI validation of each object that holds a Pod, keyed by the Pod."""
     out: dict[int, list[ErrorRecord]] = {}
     for pod in pods:

@@ -1,4 +1,4 @@
-"""Enforce the dependency direction in style.md 3.2 by reading imports with ast.
+"""Enforce the dependency direction in docs/style.md by reading imports with ast.
 
 lifecycle <- schema <- findings <- render <- explain.py <- web (<- settings/urls)
 
@@ -76,7 +76,7 @@ def test_layer_imports_only_what_is_to_its_left(layer: str) -> None:
     ]
     assert not bad, (
         f"explainer/{layer} may import only the stdlib, {', '.join(third_party) or 'no third-party'} "
-        f"and {', '.join(project)} (style.md 3.2; never django):\n  " + "\n  ".join(bad)
+        f"and {', '.join(project)} (docs/style.md; never django):\n  " + "\n  ".join(bad)
     )
 
 
@@ -88,4 +88,4 @@ def test_nothing_outside_web_imports_web() -> None:
         for line, name in _imports(path)
         if name == "explainer.web" or name.startswith("explainer.web.")
     ]
-    assert not bad, "only explainer/web may import explainer.web (style.md 3.2):\n  " + "\n  ".join(bad)
+    assert not bad, "only explainer/web may import explainer.web (docs/style.md):\n  " + "\n  ".join(bad)

@@ -43,7 +43,7 @@ MAX_CONTAINERS_PER_POD = 500
 POD_RESTART_POLICIES = ("Always", "OnFailure", "Never")
 PROTOCOLS = ("TCP", "UDP", "SCTP")
 
-# Kubernetes versions the model knows (lifecycle-semantics.md §2); the newest is the default.
+# Kubernetes versions the model knows (docs/lifecycle-model.md §3); the newest is the default.
 SUPPORTED_VERSIONS = ("1.27", "1.28", "1.29", "1.30", "1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37")
 DEFAULT_VERSION = SUPPORTED_VERSIONS[-1]
 

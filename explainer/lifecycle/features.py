@@ -1,6 +1,6 @@
 """The version-dependent lifecycle features the model follows, for the rules page and the docs.
 
-One entry per section of docs/lifecycle-model.md (§2-6); the version columns are computed from the
+One entry per section of docs/lifecycle-model.md (§17-21); the version columns are computed from the
 gate table in versions.py, so the page and the model cannot disagree.
 """
 from __future__ import annotations
@@ -32,7 +32,7 @@ FEATURES: tuple[Feature, ...] = (
               "With the gate off (1.34) the API server drops the fields without an error."),
             ("ContainerRestartRules",),
             "pkg/api/v1/pod/util.go ContainerShouldRestart; pkg/api/pod/util.go dropContainerRestartRules; "
-            "pkg/kubelet/kubelet_pods.go getPhase", "§2"),
+            "pkg/kubelet/kubelet_pods.go getPhase", "§17"),
     Feature("restart-all-containers", _("Restart all containers"),
             _("action RestartAllContainers: on a matching exit the kubelet sets AllContainersRestarting=True, kills "
               "every running container at once (no preStop hook, no grace period), removes them, keeps the sandbox "
@@ -40,24 +40,24 @@ FEATURES: tuple[Feature, ...] = (
               "Pending meanwhile, ephemeral containers are not restarted. Never while the Pod is being deleted."),
             ("RestartAllContainersOnContainerExits",),
             "pkg/kubelet/kuberuntime/kuberuntime_manager.go computePodActions, SyncPod; "
-            "pkg/kubelet/status/generate.go GenerateAllContainersRestartingCondition", "§3"),
+            "pkg/kubelet/status/generate.go GenerateAllContainersRestartingCondition", "§18"),
     Feature("stop-signals", _("Stop signals"),
             _("lifecycle.stopSignal replaces SIGTERM when the container is stopped (exit code 128 + n). It needs "
               "spec.os.name; with the gate off the API server drops it and SIGTERM is sent."),
             ("ContainerStopSignals",),
-            "pkg/api/pod/util.go dropContainerStopSignals; pkg/apis/core/validation/validation.go", "§4"),
+            "pkg/api/pod/util.go dropContainerStopSignals; pkg/apis/core/validation/validation.go", "§19"),
     Feature("crash-loop-back-off", _("Crash-loop back-off of the node"),
             _("The kubelet's crashLoopBackOff.maxContainerRestartPeriod (1-300 s; below 10 s the first delay equals "
               "it) and the ReduceDefaultCrashLoopBackOffDecay gate (1 s doubling to 60 s), both set in the "
               "scenario."),
             ("KubeletCrashLoopBackOffMax", "ReduceDefaultCrashLoopBackOffDecay"),
-            "pkg/kubelet/kubelet.go newCrashLoopBackOff", "§5"),
+            "pkg/kubelet/kubelet.go newCrashLoopBackOff", "§20"),
     Feature("unchanged", _("What did not change"),
             _("Sidecars that die while the Pod terminates are still not restarted (KEP-4438 is not merged in any of "
               "these versions). In-place resize is GA from 1.35 but not modelled: resizePolicy is accepted and the "
               "story says when a resize would restart the container."),
             ("InPlacePodVerticalScaling",),
-            "pkg/kubelet/kuberuntime/kuberuntime_termination_order.go; KEP-4438", "§6"),
+            "pkg/kubelet/kuberuntime/kuberuntime_termination_order.go; KEP-4438", "§21"),
 )
 
 

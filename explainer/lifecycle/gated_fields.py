@@ -18,8 +18,8 @@ Problem = tuple[str, Text, str]      # (field path under the container, message,
 
 
 def drop_disabled_fields(pod: Pod, version: str, restart_rules: bool, stop_signals: bool) -> tuple[Pod, list[Text]]:
-    """`dropContainerRestartRules` (gate exists from 1.34; §2) and `dropContainerStopSignals` (from 1.33;
-    §4): with the gate off the fields are cleared without an error.  Before those versions they are unknown
+    """`dropContainerRestartRules` (gate exists from 1.34; §17) and `dropContainerStopSignals` (from 1.33;
+    §19): with the gate off the fields are cleared without an error.  Before those versions they are unknown
     fields, which the schema reports.  Returns the Pod as stored and the notes that say what went."""
     drop_rules = gate_exists("ContainerRestartRules", version) and not restart_rules
     drop_signal = gate_exists("ContainerStopSignals", version) and not stop_signals
@@ -64,7 +64,7 @@ def drop_disabled_fields(pod: Pod, version: str, restart_rules: bool, stop_signa
 
 
 def restart_rule_problems(c: Container, restart_all: bool) -> list[Problem]:
-    """restartPolicy and restartPolicyRules of one container, with ContainerRestartRules on (§2-3)."""
+    """restartPolicy and restartPolicyRules of one container, with ContainerRestartRules on (§17-18)."""
     if c.role == "ephemeral" and (c.restart_policy is not None or c.restart_rules):
         return [("restartPolicyRules" if c.restart_rules else "restartPolicy",
                  Text(_("Forbidden: cannot be set for an Ephemeral Container.")), "Forbidden")]
@@ -106,7 +106,7 @@ def restart_rule_problems(c: Container, restart_all: bool) -> list[Problem]:
 
 
 def stop_signal_problems(pod: Pod, c: Container) -> list[Problem]:
-    """lifecycle.stopSignal with ContainerStopSignals on (§4): needs spec.os.name; Windows only TERM/KILL."""
+    """lifecycle.stopSignal with ContainerStopSignals on (§19): needs spec.os.name; Windows only TERM/KILL."""
     if c.stop_signal is None:
         return []
     if pod.os_name is None:

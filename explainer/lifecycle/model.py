@@ -68,7 +68,7 @@ class SourceRef:
 
 @dataclass(frozen=True, slots=True)
 class RestartRule:
-    """One entry of ``restartPolicyRules`` (docs/lifecycle-model.md §2): on these exit codes, do ``action``."""
+    """One entry of ``restartPolicyRules`` (docs/lifecycle-model.md §17): on these exit codes, do ``action``."""
 
     action: str                    # Restart | RestartAllContainers (anything else is reported by validation)
     operator: str | None           # In | NotIn

@@ -7,8 +7,8 @@ listed in ``failingProbes``) and succeeds after, so the moment of each change fo
 from arithmetic on the check times: no event per check, and no cost per period.
 
 Checks fall at ``start + initialDelaySeconds + k * periodSeconds`` (the worker ticks every
-period; the kubelet adds up to one period of jitter, which we leave out: §16 of the
-semantics notes that no source pins probe timing to the second), skipping those before
+period; the kubelet adds up to one period of jitter, which we leave out: §23 of
+docs/lifecycle-model.md says no source pins probe timing to the second), skipping those before
 ``gate`` (for liveness and readiness: before the container counts as started).  When the
 startup probe passes, the kubelet runs readiness once at once (`UpdatePodStatus`'s manual
 trigger): that is the ``immediate`` check.

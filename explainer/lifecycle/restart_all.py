@@ -1,6 +1,6 @@
 """`action: RestartAllContainers`: the kubelet restarts the whole Pod in place (KEP-5532, 1.35+).
 
-A mixin of the kubelet model in simulate.py.  Sources (release-1.35 to 1.37), docs/lifecycle-model.md §3:
+A mixin of the kubelet model in simulate.py.  Sources (release-1.35 to 1.37), docs/lifecycle-model.md §18:
 pkg/kubelet/container/helpers.go `ShouldAllContainersRestart` (a container exited and its first matching
 rule says RestartAllContainers, or the condition is already True; never once the Pod is being deleted),
 pkg/kubelet/status/generate.go `GenerateAllContainersRestartingCondition` (AllContainersRestarting=True,
@@ -56,7 +56,7 @@ class RestartAllMixin:
         self.queue.clear()
         # Init and sidecar containers, app containers, then ephemeral ones: the order of the Pod's lists.
         # The kubelet kills them one after another in one sync, each with a 0 s grace override, so the
-        # model puts every kill at the same instant (lifecycle-model.md §3).
+        # model puts every kill at the same instant (§18).
         for x in self.init + self.apps + self.ephemeral:
             if x.alive:
                 self._kill_for_restart_all(x)

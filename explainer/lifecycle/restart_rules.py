@@ -1,7 +1,7 @@
 """Whether an exited container restarts: the Pod's restartPolicy, the container's, its restartPolicyRules.
 
 pkg/api/v1/pod/util.go (release-1.35 to 1.37): `ContainerShouldRestart`, `findMatchingContainerRestartRule`
-and `IsContainerRestartable`; docs/lifecycle-model.md §2.  The API server drops the per-container fields
+and `IsContainerRestartable`; docs/lifecycle-model.md §17.  The API server drops the per-container fields
 when ContainerRestartRules is off (validate.py), so a container that still has them here is governed by them.
 """
 from __future__ import annotations

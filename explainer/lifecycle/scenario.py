@@ -17,7 +17,6 @@ from .model import Container, Pod
 from .signals import exit_code as signal_exit_code
 from .yamlload import Limits, format_path, load_documents, position
 
-FOREVER = None  # a duration of None means "never ends by itself"
 PROBE_KINDS = ("startup", "readiness", "liveness")
 _CONTAINER_KEYS = {"runSeconds", "exitCode", "runs", "imagePull", "startupSeconds", "failingProbes",
                    "postStartSeconds", "preStopSeconds", "preStopExitCode", "stopSeconds", "stopExitCode"}
@@ -262,7 +261,7 @@ def behaviour_for(c: Container, pod: Pod, scenario: Scenario) -> Behaviour:
         pre_stop_seconds=_hook_default(c.pre_stop, raw, "preStopSeconds", assumed, 0.0),
         pre_stop_exit_code=int(raw.get("preStopExitCode", 0)),
         stop_seconds=_stop_seconds(c, pod, raw, assumed),
-        # a process the stop signal ends exits 128 + n (lifecycle.stopSignal, docs/lifecycle-model.md §4)
+        # a process the stop signal ends exits 128 + n (lifecycle.stopSignal, docs/lifecycle-model.md §19)
         stop_exit_code=int(raw.get("stopExitCode", signal_exit_code(c.stop_signal))),
         assumed=assumed,
     )

@@ -6,7 +6,7 @@ import itertools
 from typing import Any, Callable
 
 # Priorities at one instant: what happens to containers first, the kubelet's decision last,
-# so that a sync sees every change of its instant (lifecycle-semantics.md §3.2: decisions are
+# so that a sync sees every change of its instant (docs/lifecycle-model.md §6.2: decisions are
 # made on the sync that follows a runtime event).
 HAPPEN = 1
 DECIDE = 9

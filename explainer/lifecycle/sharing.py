@@ -35,7 +35,7 @@ _NODE_BECAUSE = {
 
 
 def analyse_sharing(pod: Pod, debug_containers: tuple[Container, ...] = ()) -> dict:
-    """Every sharing fact about ``pod`` as plain JSON-ready data (lifecycle-semantics.md §13)."""
+    """Every sharing fact about ``pod`` as plain JSON-ready data (docs/lifecycle-model.md §16)."""
     everyone = pod.all_containers + tuple(debug_containers)
     names = [c.name for c in everyone]
     host = {"network": pod.host_network, "ipc": pod.host_ipc, "uts": pod.host_network}
@@ -73,7 +73,7 @@ def _pid_groups(pod: Pod, everyone: tuple[Container, ...]) -> list[dict]:
     groups: dict[str, dict] = {}
     for c in everyone:
         # kubectl debug --target: the ephemeral container joins the target's PID namespace
-        # (kuberuntime_container_linux.go; lifecycle-semantics.md §11).
+        # (kuberuntime_container_linux.go; docs/lifecycle-model.md §14).
         if c.target and c.target in groups:
             target = groups[c.target]
             target["containers"].append(c.name)

@@ -2,7 +2,7 @@
 
 The names are the API's `Signal` values (k8s.io/api core/v1 types.go; validation.go
 `supportedStopSignalsLinux`, Windows only SIGTERM and SIGKILL); a process killed by signal n
-exits 128 + n, as the runtime reports it (docs/lifecycle-model.md §4).
+exits 128 + n, as the runtime reports it (docs/lifecycle-model.md §19).
 """
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ of its instant) mirrors `computePodActions` + `SyncPod` in
 pkg/kubelet/kuberuntime/kuberuntime_manager.go (startup.py).  Kills follow `killContainer` and
 kuberuntime_termination_order.go (termination.py).  This module holds the state, the event
 record, exits, and what a scenario does to the Pod (deletion, deadline, node reboot, debug,
-image updates).  Section numbers (§) refer to lifecycle-semantics.md.
+image updates).  Section numbers (§) refer to docs/lifecycle-model.md.
 """
 from __future__ import annotations
 
@@ -233,7 +233,7 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin):
             self.request_sync()
 
     def _node_backoff(self, version: str, sc: Scenario) -> tuple[float, float]:
-        """The kubelet's crash-loop back-off for this node (docs/lifecycle-model.md §5)."""
+        """The kubelet's crash-loop back-off for this node (docs/lifecycle-model.md §20)."""
         gates = sc.feature_gates
         if sc.max_restart_period is not None and not gate_enabled("KubeletCrashLoopBackOffMax", version, gates):
             self.notes.append(Text(_(
@@ -247,7 +247,7 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin):
         return initial, maximum
 
     def will_restart(self, c: CState, exit_code: int) -> bool:
-        """`ContainerShouldRestart` for ``c``'s exit (docs/lifecycle-model.md §2)."""
+        """`ContainerShouldRestart` for ``c``'s exit (docs/lifecycle-model.md §17)."""
         return should_restart(c.spec, self.pod.restart_policy, exit_code)
 
     # ---- exits -------------------------------------------------------------------------------
@@ -312,7 +312,7 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin):
                        Text(_("activeDeadlineSeconds passed")))
 
     def _sandbox_lost(self) -> None:
-        """§3.1: the node reboots; everything is gone and init containers will run again."""
+        """§6.1: the node reboots; everything is gone and init containers will run again."""
         if self.terminal:
             return
         self.emit(None, "sandbox_lost", reason="SandboxChanged",
@@ -350,7 +350,7 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin):
             self.emit(c, "not_ready", message=_GONE_WITH_SANDBOX)
 
     def _update_image(self, c: CState, image: str) -> None:
-        """§4.1, §4.3, §14: a new image restarts a running app container or sidecar, whatever the
+        """§7.5: a new image restarts a running app container or sidecar, whatever the
         restartPolicy; a finished init container is not run again; nothing restarts once terminating."""
         c.spec = dataclasses.replace(c.spec, image=image)
         self.emit(c, "image_updated", reason="SpecChanged",

@@ -2,7 +2,7 @@
 
 A mixin of the kubelet model in simulate.py: the methods share its state (``self.init``,
 ``self.apps``, ``self.book``, the scheduler ``self.s``).  Section numbers (§) refer to
-lifecycle-semantics.md.
+docs/lifecycle-model.md.
 """
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ class StartupMixin:
         self._start_queue()
 
     def _create_sandbox(self) -> bool:
-        """§3.1: a new sandbox, except under Never once containers ran (the Pod stays dead)."""
+        """§6.1: a new sandbox, except under Never once containers ran (the Pod stays dead)."""
         if self.sandbox_ever:
             never_again = self.pod.restart_policy == "Never" and any(c.ever_created for c in self.apps + self.init)
             done = all(c.ever_created and c.st.state == EXITED and c.st.exit_code == 0 for c in self.apps) \
@@ -74,7 +74,7 @@ class StartupMixin:
         return True
 
     def _init_actions(self) -> tuple[list[CState], bool, bool]:
-        """`computeInitContainerActions`: walk the init containers from the last one (§3.2-3.3).
+        """`computeInitContainerActions`: walk the init containers from the last one (§6.2-6.3).
 
         Returns (init containers to start, initialized, kill the pod).
         """
@@ -102,7 +102,7 @@ class StartupMixin:
                     to_start.append(c)
                 elif c.st.exit_code != 0:
                     # 1.35+: `ContainerShouldRestart` decides per init container (its own restartPolicy
-                    # and rules first), so a Never init container fails an Always Pod (lifecycle-model.md §2)
+                    # and rules first), so a Never init container fails an Always Pod (lifecycle-model.md §17)
                     if not self.will_restart(c, c.st.exit_code or 0):
                         return [], False, True
                     to_start.append(c)
@@ -117,7 +117,7 @@ class StartupMixin:
         return [c for c in to_start if not c.alive], has_init or n == 0, False
 
     def _app_actions(self) -> tuple[list[CState], bool]:
-        """The regular-container half of `computePodActions`, with its KillPod rule (§9.1)."""
+        """The regular-container half of `computePodActions`, with its KillPod rule (§12.1)."""
         to_start, keep = [], 0
         for c in self.apps:
             if c.alive or c.in_poststart:
@@ -129,8 +129,8 @@ class StartupMixin:
         return to_start, False
 
     def _should_restart(self, c: CState) -> bool:
-        """`ShouldContainerBeRestarted` (pkg/kubelet/container/helpers.go), §4.1; from 1.35 it asks
-        `ContainerShouldRestart` with the last exit code (restart rules, docs/lifecycle-model.md §2)."""
+        """`ShouldContainerBeRestarted` (pkg/kubelet/container/helpers.go), §7.1; from 1.35 it asks
+        `ContainerShouldRestart` with the last exit code (restart rules, docs/lifecycle-model.md §17)."""
         if not c.ever_created or not c.has_status or c.force_restart:
             return True      # no status left (removed by RestartAllContainers): started like a new one
         return self.will_restart(c, c.st.last_exit or 0)
@@ -206,7 +206,7 @@ class StartupMixin:
 
     def _backoff_allows(self, c: CState) -> bool:
         """`doBackOff` over client-go's Backoff: first restart at once, then 10 s doubling to 300 s (or the
-        node's settings, `newCrashLoopBackOff`; docs/lifecycle-model.md §5)."""
+        node's settings, `newCrashLoopBackOff`; docs/lifecycle-model.md §7.4, §20)."""
         now, ts = self.s.now, c.finished_at
         if ts is None:
             return True
@@ -273,7 +273,7 @@ class StartupMixin:
         self.book.changed(st)
         now = self.s.now
         if c.spec.role == "init":
-            return    # a plain init container is "ready" only by completing (§8)
+            return    # a plain init container is "ready" only by completing (§11)
         rp = c.spec.readiness_probe
         if rp is None:
             self._ready(c, c.gen)
@@ -299,9 +299,9 @@ class StartupMixin:
 
     # ---- probes that fail -------------------------------------------------------------------
     def _probe_failed(self, c: CState, gen: int, kind: str) -> None:
-        """§5: a failed liveness or startup probe kills the container; it restarts unless Never."""
+        """§8: a failed liveness or startup probe kills the container; it restarts unless Never."""
         if gen != c.gen or not c.alive or c.kill or self.deleting or self.pod_kill:
-            return   # liveness and startup probing stop once the Pod is terminating (§5)
+            return   # liveness and startup probing stop once the Pod is terminating (§8)
         if self.busy:   # the pod worker acts on the result when its current work is done
             self.after_free.append((self._probe_failed, (c, gen, kind)))
             return
@@ -321,5 +321,5 @@ class StartupMixin:
                            Text(_("its {kind} probe failed"), {"kind": kind}))
             return
         c.force_restart = restart and c.spec.role == "app"
-        self.busy = True     # §15.13: the kill is synchronous inside the pod's sync loop
+        self.busy = True     # §12.5: the kill is synchronous inside the pod's sync loop
         self._begin_kill(c, grace, f"{kind} probe failed", ordered=False)

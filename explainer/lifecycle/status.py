@@ -2,8 +2,8 @@
 
 The rules are the kubelet's `getPhase` (pkg/kubelet/kubelet_pods.go), the conditions of
 pkg/kubelet/status/generate.go and kubectl's `printPod`
-(pkg/printers/internalversion/printers.go), as summarised in lifecycle-semantics.md §7 and
-§12.  Recomputing them from every container after every event is quadratic in the number of
+(pkg/printers/internalversion/printers.go), as summarised in docs/lifecycle-model.md §10 and
+§15.  Recomputing them from every container after every event is quadratic in the number of
 containers, so each container contributes to a few counters, and the two "first container
 that ..." walks of `printPod` use heaps with lazy deletion.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 import heapq
 from typing import Any
 
-NONE, WAITING, RUNNING, EXITED = "none", "waiting", "running", "exited"
+WAITING, RUNNING, EXITED = "waiting", "running", "exited"
 
 # counter slots
 (PEND_INIT, FAILED_INIT, PEND_SIDECAR, RUNNING_N, WAITING_N, STOPPED, SUCCEEDED,
@@ -126,7 +126,7 @@ class StatusBook:
         return None
 
     def phase(self, pod_has_initialized: bool, terminal: bool) -> str:
-        """`getPhase`: the phase from the containers' states (lifecycle-semantics.md §7).
+        """`getPhase`: the phase from the containers' states (docs/lifecycle-model.md §10.1).
 
         A Pod the kubelet has finished with is never left Pending or Running: since 1.27 it is
         moved to a terminal phase before it goes (status manager `TerminatePod`), Failed unless
@@ -141,7 +141,7 @@ class StatusBook:
         c = self.counts
         # `getPhase`: an init container failure that will not be restarted fails the Pod.  Up to 1.34 that
         # is "restartPolicy Never"; from 1.35 `ContainerShouldRestart` decides per container (the same
-        # answer when no container has its own restartPolicy; docs/lifecycle-model.md §2).
+        # answer when no container has its own restartPolicy; docs/lifecycle-model.md §17).
         if c[FAILED_INIT] > 0:
             return "Failed"
         if c[PEND_INIT] > 0 or (c[PEND_SIDECAR] > 0 and not pod_has_initialized) or c[WAITING_N] > 0:

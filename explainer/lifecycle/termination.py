@@ -1,7 +1,7 @@
 """Termination: `killContainer` (preStop, its turn, SIGTERM, SIGKILL) and the Pod-wide kill with
 one shared grace deadline and sidecars stopped in reverse order (kuberuntime_termination_order.go).
 
-A mixin of the kubelet model in simulate.py.  Section numbers (§) refer to lifecycle-semantics.md.
+A mixin of the kubelet model in simulate.py.  Section numbers (§) refer to docs/lifecycle-model.md.
 """
 from __future__ import annotations
 
@@ -81,7 +81,7 @@ class TerminationMixin:
         return self.init[-heap[0]] if heap else None
 
     def _my_turn(self, c: CState) -> bool:
-        """§9.3: a sidecar's SIGTERM waits for every app container and every later sidecar."""
+        """§12.3: a sidecar's SIGTERM waits for every app container and every later sidecar."""
         return self.alive_apps == 0 and self._last_alive_sidecar() is c
 
     def _turn_deadline(self, c: CState, k: Kill) -> None:
@@ -94,7 +94,7 @@ class TerminationMixin:
         remaining = max(k.deadline - now, d.MINIMUM_GRACE_PERIOD_SECONDS)
         if c.spec.stop_signal is None:
             message = Text(_("SIGTERM; SIGKILL in {remaining}s if still running"), {"remaining": f"{remaining:g}"})
-        else:   # lifecycle.stopSignal replaces SIGTERM (ContainerStopSignals; docs/lifecycle-model.md §4)
+        else:   # lifecycle.stopSignal replaces SIGTERM (ContainerStopSignals; docs/lifecycle-model.md §19)
             message = Text(_("{signal} (lifecycle.stopSignal); SIGKILL in {remaining}s if still running"),
                            {"signal": c.spec.stop_signal, "remaining": f"{remaining:g}"})
         self.emit(c, "terminating", reason=k.reason, message=message)
@@ -111,7 +111,7 @@ class TerminationMixin:
         self._exit(c, c.gen, d.EXIT_SIGKILL, "sigkill")
 
     def _kill_pod(self, reason: str, grace: float, why: Text) -> None:
-        """`killPodWithSyncResult`: every running container at once, one shared deadline (§9.2)."""
+        """`killPodWithSyncResult`: every running container at once, one shared deadline (§12.2)."""
         self.pod_kill = reason
         self.queue.clear()
         self.busy = True

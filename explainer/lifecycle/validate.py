@@ -3,8 +3,8 @@
 A Pod that fails here is never created: the kubelet never sees it, so nothing is simulated.
 Rules: pkg/apis/core/validation/validation.go (`ValidatePodCreate`, `validateInitContainers`,
 `validateContainers`, `validateEphemeralContainers`), the workload rules of
-pkg/apis/apps/validation and pkg/apis/batch/validation, and the feature gates of §2 of
-lifecycle-semantics.md.
+pkg/apis/apps/validation and pkg/apis/batch/validation, and the feature gates of §3 of
+docs/lifecycle-model.md (which describes these rules in §5).
 """
 from __future__ import annotations
 

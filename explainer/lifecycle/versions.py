@@ -1,4 +1,4 @@
-"""Feature gates per Kubernetes version: which exist, and their defaults (docs/lifecycle-model.md §1).
+"""Feature gates per Kubernetes version: which exist, and their defaults (docs/lifecycle-model.md §3).
 
 Source: pkg/features/kube_features.go (`defaultVersionedKubernetesFeatureGates`) of each release and the
 feature-gate pages; a scenario's ``featureGates`` overrides a default, as ``--feature-gates`` does.
@@ -67,7 +67,7 @@ def crash_loop_backoff(version: str, gates: dict[str, bool] | None, max_period: 
 
     10 s doubling to 300 s; 1 s to 60 s with ReduceDefaultCrashLoopBackOffDecay; with
     KubeletCrashLoopBackOffMax the node's maxContainerRestartPeriod is the maximum, and the initial
-    delay is lowered to it when it is smaller (docs/lifecycle-model.md §5).
+    delay is lowered to it when it is smaller (docs/lifecycle-model.md §20).
     """
     initial, maximum = float(d.CRASH_LOOP_INITIAL_SECONDS), float(d.CRASH_LOOP_MAX_SECONDS)
     if gate_enabled("ReduceDefaultCrashLoopBackOffDecay", version, gates):

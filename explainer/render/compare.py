@@ -36,15 +36,6 @@ def _secs(t: float) -> str:
     return f"{round(t, 3):g}"
 
 
-def _as_text(value: Any) -> Any:
-    """A finding's title (its own Text class, or a plain string) as a render Text param."""
-    if isinstance(value, Text) or isinstance(value, str):
-        return value
-    if hasattr(value, "msgid") and hasattr(value, "params"):
-        return Text(value.msgid, {k: _as_text(v) for k, v in value.params.items()})
-    return str(value)
-
-
 def _role(role: str) -> Text:
     return Text(ROLE_WORDS.get(role, ROLE_WORDS["app"]))
 
@@ -408,9 +399,9 @@ def _summary(pair: PodPair, lr: PodReport, rr: PodReport) -> list[Text]:
                             {"container": name, "after": a, "before": b}))
     out += [s.text for s in pair.sharing]
     for f in pair.new:
-        out.append(Text(_("New pitfall: {title}{where}."), {"title": _as_text(f.title), "where": _where(f)}))
+        out.append(Text(_("New pitfall: {title}{where}."), {"title": f.title, "where": _where(f)}))
     for f in pair.fixed:
-        out.append(Text(_("Fixed pitfall: {title}{where}."), {"title": _as_text(f.title), "where": _where(f)}))
+        out.append(Text(_("Fixed pitfall: {title}{where}."), {"title": f.title, "where": _where(f)}))
     return out
 
 

@@ -99,7 +99,7 @@ def to_sarif(files: list[tuple[str, Explanation]], *, execution_successful: bool
             for silenced in report.suppressed:
                 result = _finding_result(silenced.finding.to_dict(), report.pod.source.kind, report.pod.name,
                                          path, n, rules, index)
-                # SARIF §3.35: an in-source suppression, with the annotation's reason as justification.
+                # SARIF 2.1.0, section 3.35: an in-source suppression, with the annotation's reason as justification.
                 result["suppressions"] = [{"kind": "inSource", "status": "accepted",
                                            "justification": silenced.suppression.reason,
                                            "location": _location(path, n, silenced.suppression.line, None,

@@ -232,7 +232,7 @@ def _exited(e: TraceEvent, c: Container | None, pod: Pod) -> Text:
 
 
 def _restart_decision(c: Container, pod: Pod, code: int) -> Text:
-    """Which restart rule (or policy) decided, as `ContainerShouldRestart` reads them (lifecycle-model.md §2)."""
+    """Which restart rule (or policy) decided, as `ContainerShouldRestart` reads them (docs/lifecycle-model.md §17)."""
     rule = matching_rule(c, code)
     if rule is not None:
         where = {"i": rule.index, "op": rule.operator, "values": ", ".join(str(v) for v in rule.values)}

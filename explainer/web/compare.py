@@ -23,7 +23,6 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from explainer.explain import Explanation
 from explainer.lifecycle import defaults as d
 from explainer.lifecycle.errors import ErrorRecord, ManifestError
 from explainer.lifecycle.redact import find_secrets, redact
@@ -70,10 +69,6 @@ def _side(raw: str, which: str, errors: list[ErrorRecord]) -> Permalink | None:
     return link
 
 
-def _explain(link: Permalink) -> Explanation:
-    return link.explanation()
-
-
 def _final(p: Any) -> dict[str, Any] | None:
     return None if p is None else {"status": p.status, "phase": p.phase, "ready_count": p.ready_count,
                                    "restarts": p.restarts}
@@ -81,7 +76,7 @@ def _final(p: Any) -> dict[str, Any] | None:
 
 def comparison_context(left: Permalink, right: Permalink) -> dict[str, Any]:
     """Everything the comparison part of the page shows, in the reader's language."""
-    before, after = _explain(left), _explain(right)
+    before, after = left.explanation(), right.explanation()
     comp: Comparison = compare(before, after)
     pairs = []
     for pair in comp.pods:

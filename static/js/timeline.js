@@ -451,7 +451,7 @@
       var title = g.querySelector("title");
       if (!title) { return; }
       g.setAttribute("tabindex", "0");
-      g.setAttribute("role", "img");                    // named by its aria-label (a bare <g> may not be)
+      g.setAttribute("role", "img");                     // an SVG <g> may carry a label only with a role
       g.setAttribute("aria-label", title.textContent.replace(/\n/g, ". "));
       g.setAttribute("data-tip", title.textContent);
       title.parentNode.removeChild(title);               // the tooltip below replaces the native one

@@ -1,4 +1,4 @@
-"""Every rule is complete (docstring, constants, fixtures) and registered once (style.md 3.4)."""
+"""Every rule is complete (docstring, constants, fixtures) and registered once (docs/style.md, "A new finding")."""
 from __future__ import annotations
 
 import importlib

@@ -1,5 +1,5 @@
 """Pod-level facts: status strings, versions, image pulls, sandbox loss, ephemeral containers,
-validation (issue 2 rules 8-12; lifecycle-semantics.md §3.1, §11, §12, §14, §15)."""
+validation (issue 2 rules 8-12; docs/lifecycle-model.md §5, §6, §14, §15)."""
 from __future__ import annotations
 
 import pytest
@@ -27,7 +27,7 @@ def test_kubectl_status_over_time(fixture: str, scenario: str | None, expected: 
 
 
 def test_init_status_counts_sidecars_and_restarts_drop_init_restarts_once_initialised() -> None:
-    """§15.10: Init:i/N counts sidecars in N; READY counts sidecars; RESTARTS forgets init restarts."""
+    """§15: Init:i/N counts sidecars in N; READY counts sidecars; RESTARTS forgets init restarts."""
     pod = run("pods/failing_init", "containers: {migrate: {runs: [{runSeconds: 1, exitCode: 1}, {runSeconds: 1, exitCode: 0}]}}")
     tl = pod["statusTimeline"]
     assert tl[1]["status"] == "Init:1/2"           # N = 2: the sidecar counts
@@ -38,7 +38,7 @@ def test_init_status_counts_sidecars_and_restarts_drop_init_restarts_once_initia
 
 
 def test_initialized_stays_and_phase_stays_running_when_a_sidecar_crashes_later() -> None:
-    """§15.12."""
+    """§10.2."""
     pod = run("pods/failing_init", "containers: {log-agent: {runs: [{runSeconds: 30, exitCode: 1}, {runSeconds: forever}]}}")
     after = [p for p in pod["statusTimeline"] if p["t"] >= 30]
     assert after and all(p["phase"] == "Running" for p in after)
@@ -74,7 +74,7 @@ def test_version_128_with_the_gate_on() -> None:
 
 
 def test_bad_image_leaves_the_pod_pending_even_under_never() -> None:
-    """§4.2, §15.5."""
+    """§6.6, §7.2."""
     pod = run("pods/image_pull", "containers: {setup: {imagePull: fails}}")
     assert pod["finalPhase"] == "Pending"
     pulls = [e["t"] for e in pod["events"] if e["type"] == "image_pull_failed"]
@@ -83,7 +83,7 @@ def test_bad_image_leaves_the_pod_pending_even_under_never() -> None:
 
 
 def test_sandbox_loss_runs_init_containers_again_but_a_container_restart_does_not() -> None:
-    """§3.1, §15.9."""
+    """§6.1."""
     pod = run("seeds/lifecycle-demo", "sandboxLostAt: 50")
     assert_in_order(events(pod), ["1 app started", "50 - sandbox_lost", "50 app exited=255", "50 - sandbox_ready",
                                   "50 prepare started", "51 prepare exited=0", "51 helper started", "51 app started"])
@@ -125,7 +125,7 @@ def test_api_server_validation_says_which_field_and_why() -> None:
 
 
 def test_image_update_restarts_a_running_container_even_under_never() -> None:
-    """§15.4: a new image restarts a running app container whatever the restartPolicy;
+    """§7.5: a new image restarts a running app container whatever the restartPolicy;
     a finished init container is not run again."""
     scenario = ("imageUpdates: [{container: app, image: 'example/app:2.0', at: 20},"
                 " {container: migrate, image: 'example/migrate:2.0', at: 25}]")

@@ -1,4 +1,4 @@
-"""RestartAllContainers: the whole Pod restarts in place (issue 12 point 2; docs/lifecycle-model.md §3)."""
+"""RestartAllContainers: the whole Pod restarts in place (issue 12 point 2; docs/lifecycle-model.md §18)."""
 from __future__ import annotations
 
 import pytest

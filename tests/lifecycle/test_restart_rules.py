@@ -1,4 +1,4 @@
-"""Container restart rules per version (issue 12 point 1; docs/lifecycle-model.md §2)."""
+"""Container restart rules per version (issue 12 point 1; docs/lifecycle-model.md §17)."""
 from __future__ import annotations
 
 import pytest

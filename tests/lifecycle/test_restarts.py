@@ -1,4 +1,4 @@
-"""Failures, restarts and back-off (issue 2 rules 4-5; lifecycle-semantics.md §4-5)."""
+"""Failures, restarts and back-off (issue 2 rules 4-5; docs/lifecycle-model.md §7-8)."""
 from __future__ import annotations
 
 import pytest
@@ -9,7 +9,7 @@ CRASH = "containers: {app: {runSeconds: 0, exitCode: 1}}\nuntil: 1000"
 
 
 def test_crash_loop_back_off_doubles_from_10_to_a_300_s_cap_and_the_first_restart_is_immediate() -> None:
-    """§4.4, §15.11: restarts at once, then after 10, 20, 40, 80, 160, 300, 300 s."""
+    """§7.4: restarts at once, then after 10, 20, 40, 80, 160, 300, 300 s."""
     pod = run("pods/crashing_app", CRASH)
     starts = [e["t"] for e in pod["events"] if e["type"] == "started"]
     assert starts[:9] == [0, 0, 10, 30, 70, 150, 310, 610, 910]
@@ -60,7 +60,7 @@ def test_failing_init_container_under_never_fails_the_pod_and_stops_the_sidecar(
 
 
 def test_sidecar_restarts_on_any_exit_even_under_never_and_its_exit_code_does_not_fail_the_pod() -> None:
-    """§4.3, §15.3."""
+    """§7.3."""
     pod = run("pods/job_native_sidecar", "containers: {log-agent: {runSeconds: 2, exitCode: 1}, "
                                          "worker: {runSeconds: 5}}")
     assert_in_order(events(pod), ["2 log-agent exited=1", "2 log-agent started", "4 log-agent exited=1",
@@ -78,7 +78,7 @@ def test_startup_probe_that_never_succeeds_kills_and_restarts() -> None:
 
 
 def test_slow_start_is_covered_by_the_startup_probe_then_readiness_runs_at_once() -> None:
-    """§5: liveness waits for started; readiness runs immediately when the startup probe passes."""
+    """§8: liveness waits for started; readiness runs immediately when the startup probe passes."""
     pod = run("pods/probes_app", "containers: {app: {startupSeconds: 15}}")
     assert first(pod, "app", "startup_probe_ok") == 20
     assert first(pod, "app", "ready") == 20     # not 30: the manual trigger after startup

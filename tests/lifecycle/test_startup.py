@@ -1,4 +1,4 @@
-"""Start-up ordering facts (issue 2, rules 1-3; lifecycle-semantics.md §3), as tables."""
+"""Start-up ordering facts (issue 2, rules 1-3; docs/lifecycle-model.md §6), as tables."""
 from __future__ import annotations
 
 import pytest
@@ -36,7 +36,7 @@ def test_start_order(fixture: str, scenario: str | None, expected: list[str]) ->
 
 
 def test_sidecar_is_gated_by_started_not_by_readiness_or_liveness() -> None:
-    """§15.1: a sidecar that never becomes ready, and fails liveness, still lets the app start."""
+    """§6.3: a sidecar that never becomes ready, and fails liveness, still lets the app start."""
     pod = run("pods/sidecar_between_inits", "containers: {proxy: {failingProbes: [readiness]}}")
     assert first(pod, "proxy", "startup_probe_ok") == 2
     assert first(pod, "init-b", "started") == 2

@@ -1,4 +1,4 @@
-"""lifecycle.stopSignal with and without the ContainerStopSignals gate (issue 12 point 3; lifecycle-model.md §4)."""
+"""lifecycle.stopSignal with and without the ContainerStopSignals gate (issue 12 point 3; docs/lifecycle-model.md §19)."""
 from __future__ import annotations
 
 import pytest

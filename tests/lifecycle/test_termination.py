@@ -1,4 +1,4 @@
-"""Termination (issue 2 rule 7; lifecycle-semantics.md §9, §15.6, 7, 13, 14)."""
+"""Termination (issue 2 rule 7; docs/lifecycle-model.md §12)."""
 from __future__ import annotations
 
 from tests.lifecycle.engine import assert_in_order, count, events, first, run
@@ -9,7 +9,7 @@ DELETE = "deleteAt: 10\n"
 def test_app_first_then_sidecars_in_reverse_order_and_prestops_start_together() -> None:
     pod = run("pods/termination", DELETE)
     ev = events(pod)
-    # §15.6: every preStop starts at the moment of deletion, the sidecars' included
+    # §12.3: every preStop starts at the moment of deletion, the sidecars' included
     assert_in_order(ev, ["10 - delete_requested", "10 sidecar-a prestop_started", "10 app prestop_started"])
     # sidecar-b has no preStop: it waits for its turn (after the app) although it is ready at once
     assert_in_order(ev, ["15 app prestop_done", "15 app terminating", "15 app exited=143",
@@ -21,7 +21,7 @@ def test_app_first_then_sidecars_in_reverse_order_and_prestops_start_together() 
 
 
 def test_one_shared_grace_deadline_then_sigkill_and_sidecars_all_at_once() -> None:
-    """§15.7, §15.14: a main that ignores SIGTERM is killed at the deadline; the waiting sidecars get
+    """§12.2, §12.3: a main that ignores SIGTERM is killed at the deadline; the waiting sidecars get
     SIGTERM at that same moment with the 2 s floor, then SIGKILL."""
     pod = run("pods/termination", DELETE + "containers: {app: {stopSeconds: never}, sidecar-a: {stopSeconds: never}}")
     ev = events(pod)
@@ -45,7 +45,7 @@ def test_delete_grace_period_overrides_the_spec() -> None:
 
 
 def test_nothing_restarts_and_liveness_stops_during_termination() -> None:
-    """§9.5, §15.8."""
+    """§12.5, §8."""
     pod = run("pods/probes_app", "deleteAt: 1\ncontainers: {app: {failingProbes: [liveness]}}")
     assert count(pod, "app", "liveness_failed") == 0
     assert count(pod, "app", "started") == 1
@@ -76,7 +76,7 @@ def test_active_deadline_fails_the_pod() -> None:
 
 
 def test_kill_is_synchronous_nothing_else_happens_meanwhile() -> None:
-    """§15.13: while one container's preStop runs after a liveness failure, a crashed container
+    """§12.5: while one container's preStop runs after a liveness failure, a crashed container
     waits: its restart comes only when the kill is over."""
     scenario = ("containers: {app: {failingProbes: [liveness], preStopSeconds: 20},"
                 " other: {runs: [{runSeconds: 7, exitCode: 1}, {runSeconds: forever}]}}\nuntil: 60")

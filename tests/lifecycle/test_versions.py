@@ -1,4 +1,4 @@
-"""Versions 1.27-1.37, their feature gates and node settings (issue 12 points 4-6; lifecycle-model.md §1, §5-6)."""
+"""Versions 1.27-1.37, their feature gates and node settings (issue 12 points 4-6; docs/lifecycle-model.md §3, §20-21)."""
 from __future__ import annotations
 
 import pytest
