@@ -137,7 +137,7 @@ def proves_out(before: Explanation, after: Explanation, doc: int, f: Finding) ->
     pod = _pod_of(before, f)
     if any(d == doc and p == pod and x.id == f.id and x.container == f.container for d, p, x in _findings(after)):
         return False
-    if Counter(_error_key(e) for e in after.errors) - Counter(_error_key(e) for e in before.errors):
+    if Counter(error_key(e) for e in after.errors) - Counter(error_key(e) for e in before.errors):
         return False
     serious = Severity.WARNING
     was = Counter((d, p, x.id, x.container) for d, p, x in _findings(before) if x.severity.at_least(serious))
@@ -145,7 +145,7 @@ def proves_out(before: Explanation, after: Explanation, doc: int, f: Finding) ->
     return not (now - was)
 
 
-def _error_key(e: Any) -> tuple[Any, ...]:
+def error_key(e: Any) -> tuple[Any, ...]:
     return (e.document, e.pod, e.kind, e.message.render() if hasattr(e.message, "render") else str(e.message))
 
 

@@ -28,7 +28,7 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                  ("yaml", "ruamel")),
     # The command line starts in the core: no Django, so it starts fast (issue 14).
     "cli.py": (("explainer.lifecycle", "explainer.findings", "explainer.render", "explainer.explain",
-                "explainer.cli"), ()),
+                "explainer.cli", "explainer.cli_fix"), ()),
     "cli_fix.py": (("explainer.lifecycle", "explainer.findings", "explainer.explain", "explainer.fixes",
                     "explainer.cli", "explainer.cli_fix"), ()),
     "cli_config.py": (("explainer.lifecycle", "explainer.findings", "explainer.cli_config"), ()),
