@@ -68,29 +68,77 @@ class Outcome:
 
 def fix_all(text: str, scenario: Any = None, version: str | None = None, *, limits: Limits = Limits(),
             disabled: frozenset[str] = frozenset()) -> Outcome:
-    """Apply every fixable finding of ``text`` that proves out, one at a time."""
+    """Apply every fixable finding of ``text`` that proves out, one at a time.
+
+    Each fix is proved by explaining the text again.  In a file of many documents that would
+    cost the whole file per fix, so each document is fixed on its own first (its text behind
+    as many blank lines as precede it, so lines stay right), wherever it explains alone exactly
+    as it does in the file; what is left (one document, JSON, documents that depend on others)
+    is fixed on the whole text."""
     def run(t: str) -> Explanation:
         return explain(t, scenario, version, limits=limits, disabled=disabled)
 
     expl = run(text)
     out = Outcome(text, explanation=expl)
     tried: set[tuple[int, str, str, str | None]] = set()
-    for _ in range(MAX_ROUNDS):
-        pick = next(((doc, f) for doc, pod, f in _findings(expl)
-                     if f.fixable and _key(doc, pod, f) not in tried), None)
-        if pick is None:
-            break
-        doc, f = pick
-        tried.add(_key(doc, _pod_of(expl, f), f))
-        new_text, new_expl = _try(text, doc, f, expl, run)
-        if new_text is None:
-            out.failed.append(f)
-            continue
-        text, expl = new_text, new_expl
-        out.fixed.append(f)
+    docs = sorted({doc for doc, _pod, f in _findings(expl) if f.fixable}, reverse=True)
+    spans = _spans(text) if len(docs) > 1 else None
+    for doc in docs if spans else ():   # from the last: earlier documents keep their offsets
+        start, end = spans[doc]
+        pad = "\n" * text.count("\n", 0, start)
+        alone = run(pad + text[start:end])
+        if _signature(alone, 0) != _signature(expl, doc):
+            continue   # it reads differently without the rest of the file: the whole-text pass
+        part, _expl, fixed, failed = _fix_loop(pad + text[start:end], alone, run, tried, doc)
+        if fixed and part.startswith(pad):
+            text = text[:start] + part[len(pad):] + text[end:]
+            out.fixed += fixed
+        out.failed += failed
+    if out.fixed:
+        expl = run(text)
+    text, expl, fixed, failed = _fix_loop(text, expl, run, tried)
+    out.fixed += fixed
+    out.failed += failed
     out.text, out.explanation = text, expl
     out.remaining = [f for _doc, _pod, f in _findings(expl)]
     return out
+
+
+def _fix_loop(text: str, expl: Explanation, run: Any, tried: set[tuple[int, str, str, str | None]],
+              as_doc: int | None = None) -> tuple[str, Explanation, list[Finding], list[Finding]]:
+    """Fix ``text``'s fixable findings one at a time; ``as_doc``: it is that document alone."""
+    fixed: list[Finding] = []
+    failed: list[Finding] = []
+    for _ in range(MAX_ROUNDS):
+        pick = next(((doc, pod, f) for doc, pod, f in _findings(expl)
+                     if f.fixable and _key(as_doc if as_doc is not None else doc, pod, f) not in tried), None)
+        if pick is None:
+            break
+        doc, pod, f = pick
+        tried.add(_key(as_doc if as_doc is not None else doc, pod, f))
+        new_text, new_expl = _try(text, doc, f, expl, run)
+        if new_text is None:
+            failed.append(f)
+            continue
+        text, expl = new_text, new_expl
+        fixed.append(f)
+    return text, expl, fixed, failed
+
+
+def _spans(text: str) -> list[tuple[int, int]] | None:
+    if text.lstrip()[:1] in ("{", "["):
+        return None
+    try:
+        return document_spans(text)
+    except FixError:
+        return None
+
+
+def _signature(expl: Explanation, doc: int) -> tuple[Any, ...]:
+    """What one document's explanation says, to compare it read alone and in its file."""
+    return (sorted((r.pod.name, f.id, f.container or "", f.line or 0, f.severity.value)
+                   for r in expl.pods if r.pod.source.document == doc for f in r.findings),
+            sorted(str(error_key(e)[1:]) for e in expl.errors if e.document in (doc, None)))
 
 
 def fix_one(text: str, target: Target, scenario: Any = None, version: str | None = None, *,

@@ -76,3 +76,21 @@ def test_fix_all_leaves_nothing_fixable_and_no_error(name: str) -> None:
     assert not [f for f in out.remaining if f.fixable]
     again = fix_all(out.text)   # idempotent: a second run finds nothing to do
     assert again.text == out.text and not again.fixed
+
+
+def test_document_by_document_gives_what_the_whole_text_gives() -> None:
+    """fix_all fixes each document alone (for speed) where it reads alone as in its file: the
+    result is the text the one-fix-at-a-time loop over the whole file gives."""
+    from explainer.fixes import _fix_loop
+    text = (ROOT / "tests" / "fixtures" / "fixes" / "multi_document.yaml").read_text(encoding="utf-8")
+    whole, _expl, fixed, _failed = _fix_loop(text, explain(text), explain, set())
+    out = fix_all(text)
+    assert out.text == whole and len(out.fixed) == len(fixed) == 4
+
+
+def test_a_scenario_naming_containers_of_other_documents_is_fixed_on_the_whole_text() -> None:
+    """The Job's document alone would not know the Deployment's container `shop`: whole text."""
+    text = (ROOT / "tests" / "fixtures" / "fixes" / "multi_document.yaml").read_text(encoding="utf-8")
+    scenario = {"containers": {"shop": {"startupSeconds": 2}}}
+    out = fix_all(text, scenario)
+    assert len(out.fixed) == 4 and out.explanation is not None and out.explanation.ok
