@@ -25,10 +25,13 @@ APT_MISSING = $(strip \
 SARIF_SCHEMA := .cache/sarif-schema-2.1.0.json
 SARIF_SCHEMA_PACKAGE := @microsoft/jest-sarif
 SARIF_SCHEMA_MEMBER := package/lib/schemas/sarif-2.1.0-rtm.5.json
+# axe-core, the accessibility engine the browser tests run on each page; fetched, never committed.
+AXE_CORE_VERSION := 4.11.0
+AXE_CORE := .cache/axe-core-$(AXE_CORE_VERSION).min.js
 
 .PHONY: setup system-packages run serve test bench loadtest clean
 
-setup: system-packages $(VENV)/.installed $(SARIF_SCHEMA) locale/zh_Hans/LC_MESSAGES/django.mo
+setup: system-packages $(VENV)/.installed $(SARIF_SCHEMA) $(AXE_CORE) locale/zh_Hans/LC_MESSAGES/django.mo
 	$(PY) manage.py migrate --noinput
 
 # Compiled translations are built, not committed: rebuilt whenever the .po changes.
@@ -64,6 +67,17 @@ $(SARIF_SCHEMA):
 	tar -xzf .cache/npm-pack/*.tgz -C .cache/npm-pack $(SARIF_SCHEMA_MEMBER)
 	mv .cache/npm-pack/$(SARIF_SCHEMA_MEMBER) $@.tmp && mv $@.tmp $@
 	rm -rf .cache/npm-pack
+
+$(AXE_CORE):
+	@command -v npm >/dev/null || { \
+		echo "npm is needed to fetch axe-core for the accessibility tests; install it with:"; \
+		echo "  sudo apt-get install npm"; \
+		exit 1; }
+	mkdir -p .cache/npm-axe
+	cd .cache/npm-axe && rm -f *.tgz && npm pack --silent axe-core@$(AXE_CORE_VERSION) --pack-destination . >/dev/null
+	tar -xzf .cache/npm-axe/*.tgz -C .cache/npm-axe package/axe.min.js
+	mv .cache/npm-axe/package/axe.min.js $@.tmp && mv $@.tmp $@
+	rm -rf .cache/npm-axe
 
 run: setup
 	$(PY) manage.py runserver 127.0.0.1:8000

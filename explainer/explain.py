@@ -100,7 +100,8 @@ def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[Error
     errors = schema_errors + adm.errors
     report = PodReport(adm.pod, admitted=not errors, errors=errors, notes=list(adm.notes))
     if report.admitted:
-        report.simulation = simulate(adm.pod, sc, container_restart_rules=adm.container_restart_rules)
+        report.simulation = simulate(adm.pod, sc, container_restart_rules=adm.container_restart_rules,
+                                     version=version)
         report.notes.extend(report.simulation.notes)
     debug = tuple(report.simulation.debug_containers) if report.simulation else ()
     report.sharing = analyse_sharing(adm.pod, debug)

@@ -26,7 +26,7 @@ spec:
   initContainers:
     - name: proxy
       image: example/proxy:1.0
-      command: ["proxy", "--listen", ":8080"]
+      command: ["proxy", "run"]
   containers:
     - name: app
       image: example/app:1.0
@@ -92,7 +92,7 @@ def test_kubectl_runs_it_as_a_plugin(installed: Path, tmp_path: Path) -> None:
     proc = subprocess.run([kubectl, "podlife", "explain", "-f", str(manifest), "--summary"],
                           capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.splitlines()[0].startswith(f"{manifest}:6: error init-never-completes proxy: ")
+    assert proc.stdout.splitlines()[0].startswith(f"{manifest}:8: error init-never-completes proxy: ")
 
 
 def _git(repo: Path, *args: str) -> None:
@@ -121,5 +121,5 @@ def test_pre_commit_hook_fails_on_an_error_and_passes_a_good_manifest(tmp_path: 
     assert "Passed" in good.stdout
     bad = try_repo("stuck.yaml", "fine.yaml")
     assert bad.returncode == 1, bad.stdout + bad.stderr
-    assert "stuck.yaml:6: error init-never-completes proxy:" in bad.stdout
+    assert "stuck.yaml:8: error init-never-completes proxy:" in bad.stdout
     assert "findings at severity error or worse (--fail-on error)" in bad.stdout

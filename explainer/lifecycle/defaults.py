@@ -17,6 +17,16 @@ CRASH_LOOP_INITIAL_SECONDS = 10
 CRASH_LOOP_MAX_SECONDS = 300
 # A container that ran this long without trouble has its back-off forgotten (kubelet.go).
 CRASH_LOOP_RESET_SECONDS = 600
+# kubelet.go `newCrashLoopBackOff`: with the ReduceDefaultCrashLoopBackOffDecay gate, 1 s doubling to 60 s;
+# the node's crashLoopBackOff.maxContainerRestartPeriod (KubeletCrashLoopBackOffMax) may be 1-300 s.
+# https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#container-restarts
+REDUCED_CRASH_LOOP_INITIAL_SECONDS = 1
+REDUCED_CRASH_LOOP_MAX_SECONDS = 60
+NODE_MAX_RESTART_PERIOD_RANGE = (1, 300)
+# pkg/apis/core/validation/validation.go: at most 20 restartPolicyRules, 255 exit codes in one rule.
+# https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#container-restart-rules
+MAX_RESTART_RULES = 20
+MAX_RESTART_RULE_VALUES = 255
 # kubelet.go `imageBackOffPeriod`, `MaxImageBackOff`
 IMAGE_BACKOFF_INITIAL_SECONDS = 10
 IMAGE_BACKOFF_MAX_SECONDS = 300
@@ -34,7 +44,7 @@ POD_RESTART_POLICIES = ("Always", "OnFailure", "Never")
 PROTOCOLS = ("TCP", "UDP", "SCTP")
 
 # Kubernetes versions the model knows (lifecycle-semantics.md §2); the newest is the default.
-SUPPORTED_VERSIONS = ("1.27", "1.28", "1.29", "1.30", "1.31", "1.32", "1.33", "1.34")
+SUPPORTED_VERSIONS = ("1.27", "1.28", "1.29", "1.30", "1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37")
 DEFAULT_VERSION = SUPPORTED_VERSIONS[-1]
 
 DOCS = {
@@ -52,4 +62,6 @@ DOCS = {
     "feature-gates": "https://kubernetes.io/docs/reference/command-line-tools-reference/feature-gates/",
     "debug-running-pod": "https://kubernetes.io/docs/tasks/debug/debug-application/debug-running-pod/",
     "secrets": "https://kubernetes.io/docs/concepts/configuration/secret/",
+    "container-restarts": "https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#container-restarts",
+    "stop-signals": "https://kubernetes.io/docs/concepts/containers/container-lifecycle-hooks/#stop-signals",
 }

@@ -67,6 +67,24 @@ class SourceRef:
 
 
 @dataclass(frozen=True, slots=True)
+class RestartRule:
+    """One entry of ``restartPolicyRules`` (docs/lifecycle-model.md §2): on these exit codes, do ``action``."""
+
+    action: str                    # Restart | RestartAllContainers (anything else is reported by validation)
+    operator: str | None           # In | NotIn
+    values: tuple[int, ...]
+    index: int
+    line: int | None = None
+
+    def matches(self, exit_code: int) -> bool:
+        if self.operator == "In":
+            return exit_code in self.values
+        if self.operator == "NotIn":
+            return exit_code not in self.values
+        return False
+
+
+@dataclass(frozen=True, slots=True)
 class Container:
     name: str
     role: str                      # init | sidecar | app | ephemeral
@@ -90,6 +108,10 @@ class Container:
     has_limits: bool = False
     privileged: bool = False
     target: str | None = None      # ephemeral: targetContainerName
+    restart_rules: tuple[RestartRule, ...] = ()
+    stop_signal: str | None = None             # lifecycle.stopSignal
+    resize_restart: tuple[str, ...] = ()       # resources whose resizePolicy is RestartContainer
+    dropped: tuple[str, ...] = ()              # fields the API server dropped (gate off): for findings
 
     @property
     def probes(self) -> tuple[Probe, ...]:
@@ -134,6 +156,7 @@ class Pod:
     ephemeral_containers: tuple[Container, ...]
     volumes: tuple[Volume, ...]
     readiness_gates: int = 0
+    os_name: str | None = None     # spec.os.name
     raw: Any = field(default=None, repr=False)   # the document, for line look-ups
 
     @property

@@ -12,8 +12,9 @@ from typing import Any
 from . import defaults as d
 from .errors import ErrorRecord, ManifestError
 from .i18n import Text, gettext_noop as _
-from .model import (Container, EnvVar, Hook, Mount, Pod, PodSource, Port, Probe, SourceRef,
-                    Volume)
+from .indentation import diagnose_lost_indentation
+from .model import (Container, EnvVar, Hook, Mount, Pod, PodSource, Port, Probe, RestartRule,
+                    SourceRef, Volume)
 from .yamlload import Limits, format_path, load_documents, position
 
 # Where each workload kind keeps its Pod template.
@@ -98,6 +99,10 @@ def _document(data: Any, index: int, at: tuple[Any, ...], intake: Intake, limits
     if kind not in TEMPLATE_PATHS:
         intake.skipped.append(Skipped(index, kind, name, where[0],
                                       f"{kind} holds no Pod: nothing to simulate."))
+        return
+    flattened = diagnose_lost_indentation(root, obj, at, index, name)
+    if flattened:
+        intake.errors.extend(flattened)
         return
     errors: list[ErrorRecord] = []
     builder = _Builder(root, index, name, errors, limits)
@@ -269,6 +274,7 @@ class _Builder:
             init_containers=init, containers=apps, ephemeral_containers=eph,
             volumes=self.volumes(spec, p) + self.claim_templates(obj, at, kind),
             readiness_gates=len(self.value(spec, p, "readinessGates", (list,), _A_LIST, None) or []),
+            os_name=self.text(self.mapping(spec, p, "os"), p + ("os",), "name"),
             raw=self.root,
         )
 
@@ -313,7 +319,28 @@ class _Builder:
             privileged=bool(self.value(sc, cp + ("securityContext",), "privileged", (bool,),
                                        _TRUE_OR_FALSE, False)),
             target=self.text(c, cp, "targetContainerName"),
+            restart_rules=self.restart_rules(c, cp),
+            stop_signal=self.text(self.mapping(c, cp, "lifecycle"), cp + ("lifecycle",), "stopSignal"),
+            resize_restart=tuple(str(m.get("resourceName")) for _rp, m in self.items(c, cp, "resizePolicy")
+                                 if m.get("restartPolicy") == "RestartContainer"),
         )
+
+    def restart_rules(self, c: dict, cp: tuple[Any, ...]) -> tuple[RestartRule, ...]:
+        """``restartPolicyRules``: shapes here; counts, actions and operators are checked by validate.py."""
+        out = []
+        for i, (rp, m) in enumerate(self.items(c, cp, "restartPolicyRules")):
+            codes = self.mapping(m, rp, "exitCodes")
+            values = []
+            for j, v in enumerate(self.value(codes, rp + ("exitCodes",), "values", (list,), _A_LIST, None) or []):
+                if isinstance(v, int) and not isinstance(v, bool):
+                    values.append(v)
+                else:
+                    self.error(rp + ("exitCodes", "values", j), Text(_("An exit code must be a whole number, not "
+                                                                        "{value}."), {"value": f"{v!r:.40}"}))
+            out.append(RestartRule(action=self.text(m, rp, "action") or "",
+                                   operator=self.text(codes, rp + ("exitCodes",), "operator") if codes else None,
+                                   values=tuple(values), index=i, line=position(self.root, rp)[0]))
+        return tuple(out)
 
     def probe(self, c: dict, cp: tuple[Any, ...], key: str) -> Probe | None:
         if c.get(key) is None:

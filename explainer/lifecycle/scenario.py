@@ -14,6 +14,7 @@ from .commands import guess_run, guess_stop, hook_seconds
 from .errors import ErrorRecord, ManifestError
 from .i18n import Phrase, Text, gettext_noop as _
 from .model import Container, Pod
+from .signals import exit_code as signal_exit_code
 from .yamlload import Limits, format_path, load_documents, position
 
 FOREVER = None  # a duration of None means "never ends by itself"
@@ -21,7 +22,7 @@ PROBE_KINDS = ("startup", "readiness", "liveness")
 _CONTAINER_KEYS = {"runSeconds", "exitCode", "runs", "imagePull", "startupSeconds", "failingProbes",
                    "postStartSeconds", "preStopSeconds", "preStopExitCode", "stopSeconds", "stopExitCode"}
 _TOP_KEYS = {"kubernetesVersion", "deleteAt", "deleteGracePeriodSeconds", "sandboxLostAt", "until",
-             "containers", "debug", "featureGates", "imageUpdates"}
+             "containers", "debug", "featureGates", "imageUpdates", "crashLoopBackOff"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +85,7 @@ class Scenario:
     image_updates: tuple[ImageUpdate, ...] = ()
     feature_gates: dict[str, bool] = field(default_factory=dict)
     lines: dict[str, int] = field(default_factory=dict)
+    max_restart_period: float | None = None   # kubelet crashLoopBackOff.maxContainerRestartPeriod
 
 
 def parse_scenario(text: str | None, limits: Limits = Limits(max_bytes=256 * 1024)) -> Scenario:
@@ -111,7 +113,9 @@ def scenario_from_data(data: Any) -> Scenario:
             errors.append(_record(data, (key,), Text(_("Unknown scenario field {key}; known: {known}."),
                                                      {"key": repr(key), "known": ", ".join(sorted(_TOP_KEYS))})))
     version = data.get("kubernetesVersion")
-    if version is not None:
+    if isinstance(version, float):   # unquoted YAML: 1.30 reads as 1.3; every 1.x we know has a two-digit minor
+        version = f"{version:.2f}"
+    elif version is not None:
         version = str(version)
     containers = data.get("containers") or {}
     if not isinstance(containers, dict):
@@ -142,6 +146,7 @@ def scenario_from_data(data: Any) -> Scenario:
         debug=_debug(data, errors),
         image_updates=_image_updates(data, errors),
         feature_gates=dict(gates),
+        max_restart_period=_crash_loop_back_off(data, errors),
         lines={str(k): position(data, ("containers", k))[0] or 0 for k in containers},
     )
     if errors:
@@ -173,6 +178,27 @@ def _debug(data: dict, errors: list[ErrorRecord]) -> tuple[DebugRequest, ...]:
                                 str(item["target"]) if item.get("target") is not None else None,
                                 run, position(data, p)[0]))
     return tuple(out)
+
+
+def _crash_loop_back_off(data: dict, errors: list[ErrorRecord]) -> float | None:
+    """The node's kubelet setting ``crashLoopBackOff: {maxContainerRestartPeriod: 30}`` (seconds, or "30s")."""
+    raw = data.get("crashLoopBackOff")
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or set(raw) - {"maxContainerRestartPeriod"}:
+        errors.append(_record(data, ("crashLoopBackOff",), Text(_("crashLoopBackOff takes one field, "
+                                                                  "maxContainerRestartPeriod (1 to 300 seconds)."))))
+        return None
+    v = raw.get("maxContainerRestartPeriod")
+    if isinstance(v, str) and v.endswith("s") and v[:-1].replace(".", "", 1).isdigit():
+        v = float(v[:-1])
+    low, high = d.NODE_MAX_RESTART_PERIOD_RANGE
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not low <= v <= high:
+        errors.append(_record(data, ("crashLoopBackOff", "maxContainerRestartPeriod"), Text(
+            _("maxContainerRestartPeriod must be from {low} to {high} seconds (like 30 or \"30s\"), not {value}."),
+            {"low": low, "high": high, "value": repr(raw.get("maxContainerRestartPeriod"))})))
+        return None
+    return float(v)
 
 
 def _image_updates(data: dict, errors: list[ErrorRecord]) -> tuple[ImageUpdate, ...]:
@@ -236,7 +262,8 @@ def behaviour_for(c: Container, pod: Pod, scenario: Scenario) -> Behaviour:
         pre_stop_seconds=_hook_default(c.pre_stop, raw, "preStopSeconds", assumed, 0.0),
         pre_stop_exit_code=int(raw.get("preStopExitCode", 0)),
         stop_seconds=_stop_seconds(c, pod, raw, assumed),
-        stop_exit_code=int(raw.get("stopExitCode", d.EXIT_SIGTERM)),
+        # a process the stop signal ends exits 128 + n (lifecycle.stopSignal, docs/lifecycle-model.md §4)
+        stop_exit_code=int(raw.get("stopExitCode", signal_exit_code(c.stop_signal))),
         assumed=assumed,
     )
 

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from . import defaults as d
 from .i18n import Phrase, Text, gettext_noop as _
 from .model import Container, Pod
+from .restart_all import RestartAllMixin
+from .restart_rules import should_restart
 from .scenario import Behaviour, DebugRequest, Run, Scenario, behaviour_for
 from .scheduler import DECIDE, HAPPEN, Scheduler
 from .status import EXITED, WAITING, RuntimeStatus, StatusBook
@@ -23,6 +25,7 @@ from .runtime import CState
 from .startup import StartupMixin
 from .termination import TerminationMixin
 from .trace import Dependency, StatusPoint, TraceEvent
+from .versions import crash_loop_backoff, gate_enabled
 
 
 @dataclass
@@ -48,9 +51,15 @@ _NO_LONGER_RUNNING = Text(_("the container is no longer running"))
 _GONE_WITH_SANDBOX = Text(_("gone with the sandbox"))
 
 
-def simulate(pod: Pod, scenario: Scenario = Scenario(), *, container_restart_rules: bool = False) -> Simulation:
-    """Simulate ``pod`` under ``scenario``; deterministic, bounded by the horizon."""
-    return _Kubelet(pod, scenario, container_restart_rules).run()
+def simulate(pod: Pod, scenario: Scenario = Scenario(), *, container_restart_rules: bool = False,
+             version: str | None = None) -> Simulation:
+    """Simulate ``pod`` under ``scenario``; deterministic, bounded by the horizon.
+
+    ``pod`` is the Pod as admitted (validate.py): per-container restart fields are only still there when
+    the version's ContainerRestartRules gate let them through, so the simulation follows what it is given.
+    ``version`` picks the kubelet's crash-loop back-off settings (the newest version's when omitted).
+    """
+    return _Kubelet(pod, scenario, container_restart_rules, version or d.DEFAULT_VERSION).run()
 
 
 def horizon(pod: Pod, scenario: Scenario) -> float:
@@ -92,15 +101,17 @@ def _ready_condition(c: Container) -> str:
     return "exit0"
 
 
-class _Kubelet(StartupMixin, TerminationMixin):
-    def __init__(self, pod: Pod, scenario: Scenario, container_restart_rules: bool) -> None:
+class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin):
+    def __init__(self, pod: Pod, scenario: Scenario, container_restart_rules: bool, version: str) -> None:
         self.pod, self.scenario = pod, scenario
         self.restart_rules = container_restart_rules
+        self.notes: list[Text] = []
+        self.bo_initial, self.bo_max = self._node_backoff(version, scenario)
+        self.restart_all: tuple | None = None     # (container, exit code, rule) for the next sync
         self.until = horizon(pod, scenario)
         self.s = Scheduler(self.until, d.MAX_EVENTS)
         self.events: list[TraceEvent] = []
         self.timeline: list[StatusPoint] = []
-        self.notes: list[Text] = []
         default_wait = "PodInitializing" if pod.init_containers else "ContainerCreating"
         self.default_wait = default_wait
         self.cs: dict[str, CState] = {}
@@ -190,7 +201,8 @@ class _Kubelet(StartupMixin, TerminationMixin):
                 point.status, point.phase, point.ready, point.ready_count, point.restarts):
             self.timeline.append(point)
 
-    def _set(self, c: CState, state: str, *, reason: str | None = None, exit_code: int | None = None) -> None:
+    def _set(self, c: CState, state: str, *, reason: str | None = None, exit_code: int | None = None,
+             will_restart: bool | None = None) -> None:
         st = c.st
         st.state = state
         if state == WAITING:
@@ -199,6 +211,7 @@ class _Kubelet(StartupMixin, TerminationMixin):
             st.exit_code = exit_code
             st.last_exit = exit_code
             st.started = st.ready = False
+            st.will_restart = self.will_restart(c, exit_code or 0) if will_restart is None else will_restart
         self.book.changed(st)
 
     def request_sync(self) -> None:
@@ -219,11 +232,23 @@ class _Kubelet(StartupMixin, TerminationMixin):
             self.sync_wanted = False
             self.request_sync()
 
-    def policy(self, c: CState) -> str:
-        """The restart policy that decides for ``c`` (per container with ContainerRestartRules)."""
-        if self.restart_rules and c.spec.role in ("app", "init") and c.spec.restart_policy:
-            return c.spec.restart_policy
-        return self.pod.restart_policy
+    def _node_backoff(self, version: str, sc: Scenario) -> tuple[float, float]:
+        """The kubelet's crash-loop back-off for this node (docs/lifecycle-model.md §5)."""
+        gates = sc.feature_gates
+        if sc.max_restart_period is not None and not gate_enabled("KubeletCrashLoopBackOffMax", version, gates):
+            self.notes.append(Text(_(
+                "Kubernetes {version}: the kubelet ignores crashLoopBackOff.maxContainerRestartPeriod because the "
+                "KubeletCrashLoopBackOffMax feature gate is off (on by default from 1.35; alpha since 1.32)."),
+                {"version": version}))
+        initial, maximum = crash_loop_backoff(version, gates, sc.max_restart_period)
+        if (initial, maximum) != (d.CRASH_LOOP_INITIAL_SECONDS, d.CRASH_LOOP_MAX_SECONDS):
+            self.notes.append(Text(_("Crash-loop back-off on this node: {initial}s, doubling up to {max}s."),
+                                   {"initial": f"{initial:g}", "max": f"{maximum:g}"}))
+        return initial, maximum
+
+    def will_restart(self, c: CState, exit_code: int) -> bool:
+        """`ContainerShouldRestart` for ``c``'s exit (docs/lifecycle-model.md §2)."""
+        return should_restart(c.spec, self.pod.restart_policy, exit_code)
 
     # ---- exits -------------------------------------------------------------------------------
     def _exit(self, c: CState, gen: int, code: int, how: str) -> None:
@@ -236,9 +261,12 @@ class _Kubelet(StartupMixin, TerminationMixin):
         c.finished_at = now
         aborted_poststart = c.in_poststart
         c.in_poststart = False
-        self._set(c, EXITED, exit_code=code)
+        rule = self.restart_all_rule(c, code)
+        self._set(c, EXITED, exit_code=code, will_restart=True if rule is not None else None)
         reason = "Completed" if code == 0 else "Error"
         message = _EXIT_HOW.get(how, how)
+        if how == "sigterm" and c.spec.stop_signal is not None:
+            message = Text(_("exits after its stop signal {signal}"), {"signal": c.spec.stop_signal})
         assumed = (how == "natural" and "runSeconds" in c.b.assumed) or (how == "sigterm" and "stopSeconds" in c.b.assumed)
         self.emit(c, "exited", exit_code=code, reason=reason, message=message, assumed=assumed)
         if was_ready:
@@ -248,6 +276,8 @@ class _Kubelet(StartupMixin, TerminationMixin):
         if self.pod_kill is not None:
             self._pod_kill_progress()
             return
+        if rule is not None:      # acted on by the next sync (`ShouldAllContainersRestart`)
+            self.restart_all = (c, code, rule)
         if kill is not None:      # a single kill (probe failure) has finished: the worker is free
             self._free()
         if aborted_poststart and self.busy:

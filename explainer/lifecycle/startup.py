@@ -11,6 +11,7 @@ from typing import Any
 from . import defaults as d
 from .i18n import Text, gettext_noop as _
 from .probes import INF, Checks, failure_time, success_time
+from .restart_rules import is_restartable
 from .runtime import CState
 from .scenario import Run
 from .scheduler import HAPPEN
@@ -34,6 +35,8 @@ class StartupMixin:
             return
         if not self.sandbox and not self._create_sandbox():
             return
+        if self.restart_all is not None:
+            self._restart_all_containers()
         queue = [c for c in self.ephemeral if c.requested and not c.ever_created]
         starts, initialized, kill = self._init_actions()
         if kill:
@@ -98,7 +101,9 @@ class StartupMixin:
                 if sidecar:
                     to_start.append(c)
                 elif c.st.exit_code != 0:
-                    if self.policy(c) == "Never":
+                    # 1.35+: `ContainerShouldRestart` decides per init container (its own restartPolicy
+                    # and rules first), so a Never init container fails an Always Pod (lifecycle-model.md §2)
+                    if not self.will_restart(c, c.st.exit_code or 0):
                         return [], False, True
                     to_start.append(c)
                 elif i == n - 1:
@@ -124,15 +129,11 @@ class StartupMixin:
         return to_start, False
 
     def _should_restart(self, c: CState) -> bool:
-        """`ShouldContainerBeRestarted` (pkg/kubelet/container/helpers.go), §4.1."""
-        if not c.ever_created or c.force_restart:
-            return True
-        policy = self.policy(c)
-        if policy == "Never":
-            return False
-        if policy == "OnFailure":
-            return c.st.exit_code != 0
-        return True
+        """`ShouldContainerBeRestarted` (pkg/kubelet/container/helpers.go), §4.1; from 1.35 it asks
+        `ContainerShouldRestart` with the last exit code (restart rules, docs/lifecycle-model.md §2)."""
+        if not c.ever_created or not c.has_status or c.force_restart:
+            return True      # no status left (removed by RestartAllContainers): started like a new one
+        return self.will_restart(c, c.st.last_exit or 0)
 
     # ---- starting containers --------------------------------------------------------------
     def _start_queue(self) -> None:
@@ -204,7 +205,8 @@ class StartupMixin:
         return Text(_("runs {seconds}s, then exits {code}"), {"seconds": f"{run.seconds:g}", "code": run.exit_code})
 
     def _backoff_allows(self, c: CState) -> bool:
-        """`doBackOff` over client-go's Backoff: first restart at once, then 10 s doubling to 300 s."""
+        """`doBackOff` over client-go's Backoff: first restart at once, then 10 s doubling to 300 s (or the
+        node's settings, `newCrashLoopBackOff`; docs/lifecycle-model.md §5)."""
         now, ts = self.s.now, c.finished_at
         if ts is None:
             return True
@@ -218,7 +220,7 @@ class StartupMixin:
                                        {"delay": f"{c.bo_delay:g}", "t": f"{ts + c.bo_delay:g}"}))
                 self.s.at(ts + c.bo_delay, HAPPEN, self.request_sync)
             return False
-        c.bo_delay = d.CRASH_LOOP_INITIAL_SECONDS if expired else min(c.bo_delay * 2, d.CRASH_LOOP_MAX_SECONDS)
+        c.bo_delay = self.bo_initial if expired else min(c.bo_delay * 2, self.bo_max)
         c.bo_updated = now
         return True
 
@@ -309,7 +311,8 @@ class StartupMixin:
                   message=Text(_("{kind} probe failed {n} times in a row ({detail})"),
                                {"kind": kind, "n": probe.failure_threshold, "detail": probe.detail}))
         grace = probe.termination_grace_period or self.pod.termination_grace_period
-        restart = c.spec.role == "sidecar" or self.policy(c) != "Never"
+        # `IsContainerRestartable` (pkg/api/v1/pod/util.go): container policy and Restart rules first
+        restart = c.spec.role == "sidecar" or is_restartable(c.spec, self.pod.restart_policy)
         if not restart and c.spec.role == "app" and not any(
                 o is not c and (o.alive or self._should_restart(o)) for o in self.apps):
             # `computePodActions`: nothing left to keep or start -> KillPod, whose kills carry no

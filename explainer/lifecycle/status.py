@@ -17,8 +17,8 @@ NONE, WAITING, RUNNING, EXITED = "none", "waiting", "running", "exited"
 # counter slots
 (PEND_INIT, FAILED_INIT, PEND_SIDECAR, RUNNING_N, WAITING_N, STOPPED, SUCCEEDED,
  READY_NEEDED_OK, RUN_READY_APP, RESTARTS_INIT, RESTARTS_SIDECAR, RESTARTS_APP,
- READY_SIDECAR) = range(13)
-_SLOTS = 13
+ READY_SIDECAR, STOPPED_RESTARTING) = range(14)
+_SLOTS = 14
 _ZERO = (0,) * _SLOTS
 
 
@@ -26,7 +26,7 @@ class RuntimeStatus:
     """The part of a container's status the Pod-level rules read."""
 
     __slots__ = ("role", "index", "state", "waiting_reason", "exit_code", "last_exit", "started",
-                 "ready", "restarts", "contrib")
+                 "ready", "restarts", "contrib", "will_restart")
 
     def __init__(self, role: str, index: int, waiting_reason: str) -> None:
         self.role, self.index = role, index
@@ -38,6 +38,7 @@ class RuntimeStatus:
         self.ready = False
         self.restarts = 0
         self.contrib: tuple[int, ...] = _ZERO
+        self.will_restart = True               # `ContainerShouldRestart` for the last exit
 
     def terminated_reason(self) -> str:
         return "Completed" if self.exit_code == 0 else "Error"
@@ -47,12 +48,13 @@ def _contribution(s: RuntimeStatus) -> tuple[int, ...]:
     c = [0] * _SLOTS
     if s.role == "init":
         c[RESTARTS_INIT] = s.restarts
+        # a failure counts against the Pod only when the container will not be restarted
         if s.state == RUNNING:
             c[PEND_INIT] = 1
         elif s.state == EXITED:
-            c[FAILED_INIT] = int(s.exit_code != 0)
+            c[FAILED_INIT] = int(s.exit_code != 0 and not s.will_restart)
         elif s.last_exit is not None:
-            c[FAILED_INIT] = int(s.last_exit != 0)
+            c[FAILED_INIT] = int(s.last_exit != 0 and not s.will_restart)
         else:
             c[PEND_INIT] = 1
     elif s.role == "sidecar":
@@ -73,8 +75,10 @@ def _contribution(s: RuntimeStatus) -> tuple[int, ...]:
         elif s.state == EXITED:
             c[STOPPED] = 1
             c[SUCCEEDED] = int(s.exit_code == 0)
+            c[STOPPED_RESTARTING] = int(s.will_restart)
         elif s.last_exit is not None:
             c[STOPPED] = 1
+            c[STOPPED_RESTARTING] = int(s.will_restart)
         else:
             c[WAITING_N] = 1
         c[READY_NEEDED_OK] = int(s.ready)
@@ -135,7 +139,10 @@ class StatusBook:
 
     def _phase(self, pod_has_initialized: bool, terminal: bool) -> str:
         c = self.counts
-        if c[FAILED_INIT] > 0 and self.restart_policy == "Never":
+        # `getPhase`: an init container failure that will not be restarted fails the Pod.  Up to 1.34 that
+        # is "restartPolicy Never"; from 1.35 `ContainerShouldRestart` decides per container (the same
+        # answer when no container has its own restartPolicy; docs/lifecycle-model.md §2).
+        if c[FAILED_INIT] > 0:
             return "Failed"
         if c[PEND_INIT] > 0 or (c[PEND_SIDECAR] > 0 and not pod_has_initialized) or c[WAITING_N] > 0:
             return "Pending"
@@ -144,11 +151,11 @@ class StatusBook:
         if c[STOPPED] > 0:
             if terminal:
                 return "Succeeded" if c[STOPPED] == c[SUCCEEDED] else "Failed"
-            if self.restart_policy == "Always":
+            # Always, or OnFailure with a failure: "in the process of restarting"; generalised per
+            # container by `ContainerShouldRestart` (a Never Pod whose container has a Restart rule runs on)
+            if c[STOPPED_RESTARTING] > 0:
                 return "Running"
-            if c[STOPPED] == c[SUCCEEDED]:
-                return "Succeeded"
-            return "Failed" if self.restart_policy == "Never" else "Running"
+            return "Succeeded" if c[STOPPED] == c[SUCCEEDED] else "Failed"
         return "Pending"
 
     def containers_ready(self) -> bool:

@@ -92,9 +92,12 @@ class TerminationMixin:
         now = self.s.now
         k.stage = "term"
         remaining = max(k.deadline - now, d.MINIMUM_GRACE_PERIOD_SECONDS)
-        self.emit(c, "terminating", reason=k.reason,
-                  message=Text(_("SIGTERM; SIGKILL in {remaining}s if still running"),
-                               {"remaining": f"{remaining:g}"}))
+        if c.spec.stop_signal is None:
+            message = Text(_("SIGTERM; SIGKILL in {remaining}s if still running"), {"remaining": f"{remaining:g}"})
+        else:   # lifecycle.stopSignal replaces SIGTERM (ContainerStopSignals; docs/lifecycle-model.md §4)
+            message = Text(_("{signal} (lifecycle.stopSignal); SIGKILL in {remaining}s if still running"),
+                           {"signal": c.spec.stop_signal, "remaining": f"{remaining:g}"})
+        self.emit(c, "terminating", reason=k.reason, message=message)
         stop = c.b.stop_seconds
         if stop is not None and stop < remaining:
             self.s.at(now + stop, HAPPEN, self._exit, c, c.gen, c.b.stop_exit_code, "sigterm")

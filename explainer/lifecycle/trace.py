@@ -12,6 +12,7 @@ EVENT_TYPES = (
     "killed", "sandbox_lost",
     # additions to the contract (never renamed, only added):
     "deadline_exceeded", "debug_requested", "image_updated",
+    "all_containers_restarting",   # 1.35+: a RestartAllContainers rule matched (Pod-level)
 )
 
 

@@ -13,8 +13,10 @@ import re
 from dataclasses import dataclass, field
 
 from .errors import ErrorRecord
+from .gated_fields import drop_disabled_fields, restart_rule_problems, stop_signal_problems
 from .i18n import Text, gettext_noop as _
 from .model import Container, Pod
+from .versions import gate_enabled, version_tuple
 from .yamlload import parse_path, position
 
 _DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
@@ -28,21 +30,16 @@ class Admission:
     errors: list[ErrorRecord] = field(default_factory=list)
     notes: list[Text] = field(default_factory=list)
     container_restart_rules: bool = False
+    restart_all: bool = False
+    stop_signals: bool = False
 
 
-def version_tuple(version: str) -> tuple[int, int]:
-    major, minor = version.split(".")[:2]
-    return int(major), int(minor)
+__all__ = ["Admission", "admit", "sidecars_enabled", "version_tuple"]
 
 
 def sidecars_enabled(version: str, gates: dict[str, bool]) -> bool:
     """SidecarContainers: alpha 1.28 (off), beta 1.29 (on), GA 1.33 (locked on)."""
-    v = version_tuple(version)
-    if v < (1, 28):
-        return False
-    if v >= (1, 33):
-        return True
-    return gates.get("SidecarContainers", v >= (1, 29))
+    return gate_enabled("SidecarContainers", version, gates)
 
 
 def admit(pod: Pod, version: str, gates: dict[str, bool] | None = None) -> Admission:
@@ -50,7 +47,10 @@ def admit(pod: Pod, version: str, gates: dict[str, bool] | None = None) -> Admis
     gates = gates or {}
     adm = Admission(pod)
     v = version_tuple(version)
-    adm.container_restart_rules = v >= (1, 34) and gates.get("ContainerRestartRules", False)
+    adm.container_restart_rules = gate_enabled("ContainerRestartRules", version, gates)
+    adm.restart_all = adm.container_restart_rules and gate_enabled("RestartAllContainersOnContainerExits",
+                                                                   version, gates)
+    adm.stop_signals = gate_enabled("ContainerStopSignals", version, gates)
     sidecars = [c for c in pod.init_containers if c.role == "sidecar"]
     if sidecars and v < (1, 28):
         for c in sidecars:
@@ -68,6 +68,9 @@ def admit(pod: Pod, version: str, gates: dict[str, bool] | None = None) -> Admis
         inits = tuple(dataclasses.replace(c, role="init", restart_policy=None) if c.role == "sidecar" else c
                       for c in pod.init_containers)
         adm.pod = pod = dataclasses.replace(pod, init_containers=inits)
+    adm.pod, notes = drop_disabled_fields(pod, version, adm.container_restart_rules, adm.stop_signals)
+    adm.notes.extend(notes)
+    pod = adm.pod
     _validate(adm, pod, version)
     return adm
 
@@ -108,10 +111,15 @@ def _validate(adm: Admission, pod: Pod, version: str) -> None:
 
 
 def _validate_container(adm: Admission, pod: Pod, c: Container, version: str) -> None:
-    if c.role == "init" and c.restart_policy is not None:
+    if c.role == "init" and c.restart_policy is not None and not adm.container_restart_rules:
         _err(adm, c, "restartPolicy", Text(_("Unsupported value {value}: an init container takes only "
                                              "restartPolicy: Always (which makes it a native sidecar)."),
                                            {"value": repr(c.restart_policy)}), "Unsupported value")
+    # before their gates exist these fields are unknown to the version's schema, which reports them
+    problems = (restart_rule_problems(c, adm.restart_all) if adm.container_restart_rules else []) + \
+        (stop_signal_problems(pod, c) if adm.stop_signals else [])
+    for field_path, message, reason in problems:
+        _err(adm, c, field_path, message, reason)
     if c.role == "app" and c.restart_policy is not None and not adm.container_restart_rules:
         _err(adm, c, "restartPolicy", Text(_("Forbidden: may not be set for non-init containers (only with the "
                                              "ContainerRestartRules feature gate).")), "Forbidden")

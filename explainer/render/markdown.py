@@ -1,10 +1,17 @@
-"""A Markdown summary of an explanation, to paste into a review thread."""
+"""A Markdown summary of an explanation, to paste into a review thread.
+
+Every value that comes from the input (Pod and container names, messages, fixes) is escaped
+for where it goes: backslash escapes in text, headings and table cells, code spans and fences
+longer than any backtick run inside, and link targets percent-encoded.  A CommonMark renderer
+turns the export into no HTML element that the input wrote.
+"""
 from __future__ import annotations
 
-import html
-from typing import Callable
+import re
+from typing import Callable, Sequence
+from urllib.parse import quote
 
-from ..explain import Explanation
+from ..explain import Explanation, PodReport
 from .i18n import Text, gettext_noop as _
 from .story import story
 
@@ -16,51 +23,104 @@ SEVERITY = _("Severity")
 FINDING = _("Finding")
 CONTAINER = _("Container")
 LINE = _("Line")
-MORE = _("{n} more steps at the link")
+TIMELINE = _("Timeline")
+WRITE_INSTEAD = _("Write instead:")
+PITFALLS = _("Pitfalls:")
+
+# The characters that can start markup inside a line (emphasis, code, links, images, raw HTML,
+# entities, table cells, strike-through, heading closers); CommonMark lets a backslash escape
+# any of them.  Every value is put after a prefix, so line-start markers ("1.", "-") stay text.
+_MARKUP = re.compile(r"([\\`*_\[\]<>&!|~#])")
 
 
 def _t(msgid: str, gettext: Gettext, **params: object) -> str:
     return Text(msgid, dict(params)).render(gettext)
 
 
-def _cell(text: object) -> str:
-    """Text for a table cell or a line: no raw HTML, no table breaks."""
-    return html.escape(str(text), quote=False).replace("|", "\\|").replace("\n", " ")
+def text(value: object) -> str:
+    """Inline text: every punctuation character escaped, on one line (safe in headings and cells)."""
+    one_line = " ".join(str(value).split())
+    return _MARKUP.sub(r"\\\1", one_line)
+
+
+def code(value: object) -> str:
+    """A code span that holds ``value`` literally, whatever backticks it contains.
+
+    Not for table cells: GFM splits cells at ``|`` even inside code spans.
+    """
+    one_line = " ".join(str(value).split()) or " "
+    run = max((len(m) for m in re.findall(r"`+", one_line)), default=0)
+    fence = "`" * (run + 1)
+    pad = " " if one_line.startswith("`") or one_line.endswith("`") or one_line.startswith(" ") else ""
+    return f"{fence}{pad}{one_line}{pad}{fence}"
+
+
+def fenced(body: str, info: str = "") -> list[str]:
+    """A fenced code block longer than any backtick run in ``body``."""
+    run = max((len(m) for m in re.findall(r"`{3,}", body)), default=0)
+    fence = "`" * max(3, run + 1)
+    return [fence + info, *body.rstrip("\n").split("\n"), fence]
+
+
+def link(label: str, url: str) -> str:
+    """A link whose target cannot end early or carry markup: reserved characters percent-encoded."""
+    return f"[{text(label)}]({quote(url, safe=':/?=&#%~+,;@!$*')})"
 
 
 def explanation_as_markdown(expl: Explanation, url: str, *, gettext: Gettext = lambda s: s,
-                            scenario_yaml: str = "", max_steps: int = 12) -> str:
-    out = [f"### {_t(TITLE, gettext, names=', '.join(r.pod.name for r in expl.pods) or '—')}",
-           "", f"[{url}]({url}) · Kubernetes {expl.version}", ""]
+                            scenario_yaml: str = "", timeline_urls: Sequence[str] = ()) -> str:
+    """The whole story, the findings with their fixes and a linked timeline image per Pod."""
+    names = ", ".join(r.pod.name for r in expl.pods) or "—"
+    out = [f"### {text(_t(TITLE, gettext, names=names))}",
+           "", f"{link(url, url)} · Kubernetes {text(expl.version)}", ""]
     if scenario_yaml:
-        out += [_t(_("Scenario:"), gettext), "", "```yaml", scenario_yaml.rstrip(), "```", ""]
+        out += [text(_t(_("Scenario:"), gettext)), "", *fenced(scenario_yaml, "yaml"), ""]
     for e in expl.errors:
         where = f"line {e.line}: " if e.line else ""
-        out.append(f"- ⛔ {where}{_cell(e.message)}")
-    for r in expl.pods:
-        out += ["", f"#### {r.pod.source.kind} `{r.pod.name}`", ""]
-        sim = r.simulation
-        if sim is not None:
-            last = sim.timeline[-1]
-            out.append(_t(_("Ends as **{status}** (phase {phase}, READY {ready}) at {t} s."), gettext,
-                          status=last.status, phase=last.phase, ready=last.ready_count, t=f"{sim.end_time:g}"))
-            out.append("")
-        if r.findings:
-            out += [f"| {_t(SEVERITY, gettext)} | {_t(FINDING, gettext)} | {_t(CONTAINER, gettext)} "
-                    f"| {_t(LINE, gettext)} |", "|---|---|---|---|"]
-            for f in r.findings:
-                d = f.to_dict()
-                title = f.render(gettext)["title"] if hasattr(f, "render") else d["title"]
-                out.append(f"| {d['severity']} | {_cell(title)} (`{d['id']}`) | {_cell(d['container'] or '—')} "
-                           f"| {d['line'] or '—'} |")
-            out.append("")
-        else:
-            out += [_t(_("No pitfalls found."), gettext), ""]
-        if sim is not None:
-            steps = story(r.pod, sim)
-            out.append(_t(_("What happens:"), gettext))
-            for n, step in enumerate(steps[:max_steps], 1):
-                out.append(f"{n}. `{step.t:g} s` {_cell(step.text.render(gettext))}")
-            if len(steps) > max_steps:
-                out.append(f"{max_steps + 1}. … ({_t(MORE, gettext, n=len(steps) - max_steps)})")
+        out.append(f"- ⛔ {where}{text(e.message)}")
+    for i, r in enumerate(expl.pods):
+        picture = timeline_urls[i] if i < len(timeline_urls) else ""
+        out += _pod(r, gettext, picture)
     return "\n".join(out).rstrip() + "\n"
+
+
+def _pod(r: PodReport, gettext: Gettext, picture: str) -> list[str]:
+    out = ["", f"#### {text(r.pod.source.kind)} {code(r.pod.name)}", ""]
+    sim = r.simulation
+    if sim is not None:
+        last = sim.timeline[-1]
+        out += [_t(_("Ends as **{status}** (phase {phase}, READY {ready}) at {t} s."), gettext,
+                   status=text(last.status), phase=text(last.phase), ready=text(last.ready_count),
+                   t=f"{sim.end_time:g}"), ""]
+        if picture:
+            label = text(_t(TIMELINE, gettext))
+            target = quote(picture, safe=":/?=&#%~+,;@!$*")
+            out += [f"[![{label}]({target})]({target})", ""]
+    out += _findings(r, gettext)
+    if sim is not None:
+        out.append(text(_t(_("What happens:"), gettext)))
+        for n, step in enumerate(story(r.pod, sim), 1):
+            out.append(f"{n}. {code(f'{step.t:g} s')} {text(step.text.render(gettext))}")
+    return out
+
+
+def _findings(r: PodReport, gettext: Gettext) -> list[str]:
+    if not r.findings:
+        return [text(_t(_("No pitfalls found."), gettext)), ""]
+    out = [f"| {text(_t(SEVERITY, gettext))} | {text(_t(FINDING, gettext))} | {text(_t(CONTAINER, gettext))} "
+           f"| {text(_t(LINE, gettext))} |", "|---|---|---|---|"]
+    for f in r.findings:
+        d = f.to_dict()
+        title = f.render(gettext)["title"]
+        out.append(f"| {text(d['severity'])} | {text(title)} ({text(d['id'])}) | {text(d['container'] or '—')} "
+                   f"| {d['line'] or '—'} |")
+    out += ["", text(_t(PITFALLS, gettext)), ""]
+    for n, f in enumerate(r.findings, 1):
+        rendered = f.render(gettext)
+        where = f" ({text(f.container)})" if f.container else ""
+        out += [f"{n}. **{text(rendered['title'])}**{where}: {text(rendered['explanation'])}"]
+        if f.fix:
+            out += ["", "   " + text(_t(WRITE_INSTEAD, gettext)), ""]
+            out += ["   " + line if line else "" for line in fenced(f.fix, "yaml")]
+        out.append("")
+    return out

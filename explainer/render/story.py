@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..lifecycle.model import Container, Pod
+from ..lifecycle.restart_rules import RESTART_ALL, matching_rule, should_restart
 from ..lifecycle.simulate import Simulation
 from ..lifecycle.trace import TraceEvent
 from .i18n import Text, gettext_noop as _
@@ -15,6 +16,8 @@ class Step:
     container: str | None
     text: Text
     assumed: bool = False
+    kind: str = ""                      # the event's type ("restarted" for a start after a restart)
+    steps: tuple["Step", ...] = ()      # a summary's steps, shown on request (collapse_crash_loops)
 
 
 def _m(e: TraceEvent) -> Text | str:
@@ -34,9 +37,62 @@ def story(pod: Pod, sim: Simulation) -> list[Step]:
     for i, e in enumerate(sim.events):
         text = _sentence(e, specs.get(e.container or ""), pod, sim.events, i)
         if text is not None:
-            steps.append(Step(e.t, e.container, text, e.assumed))
+            kind = "restarted" if e.type == "started" and e.restart_count else e.type
+            steps.append(Step(e.t, e.container, text, e.assumed, kind))
     steps.append(Step(sim.end_time, None, _ending(sim)))
     return steps
+
+
+# What happens over and over in a crash loop (of any container): a run of these is one loop.
+_LOOP_KINDS = frozenset({"exited", "backoff", "restarted", "ready", "not_ready", "liveness_failed",
+                         "startup_probe_ok", "startup_probe_failed", "terminating", "killed"})
+
+
+def collapse_crash_loops(steps: list[Step], *, keep: int = 2, least: int = 2) -> list[Step]:
+    """After a container's first ``keep`` restarts, the rest of its crash loop becomes one step
+    ("app exits and is restarted 5 more times, back-off 40 s → 300 s") holding the steps it
+    summarises.  Only runs of crash-loop steps are folded, and only ``least`` restarts or more."""
+    out: list[Step] = []
+    restarts: dict[str | None, int] = {}
+    i = 0
+    while i < len(steps):
+        step = steps[i]
+        out.append(step)
+        i += 1
+        if step.kind != "restarted":
+            continue
+        restarts[step.container] = restarts.get(step.container, 0) + 1
+        if restarts[step.container] != keep:
+            continue
+        end = i
+        while end < len(steps) and steps[end].kind in _LOOP_KINDS:
+            end += 1
+        ours = [j for j in range(i, end) if steps[j].kind == "restarted" and steps[j].container == step.container]
+        if len(ours) < least:
+            continue
+        hidden = steps[i:ours[-1] + 1]
+        out.append(Step(hidden[0].t, step.container, _loop_summary(step.container or "", hidden, steps[:i]),
+                        any(s.assumed for s in hidden), "crash_loop", tuple(hidden)))
+        i = ours[-1] + 1
+    return out
+
+
+def _loop_summary(name: str, hidden: list[Step], before: list[Step]) -> Text:
+    delays = []
+    last_exit = next((s.t for s in reversed(before) if s.container == name and s.kind == "exited"), None)
+    for s in hidden:
+        if s.container != name:
+            continue
+        if s.kind == "exited":
+            last_exit = s.t
+        elif s.kind == "restarted" and last_exit is not None:
+            delays.append(s.t - last_exit)
+    n = sum(1 for s in hidden if s.kind == "restarted" and s.container == name)
+    if not delays or delays[0] == delays[-1]:
+        return Text(_("{c} exits and is restarted {n} more times, back-off {a} s each time."),
+                    {"c": name, "n": n, "a": _secs(delays[0] if delays else 0)})
+    return Text(_("{c} exits and is restarted {n} more times, back-off {a} s → {b} s."),
+                {"c": name, "n": n, "a": _secs(delays[0]), "b": _secs(delays[-1])})
 
 
 def _ending(sim: Simulation) -> Text:
@@ -94,9 +150,23 @@ def _sentence(e: TraceEvent, c: Container | None, pod: Pod, events: list[TraceEv
         if c is not None and c.role == "sidecar":
             return Text(_("Sidecar {c} gets SIGTERM ({m}): sidecars stop after the app containers, in reverse "
                           "order."), {"c": name, "m": _m(e)})
+        if c is not None and c.stop_signal is not None:
+            return Text(_("The kubelet stops {c} with its stop signal {signal} instead of SIGTERM ({m})."),
+                        {"c": name, "signal": c.stop_signal, "m": _m(e)})
         return Text(_("The kubelet sends {c} SIGTERM ({m})."), {"c": name, "m": _m(e)})
     if k == "killed":
+        if e.reason == "RestartAllContainers":
+            return Text(_("{c} is killed at once: a RestartAllContainers restart runs no preStop hook and does "
+                          "not wait for the grace period."), {"c": name})
         return Text(_("The grace period is over: SIGKILL for {c}."), {"c": name})
+    if k == "all_containers_restarting":
+        if e.reason == "RestartAllContainersStarted":
+            return Text(_("{m}. The kubelet kills every running container, sidecars and ephemeral containers "
+                          "included."), {"m": _m(e)})
+        return Text(_("Every container is removed but the sandbox stays (same IP, same volumes); "
+                      "AllContainersRestarting goes back to False. The Pod is Pending again and starts over: init "
+                      "containers in order, then sidecars, then app containers, each restart count one higher. "
+                      "Ephemeral containers are not restarted."))
     if k == "sandbox_lost":
         return Text(_("The node reboots: the sandbox and every container are gone. The kubelet builds a new "
                       "sandbox and runs the init containers again, from the first."))
@@ -109,6 +179,16 @@ def _sentence(e: TraceEvent, c: Container | None, pod: Pod, events: list[TraceEv
 
 
 def _started(e: TraceEvent, c: Container, pod: Pod) -> Text:
+    text = _started_text(e, c, pod)
+    if c.resize_restart and not e.restart_count:
+        # in-place resize is GA from 1.35 (not modelled): say what resizing this container would do
+        return Text(_("{said} Its resizePolicy says RestartContainer for {resources}: an in-place resize of "
+                      "that resource restarts the container."),
+                    {"said": text, "resources": ", ".join(c.resize_restart)})
+    return text
+
+
+def _started_text(e: TraceEvent, c: Container, pod: Pod) -> Text:
     name = c.name
     if e.restart_count:
         return Text(_("{c} starts again (restart {n})."), {"c": name, "n": e.restart_count})
@@ -144,4 +224,27 @@ def _exited(e: TraceEvent, c: Container | None, pod: Pod) -> Text:
                     {"c": name, "i": c.index + 1, "n": len(pod.init_containers)})
     if e.reason == "Unknown":
         return Text(_("{c} is gone with the sandbox (exit code {code})."), {"c": name, "code": code})
-    return Text(_("{c} exits with code {code} ({m})."), {"c": name, "code": code, "m": _m(e)})
+    said = Text(_("{c} exits with code {code} ({m})."), {"c": name, "code": code, "m": _m(e)})
+    if c is not None and c.role in ("app", "init") and c.restart_policy is not None and code is not None \
+            and e.message == "the main process ends":
+        return Text(_("{said} {decision}"), {"said": said, "decision": _restart_decision(c, pod, code)})
+    return said
+
+
+def _restart_decision(c: Container, pod: Pod, code: int) -> Text:
+    """Which restart rule (or policy) decided, as `ContainerShouldRestart` reads them (lifecycle-model.md §2)."""
+    rule = matching_rule(c, code)
+    if rule is not None:
+        where = {"i": rule.index, "op": rule.operator, "values": ", ".join(str(v) for v in rule.values)}
+        if rule.action == RESTART_ALL:
+            return Text(_("restartPolicyRules[{i}] ({op} {values}) matches: RestartAllContainers."), where)
+        return Text(_("restartPolicyRules[{i}] ({op} {values}) matches: Restart, whatever the restartPolicy "
+                      "({policy})."), where | {"policy": c.restart_policy})
+    again = should_restart(c, pod.restart_policy, code)
+    if c.restart_rules:
+        msg = (_("No restart rule matches, so its own restartPolicy {policy} decides: it is restarted.") if again
+               else _("No restart rule matches, so its own restartPolicy {policy} decides: it is not restarted."))
+    else:
+        msg = (_("Its own restartPolicy {policy} decides, not the Pod's ({pod}): it is restarted.") if again
+               else _("Its own restartPolicy {policy} decides, not the Pod's ({pod}): it is not restarted."))
+    return Text(msg, {"policy": c.restart_policy, "pod": pod.restart_policy})

@@ -181,9 +181,11 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
 
     guide_labels = {"delete_requested": ("deleted", _("Pod deleted")), "sandbox_lost": ("lost", _("Sandbox lost")),
                     "deadline_exceeded": ("deadline", _("Deadline exceeded")),
-                    "debug_requested": ("debug", _("kubectl debug"))}
+                    "debug_requested": ("debug", _("kubectl debug")),
+                    "all_containers_restarting": ("restart-all", _("Restart all containers"))}
     placed, n_rows = _guide_rows([(e, *guide_labels[e.type]) for e in found.pod_events
-                                  if e.type in guide_labels and e.t <= view_end], x_of, plot_x, right_edge)
+                                  if e.type in guide_labels and e.t <= view_end
+                                  and e.reason != "AllContainersRestarted"], x_of, plot_x, right_edge)
     guides_top = y
     y += GUIDE_ROW * n_rows
 

@@ -274,7 +274,7 @@ def _event_labels(_: Gettext) -> dict[str, str]:
         "prestop_started": _("preStop hook started"), "prestop_done": _("preStop hook done"),
         "terminating": _("SIGTERM"), "killed": _("SIGKILL"), "sandbox_lost": _("Sandbox lost"),
         "deadline_exceeded": _("Deadline exceeded"), "debug_requested": _("kubectl debug"),
-        "image_updated": _("Image updated"),
+        "image_updated": _("Image updated"), "all_containers_restarting": _("Restart all containers"),
     }
 
 

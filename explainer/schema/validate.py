@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import difflib
 import importlib.util
 import json
 import re
@@ -271,8 +272,10 @@ def _records(error: ValidationError, data: Any, at: tuple[Any, ...], document: i
         for key in _unexpected_keys(error.instance, error.schema):
             key_path = path + (key,)
             line, column = position(data, key_path)
+            hint = _did_you_mean(key, error.schema)
             yield ErrorRecord(
-                f"unknown field {_quote(key)} (not in the Kubernetes {version} schema)",
+                f"unknown field {_quote(key)} (not in the Kubernetes {version} schema)"
+                + (f"; did you mean {_quote(hint)}?" if hint else ""),
                 line, column, format_path(key_path), "schema", "Unknown field", document)
         return
     if error.validator in ("oneOf", "anyOf") and error.instance is None:
@@ -280,6 +283,18 @@ def _records(error: ValidationError, data: Any, at: tuple[Any, ...], document: i
     message, reason = _message(error)
     line, column = position(data, path)
     yield ErrorRecord(message, line, column, format_path(path) or None, "schema", reason, document)
+
+
+def _did_you_mean(key: Any, schema: Any) -> str | None:
+    """The field of this object (from its schema) that ``key`` most likely misspells."""
+    known = (schema.get("properties") or {}) if isinstance(schema, dict) else {}
+    if not isinstance(key, str) or not known:
+        return None
+    lowered = {name.lower(): name for name in known}
+    if key.lower() in lowered:                  # restartpolicy -> restartPolicy
+        return lowered[key.lower()]
+    close = difflib.get_close_matches(key.lower(), list(lowered), n=1, cutoff=0.75)
+    return lowered[close[0]] if close else None
 
 
 def _unexpected_keys(instance: Any, schema: Any) -> list[Any]:

@@ -2,9 +2,12 @@
 
 ``GET /compare/?left=<id>&right=<id>`` shows both timelines on one time axis, the findings
 that are new / fixed / unchanged, what the containers now share or no longer share, and a
-summary.  ``POST /compare/`` stores a pasted manifest (the editor's, or one typed on the page)
-as the right-hand side and opens the comparison's own permalink, ``/c/<id>/``, which
-``POST /compare/share/`` also makes for two existing permalinks.  The left side is the
+summary.  The page has one form, ``POST /compare/``, answered with a redirect (post/redirect/
+get: a refresh never re-submits): two permalinks go to ``/compare/?left=..&right=..``; a
+pasted manifest (the editor's, or one typed on the page) is stored as the right-hand side and
+the comparison's own permalink ``/c/<id>/`` opens, which ``POST /compare/share/`` also makes
+for two existing permalinks.  The stored side's delete token crosses the redirect in a
+short-lived signed cookie for that one page and is shown there once.  The left side is the
 "before" (what runs today), the right side the "after" (the proposal).
 """
 from __future__ import annotations
@@ -119,6 +122,8 @@ def _status(errors: list[ErrorRecord]) -> int:
 
 def _page(request: HtmxHttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
     context.setdefault("form", ExplainForm(initial={"version": d.DEFAULT_VERSION}))
+    # One form for two permalinks or a pasted manifest: the manifest is optional in the browser.
+    context["form"].use_required_attribute = False
     return render(request, "pages/compare.html", context, status=status)
 
 
@@ -133,7 +138,9 @@ def _editor_form(left: Permalink | None) -> ExplainForm:
 @require_http_methods(["GET", "POST"])
 def compare_view(request: HtmxHttpRequest) -> HttpResponse:
     if request.method == "POST":
-        return _compare_pasted(request)
+        if request.POST.get("manifest", "").strip() or not request.POST.get("right", "").strip():
+            return _compare_pasted(request)
+        return _compare_two(request)
     left_raw, right_raw = request.GET.get("left", ""), request.GET.get("right", "")
     left_id, right_id = parse_pid(left_raw), parse_pid(right_raw)
     if (left_id and left_id != left_raw) or (right_id and right_id != right_raw):   # a URL was pasted
@@ -147,6 +154,29 @@ def compare_view(request: HtmxHttpRequest) -> HttpResponse:
     if left is not None and right is not None:
         context.update(comparison_context(left, right))
     return _page(request, context, status=_status(errors))
+
+
+def _compare_two(request: HtmxHttpRequest) -> HttpResponse:
+    """Two permalinks from the page's form: redirect to the comparison's own address."""
+    errors: list[ErrorRecord] = []
+    left_raw, right_raw = request.POST.get("left", ""), request.POST.get("right", "")
+    left, right = _side(left_raw, "left", errors), _side(right_raw, "right", errors)
+    if left is None or right is None:
+        if not errors:
+            errors.append(ErrorRecord(gettext("Give the permalink (id or URL) to compare with."), kind="input",
+                                      path="left"))
+        return _page(request, {"errors": errors, "left_raw": left_raw, "right_raw": right_raw, "left": left,
+                               "right": right, "form": _editor_form(left)}, status=_status(errors))
+    return HttpResponseRedirect(f"{reverse('web:compare')}?{urlencode({'left': left.id, 'right': right.id})}",
+                                status=303)
+
+
+TOKEN_COOKIE_SALT = "compare-token"
+TOKEN_COOKIE_SECONDS = 600
+
+
+def _token_cookie(pid: str) -> str:
+    return f"compare_token_{pid}"
 
 
 def _compare_pasted(request: HtmxHttpRequest) -> HttpResponse:
@@ -191,13 +221,15 @@ def _compare_pasted(request: HtmxHttpRequest) -> HttpResponse:
                     response["HX-Redirect"] = target
                     return response
                 return HttpResponseRedirect(target, status=303)
+            if not request.htmx:   # the comparison's page shows the stored side's delete token once
+                response = HttpResponseRedirect(target, status=303)
+                response.set_signed_cookie(_token_cookie(link.id), f"{right.id}:{token}", salt=TOKEN_COOKIE_SALT,
+                                           max_age=TOKEN_COOKIE_SECONDS, path=target, httponly=True,
+                                           secure=request.is_secure(), samesite="Strict")
+                return response
             box.update({"compare_link": link, "compare_url": request.build_absolute_uri(target), "stored": right,
                         "stored_url": request.build_absolute_uri(reverse("web:permalink", args=[right.id])),
                         "token": token})
-            if not request.htmx:   # the comparison itself, with the stored side's delete token shown once
-                context = {**box, "link": link, "url": box["compare_url"], "form": _editor_form(left),
-                           **comparison_context(left, right)}
-                return _page(request, context)
     box["errors"] = errors
     if request.htmx:
         return render(request, "partials/_compare.html", box)
@@ -237,4 +269,19 @@ def compare_permalink(request: HtmxHttpRequest, pid: str) -> HttpResponse:
                                                  "deleted.") % {"ids": gone}, kind="input")]
         return _page(request, context, status=404)
     context.update(comparison_context(left, right))
-    return _page(request, context)
+    context.update(_token_once(request, link, right))
+    response = _page(request, context)
+    if "token" in context:
+        response.delete_cookie(_token_cookie(link.id), path=request.path, samesite="Strict")
+    return response
+
+
+def _token_once(request: HtmxHttpRequest, link: Permalink, right: Permalink) -> dict[str, Any]:
+    """The delete token of the side that the redirecting POST stored, if it left one for this page."""
+    value = request.get_signed_cookie(_token_cookie(link.id), default=None, salt=TOKEN_COOKIE_SALT,
+                                      max_age=TOKEN_COOKIE_SECONDS)
+    stored_id, _, token = (value or "").partition(":")
+    if not token or stored_id != right.id:
+        return {}
+    return {"token": token, "compare_link": link, "compare_url": request.build_absolute_uri(request.path),
+            "stored": right, "stored_url": request.build_absolute_uri(reverse("web:permalink", args=[right.id]))}

@@ -82,7 +82,7 @@ def _schemas() -> dict[str, Any]:
         "Scenario": {
             "description": "The what-if document: how each container behaves and what happens to the Pod "
                            "(deleteAt, deleteGracePeriodSeconds, sandboxLostAt, until, containers, debug, "
-                           "featureGates, imageUpdates, kubernetesVersion). As an object, or as YAML text.",
+                           "featureGates, imageUpdates, crashLoopBackOff, kubernetesVersion). As an object, or as YAML text.",
             "oneOf": [{"type": "object"}, {"type": "string"}, {"type": "null"}]},
         "ExplainRequest": _obj(["manifest"], {
             "manifest": {"type": "string", "description": "YAML or JSON text of the manifest."},

@@ -124,9 +124,14 @@ def export_json(request: HttpRequest, pid: str) -> JsonResponse:
 @require_GET
 def export_markdown(request: HttpRequest, pid: str) -> HttpResponse:
     link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
-    text = _cached_export(request, link, "md", lambda: explanation_as_markdown(
-        link.explanation(), request.build_absolute_uri(_url(link)),
-        gettext=gettext, scenario_yaml=scenario_as_yaml(link.scenario_data or {})))
+    def make() -> str:
+        expl = link.explanation()
+        svg = request.build_absolute_uri(reverse("web:timeline-svg", args=[link.pk]))
+        return explanation_as_markdown(
+            expl, request.build_absolute_uri(_url(link)), gettext=gettext,
+            scenario_yaml=scenario_as_yaml(link.scenario_data or {}),
+            timeline_urls=[svg if i == 0 else f"{svg}?pod={i}" for i in range(len(expl.pods))])
+    text = _cached_export(request, link, "md", make)
     return HttpResponse(text, content_type="text/markdown; charset=utf-8")
 
 

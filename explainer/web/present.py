@@ -6,6 +6,7 @@ and print.  Pictures are rendered here (server side), through the cache when con
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -15,7 +16,7 @@ from explainer.explain import Explanation, PodReport
 from explainer.lifecycle.errors import ErrorRecord
 from explainer.lifecycle.i18n import render
 from explainer.render.diagram import DiagramError, sharing_diagram, start_svg, svg_result
-from explainer.render.story import story
+from explainer.render.story import collapse_crash_loops, story
 from explainer.render.timeline import layout_timeline, timeline_rows
 from explainer.render.timeline_frames import timeline_frames
 from explainer.render.timeline_svg import svg_document
@@ -38,6 +39,8 @@ class PodView:
                                             # as htmx drops <script> elements, even JSON ones, from a swap)
     diagram_dot: str = ""
     findings: list[dict[str, Any]] = field(default_factory=list)
+    finding_groups: list[dict[str, Any]] = field(default_factory=list)
+    severity_counts: list[tuple[str, int]] = field(default_factory=list)
     steps: list[dict[str, Any]] = field(default_factory=list)
     rows: list[dict[str, Any]] = field(default_factory=list)
     final: dict[str, Any] = field(default_factory=dict)
@@ -91,6 +94,9 @@ def _pod(r: PodReport) -> PodView:
     view = PodView(pod.name, pod.source.kind, pod.source.line, r.admitted, translate_errors(r.errors),
                    [render(n, gettext) for n in r.notes])
     view.findings = [finding_view(f) for f in r.findings]
+    view.finding_groups = group_findings(view.findings)
+    view.severity_counts = [(sev, n) for sev in SEVERITIES
+                            if (n := sum(1 for f in view.findings if f["severity"] == sev))]
     sim = r.simulation
     for c in pod.all_containers + (tuple(sim.debug_containers) if sim else ()):
         view.containers.append({"name": c.name, "role": c.role, "role_label": gettext(ROLE_LABELS[c.role]),
@@ -115,13 +121,32 @@ def _simulation_views(view: PodView, r: PodReport) -> None:
     view.timeline_json = json.dumps(timeline_frames(r, layout, gettext=gettext), ensure_ascii=False,
                                     separators=(",", ":"))
     view.rows = timeline_rows(r, gettext=gettext)
-    view.steps = [{"t": s.t, "text": s.text.render(gettext), "assumed": s.assumed, "container": s.container}
-                  for s in story(r.pod, sim)]
+    view.steps = [{"t": s.t, "text": s.text.render(gettext), "assumed": s.assumed, "container": s.container,
+                   "steps": [{"t": c.t, "text": c.text.render(gettext), "container": c.container}
+                             for c in s.steps]}
+                  for s in collapse_crash_loops(story(r.pod, sim))]
     last = sim.timeline[-1]
     view.final = {"status": last.status, "phase": last.phase, "ready": last.ready,
                   "ready_count": last.ready_count, "restarts": last.restarts, "t": sim.end_time}
     view.assumed = [{"container": name, "field": f, "why": render(why, gettext)}
                     for name, b in behaviours.items() for f, why in b.assumed.items()]
+
+
+SEVERITIES = ("error", "warning", "info")
+
+
+def group_findings(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Findings of one rule with the same fix (but for the container's name) over several
+    containers become one entry: "No resource requests — 30 containers".  Order: first seen."""
+    groups: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for f in findings:
+        name = f.get("container")
+        fix = f.get("fix") or ""
+        same_fix = re.sub(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])", "\0", fix) if name else fix
+        key = (f["id"], f["severity"], f["title"], same_fix) if name else (id(f),)
+        group = groups.setdefault(key, {"first": f, "findings": []})
+        group["findings"].append(f)
+    return [{**g["first"], "members": g["findings"], "grouped": len(g["findings"]) > 1} for g in groups.values()]
 
 
 def finding_view(f: Any) -> dict[str, Any]:

@@ -13,6 +13,7 @@ urlpatterns = [
     path("", views.index, name="index"),
     path("rules/", views.rules, name="rules"),
     path("fix/", fix_views.apply_fix, name="fix"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("share/", permalinks.share, name="share"),
     path("p/<str:pid>/", permalinks.permalink, name="permalink"),
     path("p/<str:pid>.json", permalinks.export_json, name="permalink-json"),

@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import hashlib
+import json
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
+from django.templatetags.static import static
 from django.shortcuts import render
+from django.template.defaultfilters import filesizeformat
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.middleware import HtmxDetails
@@ -17,6 +20,7 @@ from explainer.explain import explain
 from explainer.findings import catalogue
 from explainer.lifecycle import defaults as d
 from explainer.lifecycle.errors import ErrorRecord, ManifestError
+from explainer.lifecycle.features import SHOWN_VERSIONS, feature_table
 from explainer.lifecycle.yamlload import Limits
 from explainer.web.forms import ExplainForm
 from explainer.web.models import KIND_EXPLAIN, Permalink
@@ -82,9 +86,41 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
     else:
         context.update(_initial(request))
     template = "partials/_result.html" if request.htmx else "pages/index.html"
+    if not request.htmx:
+        context["page_messages"] = json.dumps(page_messages(), ensure_ascii=False)
     response = render(request, template, context)
     remember(context)
     return response
+
+
+URL_INPUT_LIMIT = 24_000   # characters of compressed input in the address (#i=...): chat tools cut longer links
+
+
+def page_messages() -> dict[str, Any]:
+    """What the page's script may have to say, in the reader's language (the script holds no text)."""
+    return {
+        "network": gettext("The server could not be reached, so the result below is not for your input. "
+                           "Check the connection and press Explain again."),
+        "timeout": gettext("The server took too long to answer. Press Explain again."),
+        "tooLarge": gettext("The request is too large: the server accepts at most %(limit)s. Explain a smaller "
+                            "part, or, where you run the explainer, raise EXPLAINER_MAX_REQUEST_BYTES and "
+                            "EXPLAINER_MAX_MANIFEST_BYTES.") % {"limit": filesizeformat(settings.MAX_REQUEST_BYTES)},
+        "rateLimited": gettext("Too many requests from your address: try again in {seconds} s."),
+        "rateLimitedLater": gettext("Too many requests from your address: try again later."),
+        "server": gettext("The server failed to answer (HTTP {status}); the result below is not for your input. "
+                          "Try again; if it keeps failing, please report the input."),
+        "refused": gettext("The server refused the request (HTTP {status}); the result below is not for your "
+                           "input."),
+        "urlTooLong": gettext("This input is too large to keep in the address ({size} characters compressed; "
+                              "the limit is {limit}). Reloading keeps it in this browser; Share stores it as a "
+                              "permalink."),
+        "urlUnreadable": gettext("The input in the address could not be read: the link is cut or damaged."),
+        "restored": gettext("Your last input was restored from this browser."),
+        "exampleLoaded": gettext("The example replaced your text."),
+        "undo": gettext("Undo"),
+        "undone": gettext("Your text is back."),
+        "urlLimit": URL_INPUT_LIMIT,
+    }
 
 
 def keep_whatif_values(context: dict[str, Any], post: Any) -> None:
@@ -124,7 +160,14 @@ def _initial(request: HttpRequest) -> dict[str, Any]:
 
 @require_GET
 def rules(request: HttpRequest) -> HttpResponse:
-    return render(request, "pages/rules.html", {"rules": catalogue(gettext)})
+    return render(request, "pages/rules.html", {"rules": catalogue(gettext), "features": feature_table(gettext),
+                                                "feature_versions": SHOWN_VERSIONS})
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers and feed readers ask for /favicon.ico whatever the page links: the SVG icon."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
 
 
 @require_GET

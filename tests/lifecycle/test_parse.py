@@ -18,7 +18,6 @@ def _text(relative: str) -> str:
 
 # fixture, message substring, line, path, kind, reason
 SHAPE_ERRORS = [
-    ("seed_no_indentation", "A Pod needs spec: a mapping (found empty)", 6, "spec", "structure", None),
     ("containers_not_list", "containers must be a list", 7, "spec.containers", "structure", None),
     ("container_without_name", "Every container needs a name", 10, "spec.containers[1]", "structure",
      "Required value"),
@@ -57,13 +56,23 @@ def test_type_errors_speak_kubernetes_not_python() -> None:
     assert "not a mapping" in rec.message
 
 
-def test_seed_without_indentation_is_a_clear_error_not_a_pod() -> None:
-    """Seed 004's first manifest, pasted without indentation: nothing runs, line 6 is blamed."""
+def test_seed_without_indentation_names_the_likely_cause_and_each_misplaced_field() -> None:
+    """Seed 004's first manifest, pasted without indentation: nothing runs; the reader learns that
+    the indentation looks lost and which fields sit at the top level, each with its line."""
     expl = explain(_text("invalid/seed_no_indentation.yaml"))
     assert expl.pods == []
-    (rec,) = expl.errors
-    assert rec.line == 6 and rec.path == "spec"
-    assert "line 6" in rec.one_line()
+    summary, *fields = expl.errors
+    assert "indentation looks lost" in summary.message and summary.line == 5
+    assert [(e.path, e.line, e.reason) for e in fields] == [
+        ("name", 5, "Indentation"), ("containers", 7, "Indentation"), ("image", 9, "Indentation"),
+        ("command", 10, "Indentation")]
+    assert "belongs under metadata" in fields[0].message
+    assert "belongs under spec" in fields[1].message
+    assert "a container" in fields[2].message
+
+
+def test_a_well_indented_pod_is_not_called_flattened() -> None:
+    assert parse_manifest(_text("pods/three_inits.yaml")).errors == []
 
 
 def test_duplicate_container_names_are_a_validation_error_with_path_and_line() -> None:

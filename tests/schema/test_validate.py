@@ -54,7 +54,7 @@ def test_valid_pod_has_no_errors() -> None:
 def test_unknown_field_with_its_line() -> None:
     [rec] = _check("unknown_field", "1.34")
     assert rec == ErrorRecord(
-        'unknown field "imagePullPolcy" (not in the Kubernetes 1.34 schema)',
+        'unknown field "imagePullPolcy" (not in the Kubernetes 1.34 schema); did you mean "imagePullPolicy"?',
         line=9, column=5, path="spec.containers[0].imagePullPolcy",
         kind="schema", reason="Unknown field", document=3)
 
@@ -70,7 +70,7 @@ def test_wrong_type_with_its_line() -> None:
 def test_every_error_is_reported_sorted_by_line() -> None:
     assert _brief(_check("multiple_errors", "1.34")) == [
         (5, "metadata.labels", "must be mapping, not list"),
-        (7, "spec.restartPolicyy", 'unknown field "restartPolicyy" (not in the Kubernetes 1.34 schema)'),
+        (7, "spec.restartPolicyy", 'unknown field "restartPolicyy" (not in the Kubernetes 1.34 schema); did you mean "restartPolicy"?'),
         (9, "spec.containers[0]", 'missing required field "name"'),
         (11, "spec.containers[0].ports[0].containerPort",
          "must be a 32-bit integer (-2147483648 to 2147483647), not 99999999999"),
@@ -113,7 +113,7 @@ def test_deployment_uses_its_own_schema() -> None:
     assert _brief(_check("deployment", "1.34")) == [
         (6, "spec.replicas", 'must be integer, not string ("3")'),
         (23, "spec.template.spec.containers[0].port",
-         'unknown field "port" (not in the Kubernetes 1.34 schema)'),
+         'unknown field "port" (not in the Kubernetes 1.34 schema); did you mean "ports"?'),
     ]
 
 
@@ -173,3 +173,22 @@ def test_int_or_string_of_the_wrong_type() -> None:
     [rec] = validate_document(load_documents(text)[0].data, 0, "1.34")
     assert (rec.line, rec.path) == (38, "spec.containers[0].readinessProbe.httpGet.port")
     assert rec.message == "must be string or integer, not list"
+
+
+@pytest.mark.parametrize("typo, field", [("imagee", "image"), ("comand", "command"), ("livenesProbe", "livenessProbe"),
+                                         ("IMAGE", "image"), ("volumeMount", "volumeMounts")])
+def test_unknown_fields_suggest_the_field_of_that_object_they_misspell(typo: str, field: str) -> None:
+    data = load_documents(f"apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\nspec:\n  containers:\n"
+                          f"  - name: a\n    image: b\n    {typo}: [x]\n")[0].data
+    if typo == "IMAGE":
+        data = load_documents("apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\nspec:\n  containers:\n"
+                              "  - name: a\n    IMAGE: b\n")[0].data
+    messages = [e.message for e in validate_document(data, 0, "1.34") if e.reason == "Unknown field"]
+    assert messages == [f'unknown field "{typo}" (not in the Kubernetes 1.34 schema); did you mean "{field}"?']
+
+
+def test_an_unknown_field_like_no_other_gets_no_guess() -> None:
+    data = load_documents("apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\nspec:\n  containers:\n"
+                          "  - name: a\n    image: b\n    colour: red\n")[0].data
+    (rec,) = validate_document(data, 0, "1.34")
+    assert "did you mean" not in rec.message

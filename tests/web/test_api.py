@@ -248,9 +248,9 @@ def test_read_a_permalink(client: Client) -> None:
     link = Permalink.objects.get(pk=created["id"])
     assert body["id"] == created["id"] and body["kind"] == "explain"
     assert body["manifest"] == link.manifest and body["scenario"] == {"deleteAt": 30}
-    assert body["kubernetesVersion"] == "1.34" and body["redacted"] is False
+    assert body["kubernetesVersion"] == "1.37" and body["redacted"] is False
     assert body["url"] == created["url"] and body["created"].startswith(str(link.created.year))
-    assert body["explanation"] == explanation_to_dict(explain(link.manifest, {"deleteAt": 30}, "1.34"))
+    assert body["explanation"] == explanation_to_dict(explain(link.manifest, {"deleteAt": 30}, "1.37"))
     assert "deleteToken" not in body and "delete_token_hash" not in json.dumps(body)
 
 
@@ -364,3 +364,15 @@ def test_answers_match_the_openapi_schemas(client: Client, slug: str) -> None:
     _validator(doc, "Permalink").validate(client.get(f"{PERMALINKS}/{created['id']}").json())
     _validator(doc, "Error").validate(post_json(client, EXPLAIN, {"manifest": "a: ["}).json())
     _validator(doc, "Error").validate(post_json(client, PERMALINKS, {"manifest": SECRET_POD}).json())
+
+
+@pytest.mark.parametrize("version", ["1.35", "1.36", "1.37"])
+def test_explain_accepts_the_new_versions(client: Client, version: str) -> None:
+    response = post_json(client, EXPLAIN, {"manifest": DEMO, "kubernetesVersion": version})
+    assert response.status_code == 200 and response.json()["kubernetesVersion"] == version
+
+
+def test_explain_without_a_version_uses_1_37_and_1_38_is_not_supported(client: Client) -> None:
+    assert post_json(client, EXPLAIN, {"manifest": DEMO}).json()["kubernetesVersion"] == "1.37"
+    assert "1.27, 1.28" in assert_error(post_json(client, EXPLAIN, {"manifest": DEMO, "kubernetesVersion": "1.38"}),
+                                        400)["error"]

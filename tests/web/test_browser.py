@@ -18,7 +18,7 @@ def fill_manifest(page: Page, text: str) -> None:
 def test_paste_and_explain_shows_one_lane_per_container_and_the_diagram(page: Page, live_server, shot) -> None:
     page.goto(live_server.url)
     fill_manifest(page, load_manifest("seeds/lifecycle-demo"))
-    page.get_by_role("button", name="Explain").click()
+    page.get_by_role("button", name="Explain", exact=True).click()
     result = page.locator("#result")
     expect(result.locator(".pod")).to_have_count(1)
     timeline = result.locator(".timeline svg")
@@ -54,7 +54,7 @@ def test_what_if_panel_re_explains(page: Page, live_server, shot) -> None:
 def test_errors_appear_with_their_line_and_the_rest_stays_usable(page: Page, live_server) -> None:
     page.goto(live_server.url)
     fill_manifest(page, "apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\nspec:\n  containers:\n  - name: a\n   image: b\n")
-    page.get_by_role("button", name="Explain").click()
+    page.get_by_role("button", name="Explain", exact=True).click()
     panel = page.locator(".error-panel")
     expect(panel).to_be_visible()
     expect(panel).to_contain_text("line 8")
@@ -62,7 +62,7 @@ def test_errors_appear_with_their_line_and_the_rest_stays_usable(page: Page, liv
     selected = page.evaluate("() => { const a = document.getElementById('manifest'); return a.value.slice(a.selectionStart, a.selectionEnd); }")
     assert selected.strip() == "image: b"
     fill_manifest(page, load_manifest("seeds/init-example"))
-    page.get_by_role("button", name="Explain").click()
+    page.get_by_role("button", name="Explain", exact=True).click()
     expect(page.locator("#result .pod")).to_have_count(1)
 
 

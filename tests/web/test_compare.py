@@ -131,15 +131,17 @@ def test_pasted_manifest_is_stored_then_the_comparison_opens(client: Client) -> 
     form = {"left": left.id, "manifest": INIT, "version": "1.34", "scenario": "containers:\n  generate-config: "
             "{runSeconds: 5}\n"}
     first = client.post("/compare/", form)
-    assert first.status_code == 200                    # the stored side's delete token is shown once
-    body = first.content.decode()
+    link = Permalink.objects.get(kind=KIND_COMPARE)
+    assert first.status_code == 303 and first["Location"] == f"/c/{link.id}/"   # post/redirect/get
+    shown = client.get(first["Location"])              # the stored side's delete token is shown once
+    body = shown.content.decode()
     right = Permalink.objects.exclude(pk=left.id).get(kind="explain")
     assert right.scenario_data == SLOW
     token = re.search(r'<code id="compare-token">([^<]+)</code>', body).group(1)
     assert right.token_matches(token)
     assert "app now starts 4 s later" in body and len(timeline_svgs(body)) == 2
-    link = Permalink.objects.get(kind=KIND_COMPARE)
     assert f"/c/{link.id}/" in body
+    assert 'id="compare-token"' not in client.get(first["Location"]).content.decode()   # once
     again = client.post("/compare/", form)             # nothing new to show: straight to the comparison
     assert again.status_code == 303 and again["Location"] == f"/c/{link.id}/"
 
@@ -201,3 +203,21 @@ def test_compare_forms_need_the_csrf_token() -> None:
     left, right = two_links()
     client = Client(enforce_csrf_checks=True)
     assert client.post("/compare/share/", {"left": left.id, "right": right.id}).status_code == 403
+
+
+def test_the_compare_page_has_one_form_that_redirects_to_the_comparisons_address(client: Client) -> None:
+    left, right = two_links()
+    page = client.get("/compare/").content.decode()
+    assert page.count('name="left"') == 1 and page.count("<form") == 2   # the language switch, and this one
+    assert len(re.findall(r'<button type="submit">Compare</button>', page)) == 1
+    response = client.post("/compare/", {"left": left.id, "right": f"/p/{right.id}/"})
+    assert response.status_code == 303
+    assert response["Location"] == f"/compare/?left={left.id}&right={right.id}"
+    assert client.post("/compare/", {"left": "nothinghere0", "right": right.id}).status_code == 404
+
+
+def test_a_token_cookie_for_another_side_is_ignored(client: Client) -> None:
+    left, right = two_links()
+    link, _ = Permalink.store_compare(left.id, right.id)
+    client.cookies["compare_token_" + link.id] = "forged"
+    assert 'id="compare-token"' not in client.get(f"/c/{link.id}/").content.decode()

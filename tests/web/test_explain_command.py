@@ -49,7 +49,7 @@ def _ok_json() -> dict:
 def test_json_output_has_the_contract_keys() -> None:
     data = _ok_json()
     assert data["schemaVersion"] == 1
-    assert data["kubernetesVersion"] == "1.34"
+    assert data["kubernetesVersion"] == "1.37"   # no --k8s-version: the newest
     assert data["errors"] == [] and data["skipped"] == []
     (pod,) = data["pods"]
     assert {"name", "source", "containers", "events", "statusTimeline", "finalPhase", "restartCounts"} <= set(pod)
@@ -180,3 +180,15 @@ def test_hostile_stdin_exits_2_with_one_line(data: bytes, needle: str) -> None:
     assert proc.returncode == 2
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and needle in lines[0]
+
+
+@pytest.mark.parametrize("version,ok", [("1.35", False), ("1.36", False), ("1.37", True)])
+def test_k8s_version_picks_that_versions_schema(version: str, ok: bool) -> None:
+    """httpGet.protocol (h2c probes) is in the 1.37 schema only."""
+    proc = explain_cli(str(FIXTURES / "pods" / "h2c_probe.yaml"), "--k8s-version", version, "--format", "json")
+    data = json.loads(proc.stdout)
+    assert data["kubernetesVersion"] == version
+    assert (proc.returncode == 0) is ok
+    if not ok:
+        assert [e["message"] for e in data["errors"]] == [
+            f'unknown field "protocol" (not in the Kubernetes {version} schema)']

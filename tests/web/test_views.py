@@ -135,3 +135,17 @@ def test_crashes_are_capped() -> None:
     from explainer.web.whatif import MAX_CRASHES, scenario_from_post
     scenario = scenario_from_post({"c.app.crashes": "1000000"})
     assert len(scenario["containers"]["app"]["runs"]) == MAX_CRASHES + 1
+
+
+def test_rules_page_has_a_section_per_version_feature(client: Client) -> None:
+    body = assert_ok(client.get("/rules/"))
+    for slug in ("restart-rules", "restart-all-containers", "stop-signals", "crash-loop-back-off", "unchanged"):
+        assert f'id="model-{slug}"' in body
+    assert "<td>alpha, off</td><td>beta, on</td><td>beta, on</td><td>beta, on</td>" in body   # ContainerRestartRules
+
+
+def test_version_selector_offers_1_27_to_1_37_with_1_37_chosen(client: Client) -> None:
+    body = assert_ok(client.get("/"))
+    options = re.findall(r'<option value="(1\.\d+)"', body)
+    assert sorted(options, key=lambda v: int(v.split(".")[1])) == [f"1.{m}" for m in range(27, 38)]
+    assert re.search(r'<option value="1\.37"[^>]*selected', body)

@@ -1,0 +1,90 @@
+"""`action: RestartAllContainers`: the kubelet restarts the whole Pod in place (KEP-5532, 1.35+).
+
+A mixin of the kubelet model in simulate.py.  Sources (release-1.35 to 1.37), docs/lifecycle-model.md §3:
+pkg/kubelet/container/helpers.go `ShouldAllContainersRestart` (a container exited and its first matching
+rule says RestartAllContainers, or the condition is already True; never once the Pod is being deleted),
+pkg/kubelet/status/generate.go `GenerateAllContainersRestartingCondition` (AllContainersRestarting=True,
+reason RestartAllContainersStarted, until every container is cleaned up), and
+pkg/kubelet/kuberuntime/kuberuntime_manager.go `computePodActions` / `SyncPod` (every container goes into
+the reset list: running ones are killed with a 0 s grace override and no preStop hook, then removed; the
+sandbox is kept; the sync is re-queued and starts from the first init container).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from . import defaults as d
+from .i18n import Text, gettext_noop as _
+from .model import RestartRule
+from .restart_rules import RESTART_ALL, matching_rule
+from .runtime import CState
+from .status import EXITED, WAITING
+
+_KILLED_AT_ONCE = Text(_("killed at once for RestartAllContainers: no preStop hook, no grace period"))
+_REMOVED = Text(_("AllContainersRestarting=False: every container is removed; the sandbox (IP, volumes) is "
+                  "kept and the kubelet starts again from the first init container"))
+
+
+_ASSUMED = Text(_("RestartAllContainers, assumed: the kubelet kills the containers one after another in one sync "
+                  "with no grace period; the model puts every kill at the instant of the exit. No back-off applies to "
+                  "the whole-Pod restart (the removed containers leave no exited status for `doBackOff`), and what "
+                  "kubectl prints in that instant is not pinned down by any test."))
+
+
+class RestartAllMixin:
+    """Detects a RestartAllContainers exit and performs the in-place restart on the next sync."""
+
+    s: Any
+
+    def restart_all_rule(self, c: CState, code: int) -> RestartRule | None:
+        """The matching RestartAllContainers rule for this exit, unless the Pod is being stopped."""
+        if self.deleting or self.pod_kill is not None or self.terminal or c.spec.role == "ephemeral":
+            return None
+        rule = matching_rule(c.spec, code)
+        return rule if rule is not None and rule.action == RESTART_ALL else None
+
+    def _restart_all_containers(self) -> None:
+        c, code, rule = self.restart_all
+        self.restart_all = None
+        if not any(e.type == "all_containers_restarting" for e in self.events):
+            self.notes.append(_ASSUMED)
+        self.emit(None, "all_containers_restarting", reason="RestartAllContainersStarted", message=Text(
+            _("{c} exited {code}: restartPolicyRules[{i}] ({operator} {values}) → RestartAllContainers; "
+              "AllContainersRestarting=True"),
+            {"c": c.spec.name, "code": code, "i": rule.index, "operator": rule.operator,
+             "values": ", ".join(str(v) for v in rule.values)}))
+        self.queue.clear()
+        # Init and sidecar containers, app containers, then ephemeral ones: the order of the Pod's lists.
+        # The kubelet kills them one after another in one sync, each with a 0 s grace override, so the
+        # model puts every kill at the same instant (lifecycle-model.md §3).
+        for x in self.init + self.apps + self.ephemeral:
+            if x.alive:
+                self._kill_for_restart_all(x)
+        for x in self.init + self.apps:
+            # Removed: no status is left, so `doBackOff` finds no exited container and the restart is
+            # not backed off; the restart count still goes up by one when each starts again.
+            x.kill, x.force_restart, x.in_poststart = None, False, False
+            x.finished_at = None
+            x.has_status = False
+            x.st.last_exit = None
+            self._set(x, WAITING, reason=self.default_wait)
+        for x in self.ephemeral:
+            x.requested = False      # ephemeral containers are never restarted
+        self.initialized = False
+        self.emit(None, "all_containers_restarting", reason="AllContainersRestarted", message=_REMOVED)
+
+    def _kill_for_restart_all(self, x: CState) -> None:
+        was_ready = x.st.ready
+        self.emit(x, "killed", reason="RestartAllContainers", message=_KILLED_AT_ONCE)
+        self._mark_dead(x)
+        x.gen += 1
+        x.kill = None
+        x.in_poststart = False
+        x.finished_at = self.s.now
+        if x.spec.role == "ephemeral":
+            x.st.state = EXITED
+        else:
+            self._set(x, EXITED, exit_code=d.EXIT_SIGKILL, will_restart=True)
+        self.emit(x, "exited", exit_code=d.EXIT_SIGKILL, reason="Error", message=_KILLED_AT_ONCE)
+        if was_ready:
+            self.emit(x, "not_ready", message=_KILLED_AT_ONCE)

@@ -1,0 +1,329 @@
+// The index page as people use it: what-if on every change, nothing lost, failures shown.
+// - What-if controls re-explain on each change (debounced by the form's trigger); focus and
+//   caret stay where the person was when the result is swapped in.
+// - The input (editor, version, what-if values) is kept in this browser (localStorage) and in
+//   the address (#i=<deflated, base64url>), so a reload, a link or Back/Forward bring it back.
+//   Nothing is sent anywhere that the person did not already explain.
+// - Network errors and 4xx/5xx answers show a message in #page-alert; an edited input marks
+//   the result as out of date.
+// All text comes from the server (#page-messages), in the reader's language.
+(function () {
+  "use strict";
+
+  var STORE_KEY = "explainer:input:v1";
+  var PREFIX = "#i=";
+  var form, editor, messages = {};
+  var lastExplained = null;     // JSON of the input the result on screen belongs to
+  var pendingWhatif = null;     // what-if values for controls that the panel does not have yet
+  var sending = null;           // { state, push } of the request in flight
+  var noPushNext = false;
+  var focusMemo = null;
+
+  function $(id) { return document.getElementById(id); }
+  function versionField() { return form ? form.querySelector('select[name="version"]') : null; }
+  function whatIf() { return $("what-if"); }
+  function format(text, params) {
+    return String(text).replace(/\{(\w+)\}/g, function (m, k) { return k in params ? params[k] : m; });
+  }
+
+  // ---- the input as one value ------------------------------------------------------------
+  function whatifValues() {
+    var out = {}, panel = whatIf();
+    if (!panel) return out;
+    panel.querySelectorAll("input[name], select[name], textarea[name]").forEach(function (el) {
+      if (el.type === "checkbox") { if (el.checked) out[el.name] = "on"; }
+      else if (el.value !== "") out[el.name] = el.value;
+    });
+    if (pendingWhatif) Object.keys(pendingWhatif).forEach(function (k) { if (!(k in out)) out[k] = pendingWhatif[k]; });
+    return out;
+  }
+
+  function currentState() {
+    var v = versionField();
+    return { m: editor.value, v: v ? v.value : "", w: whatifValues() };
+  }
+
+  function applyState(state) {
+    editor.value = state.m || "";
+    editor.dispatchEvent(new Event("input", { bubbles: true }));   // the gutter follows
+    var v = versionField();
+    if (v && state.v && Array.prototype.some.call(v.options, function (o) { return o.value === state.v; })) v.value = state.v;
+    var panel = whatIf(), w = state.w || {}, missing = {};
+    if (panel) {
+      panel.querySelectorAll("input[name], select[name], textarea[name]").forEach(function (el) {
+        if (el.type === "checkbox") el.checked = w[el.name] === "on";
+        else el.value = w[el.name] || (el.name === "debug_image" ? el.value : "");
+      });
+    }
+    Object.keys(w).forEach(function (k) {
+      if (!panel || !panel.querySelector('[name="' + CSS.escape(k) + '"]')) missing[k] = w[k];
+    });
+    pendingWhatif = Object.keys(missing).length ? missing : null;
+  }
+
+  function save() {
+    var state = currentState();
+    // "e": this input was explained, so a reload may explain it again; text only typed is
+    // put back in the editor without being sent.
+    state.e = lastExplained === JSON.stringify({ m: state.m, v: state.v });
+    try { localStorage.setItem(STORE_KEY, JSON.stringify(state)); } catch (e) { /* private mode, full */ }
+  }
+  function stored() {
+    try { var s = JSON.parse(localStorage.getItem(STORE_KEY) || "null"); return s && typeof s.m === "string" ? s : null; }
+    catch (e) { return null; }
+  }
+
+  // ---- the input in the address: deflate-raw + base64url, as Mermaid Live does -------------
+  function toBase64Url(bytes) {
+    var s = "";
+    for (var i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+    return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+  function fromBase64Url(text) {
+    var b = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+    var out = new Uint8Array(b.length);
+    for (var i = 0; i < b.length; i++) out[i] = b.charCodeAt(i);
+    return out;
+  }
+  function pipe(bytes, stream) {
+    return new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer()
+      .then(function (buf) { return new Uint8Array(buf); });
+  }
+  function encodeState(state) {
+    var json = new TextEncoder().encode(JSON.stringify(state));
+    return pipe(json, new CompressionStream("deflate-raw")).then(toBase64Url);
+  }
+  function decodeState(text) {
+    return pipe(fromBase64Url(text), new DecompressionStream("deflate-raw")).then(function (bytes) {
+      var state = JSON.parse(new TextDecoder().decode(bytes));
+      if (!state || typeof state.m !== "string") throw new Error("no input");
+      return state;
+    });
+  }
+
+  function note(id, text, action) {
+    var el = $(id);
+    if (!el) return;
+    el.textContent = text || "";
+    if (action) {
+      var b = document.createElement("button");
+      b.type = "button"; b.className = "secondary"; b.textContent = action.label;
+      b.addEventListener("click", action.run);
+      el.appendChild(document.createTextNode(" "));
+      el.appendChild(b);
+    }
+    el.hidden = !text;
+  }
+
+  function record(state, push) {
+    var entry = { explainer: true, input: state };
+    return encodeState(state).then(function (enc) {
+      var limit = messages.urlLimit || 24000;
+      var url = location.pathname;
+      if (enc.length <= limit) { url += PREFIX + enc; note("link-note", ""); }
+      else note("link-note", format(messages.urlTooLong, { size: enc.length.toLocaleString(), limit: limit.toLocaleString() }));
+      if (push) history.pushState(entry, "", url); else history.replaceState(entry, "", url);
+    }).catch(function () { /* no CompressionStream: the input is still kept in this browser */ });
+  }
+
+  function explain(opts) {
+    noPushNext = !!(opts && opts.noPush);
+    if (form.requestSubmit) form.requestSubmit(); else htmx.trigger(form, "submit");
+  }
+
+  // ---- out of date, failures ----------------------------------------------------------------
+  function hasResult() {
+    var r = $("result");
+    return !!(r && r.querySelector(".pod, .error-panel"));
+  }
+  function markStale() {
+    var now = JSON.stringify({ m: editor.value, v: (versionField() || {}).value });
+    var stale = hasResult() && lastExplained !== null && now !== lastExplained;
+    var n = $("stale-note"), r = $("result");
+    if (n) n.hidden = !stale;
+    if (r) r.classList.toggle("stale", stale);
+  }
+  function explainedNow(state) {
+    lastExplained = JSON.stringify({ m: state.m, v: state.v });
+    markStale();
+  }
+
+  function showAlert(text) {
+    var a = $("page-alert");
+    if (!a) return;
+    a.textContent = text;
+    a.hidden = !text;
+  }
+  function failure(xhr) {
+    var status = xhr ? xhr.status : 0;
+    if (!status) return messages.network;
+    if (status === 413) return messages.tooLarge;
+    if (status === 429) {
+      var after = parseInt(xhr.getResponseHeader("Retry-After") || "", 10);
+      return isNaN(after) ? messages.rateLimitedLater : format(messages.rateLimited, { seconds: after });
+    }
+    if (status >= 500) return format(messages.server, { status: status });
+    return format(messages.refused, { status: status });
+  }
+
+  // ---- focus and caret across the what-if panel's swap ----------------------------------------
+  function rememberFocus() {
+    var el = document.activeElement, panel = whatIf();
+    var values = {};
+    if (panel) panel.querySelectorAll("input[name], select[name]").forEach(function (c) {
+      values[c.name] = c.type === "checkbox" ? c.checked : c.value;
+    });
+    focusMemo = { values: values };
+    if (el && panel && panel.contains(el) && el.name) {
+      focusMemo.name = el.name;
+      focusMemo.element = el;
+      try { focusMemo.start = el.selectionStart; focusMemo.end = el.selectionEnd; } catch (e) { /* number inputs */ }
+    }
+  }
+  function restoreFocus() {
+    var memo = focusMemo, panel = whatIf();
+    focusMemo = null;
+    if (!memo || !panel) return;
+    panel.querySelectorAll("input[name], select[name]").forEach(function (c) {   // typed while the answer came
+      if (!(c.name in memo.values)) return;
+      if (c.type === "checkbox") c.checked = memo.values[c.name]; else c.value = memo.values[c.name];
+    });
+    if (!memo.name) return;
+    var el = panel.querySelector('[name="' + CSS.escape(memo.name) + '"]');
+    if (!el) return;
+    // The field the person is typing in is put back itself (same control, value as typed):
+    // it keeps its caret, which a number field does not let a script read or set.
+    var old = memo.element, kept = false;
+    if (old && old !== el && old.tagName === "INPUT" && el.tagName === "INPUT" && old.type === el.type) {
+      el.replaceWith(old);
+      el = old;
+      kept = true;
+    }
+    var details = el.closest("details");
+    if (details) details.open = true;
+    if (document.activeElement === el) return;
+    el.focus({ preventScroll: true });
+    if (!kept && memo.start != null) { try { el.setSelectionRange(memo.start, memo.end); } catch (e) { /* not text */ } }
+  }
+
+  // ---- wiring -----------------------------------------------------------------------------
+  function onEditorChange() { save(); markStale(); }
+
+  function init() {
+    form = $("manifest-form");
+    editor = $("manifest");
+    if (!form || !editor || !window.htmx) return;
+    var data = $("page-messages");
+    if (data) { try { messages = JSON.parse(data.dataset.messages); } catch (e) { messages = {}; } }
+
+    form.addEventListener("input", function (ev) {
+      var panel = whatIf();
+      if (panel && panel.contains(ev.target)) {
+        if (ev.target.tagName !== "TEXTAREA") htmx.trigger(form, "whatif");
+        save();
+      } else onEditorChange();
+    });
+    form.addEventListener("change", function (ev) {
+      var panel = whatIf();
+      if (panel && panel.contains(ev.target)) { htmx.trigger(form, "whatif"); save(); }
+      else onEditorChange();
+    });
+
+    document.body.addEventListener("htmx:configRequest", function (ev) {
+      if (ev.detail.elt !== form) return;
+      var params = ev.detail.parameters;
+      if (pendingWhatif) {
+        Object.keys(pendingWhatif).forEach(function (k) { if (!(k in params)) params[k] = pendingWhatif[k]; });
+      }
+      var trigger = ev.detail.triggeringEvent;
+      sending = { state: currentState(), push: !noPushNext && !(trigger && trigger.type === "whatif") };
+      noPushNext = false;
+    });
+    document.body.addEventListener("htmx:beforeSwap", function (ev) {
+      if (ev.detail.requestConfig && ev.detail.requestConfig.elt === form) rememberFocus();
+    });
+    document.body.addEventListener("htmx:afterSwap", function () {
+      if (focusMemo) restoreFocus();
+    });
+    document.body.addEventListener("htmx:afterRequest", function (ev) {
+      var elt = ev.detail.elt;
+      if (ev.detail.successful) {
+        showAlert("");
+        if (elt === form && sending) {
+          // On a phone the result is below the editor: bring it into view after Explain
+          // (not after a what-if change, where the person is still at the controls).
+          if (sending.push && window.matchMedia("(max-width: 700px)").matches) {
+            var result = $("result");
+            if (result) result.scrollIntoView({ block: "start" });
+          }
+          pendingWhatif = null;
+          explainedNow(sending.state);
+          save();
+          record(sending.state, sending.push);
+          sending = null;
+        }
+      }
+    });
+    document.body.addEventListener("htmx:responseError", function (ev) { showAlert(failure(ev.detail.xhr)); });
+    document.body.addEventListener("htmx:sendError", function () { showAlert(messages.network); });
+    document.body.addEventListener("htmx:timeout", function () { showAlert(messages.timeout); });
+
+    window.addEventListener("popstate", function (ev) {
+      var state = ev.state && ev.state.explainer ? ev.state.input : null;
+      if (state) { applyState(state); explain({ noPush: true }); return; }
+      if (location.hash.indexOf(PREFIX) === 0) fromAddress();
+    });
+
+    // An example (a page load) over edited text: keep the text in this entry's address first.
+    document.addEventListener("click", function (ev) {
+      var link = ev.target.closest ? ev.target.closest("a.example, a.example-link") : null;
+      if (!link || ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey) return;
+      if (!editor.value.trim()) return;
+      ev.preventDefault();
+      save();
+      record(currentState(), false).then(function () { location.href = link.href; });
+    });
+
+    start();
+  }
+
+  function fromAddress() {
+    return decodeState(location.hash.slice(PREFIX.length)).then(function (state) {
+      applyState(state);
+      explain({ noPush: true });
+    }).catch(function () { showAlert(messages.urlUnreadable); });
+  }
+
+  function start() {
+    var query = new URLSearchParams(location.search);
+    var previous = stored();
+    if (location.hash.indexOf(PREFIX) === 0) { fromAddress(); return; }
+    if (query.has("example") || query.has("from")) {
+      // The server filled the editor; what the person had before can come back.
+      var state = currentState();
+      explainedNow(state);
+      if (previous && previous.m.trim() && previous.m !== state.m) {
+        note("restore-note", messages.exampleLoaded, { label: messages.undo, run: function () {
+          applyState(previous);
+          note("restore-note", messages.undone);
+          explain();
+        } });
+      }
+      save();
+      history.replaceState({ explainer: true, input: state }, "", location.href);
+      return;
+    }
+    if (!editor.value.trim() && previous && previous.m.trim()) {
+      applyState(previous);
+      note("restore-note", messages.restored);
+      if (previous.e) explain({ noPush: true });
+    } else if (hasResult()) {
+      explainedNow(currentState());
+    }
+  }
+
+  // After htmx has processed the page (it starts on DOMContentLoaded too, and its script runs
+  // first), so that a restored input is explained through htmx, not by a full form post.
+  if (document.readyState === "complete") init();
+  else document.addEventListener("DOMContentLoaded", init);
+})();

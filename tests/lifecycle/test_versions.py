@@ -1,0 +1,122 @@
+"""Versions 1.27-1.37, their feature gates and node settings (issue 12 points 4-6; lifecycle-model.md §1, §5-6)."""
+from __future__ import annotations
+
+import pytest
+
+from explainer.lifecycle import defaults as d
+from explainer.lifecycle.versions import crash_loop_backoff, gate_enabled
+from tests.lifecycle.engine import count, run
+
+GATE_TABLE = [
+    # gate, 1.34, 1.35, 1.36, 1.37 (issue 12's table; kube_features.go)
+    ("ContainerRestartRules", False, True, True, True),
+    ("RestartAllContainersOnContainerExits", False, False, True, True),
+    ("ContainerStopSignals", False, False, False, False),
+    ("KubeletCrashLoopBackOffMax", False, True, True, True),
+    ("ReduceDefaultCrashLoopBackOffDecay", False, False, False, False),
+    ("SidecarContainers", True, True, True, True),
+]
+
+
+@pytest.mark.parametrize("gate,v134,v135,v136,v137", GATE_TABLE)
+def test_feature_gate_defaults(gate: str, v134: bool, v135: bool, v136: bool, v137: bool) -> None:
+    assert [gate_enabled(gate, v) for v in ("1.34", "1.35", "1.36", "1.37")] == [v134, v135, v136, v137]
+
+
+def test_supported_versions_and_default() -> None:
+    assert d.SUPPORTED_VERSIONS == tuple(f"1.{m}" for m in range(27, 38))
+    assert d.DEFAULT_VERSION == "1.37"
+
+
+def test_a_gate_that_does_not_exist_yet_cannot_be_turned_on() -> None:
+    assert not gate_enabled("RestartAllContainersOnContainerExits", "1.34", {"RestartAllContainersOnContainerExits": True})
+    assert gate_enabled("SidecarContainers", "1.37", {"SidecarContainers": False})     # GA: locked on
+
+
+@pytest.mark.parametrize("version,gates,max_period,expected", [
+    ("1.37", {}, None, (10, 300)),
+    ("1.37", {}, 30, (10, 30)),
+    ("1.37", {}, 5, (5, 5)),                                   # below 10 s: initial = maximum
+    ("1.37", {"ReduceDefaultCrashLoopBackOffDecay": True}, None, (1, 60)),
+    ("1.37", {"ReduceDefaultCrashLoopBackOffDecay": True}, 30, (1, 30)),
+    ("1.34", {}, 30, (10, 300)),                               # KubeletCrashLoopBackOffMax alpha, off
+    ("1.34", {"KubeletCrashLoopBackOffMax": True}, 30, (10, 30)),
+    ("1.31", {"KubeletCrashLoopBackOffMax": True}, 30, (10, 300)),   # not there yet
+])
+def test_crash_loop_backoff_settings(version: str, gates: dict, max_period: float | None,
+                                     expected: tuple[int, int]) -> None:
+    assert crash_loop_backoff(version, gates, max_period) == expected
+
+
+CRASH = "containers: {app: {runSeconds: 0, exitCode: 1}}\nuntil: 400\n"
+
+
+@pytest.mark.parametrize("version,extra,starts,note", [
+    ("1.37", "", [0, 0, 10, 30, 70, 150, 310], None),
+    ("1.37", "crashLoopBackOff: {maxContainerRestartPeriod: 30}\n", [0, 0, 10, 30, 60, 90, 120], "up to 30s"),
+    ("1.37", "crashLoopBackOff: {maxContainerRestartPeriod: 4s}\n", [0, 0, 4, 8, 12, 16, 20], "4s, doubling up to 4s"),
+    ("1.36", "featureGates: {ReduceDefaultCrashLoopBackOffDecay: true}\n", [0, 0, 1, 3, 7, 15, 31], "1s, doubling"),
+    ("1.34", "crashLoopBackOff: {maxContainerRestartPeriod: 30}\n", [0, 0, 10, 30, 70, 150, 310], "ignores"),
+])
+def test_node_back_off_settings_in_the_timeline(version: str, extra: str, starts: list[int], note: str | None) -> None:
+    pod = run("pods/crashing_app", CRASH + extra, version)
+    assert [e["t"] for e in pod["events"] if e["type"] == "started"][:7] == starts
+    if note:
+        assert any(note in n for n in pod["notes"]), pod["notes"]
+
+
+@pytest.mark.parametrize("value", [0, 301, "abc", True, {"x": 1}])
+def test_bad_max_restart_period_is_a_clear_scenario_error(value: object) -> None:
+    from explainer.explain import explain
+
+    out = explain(open("tests/fixtures/pods/crashing_app.yaml").read(),
+                  {"crashLoopBackOff": {"maxContainerRestartPeriod": value}})
+    assert out.errors and out.errors[0].kind == "scenario"
+    assert "maxContainerRestartPeriod" in out.errors[0].message or "crashLoopBackOff" in out.errors[0].message
+
+
+def test_sidecars_are_not_restarted_during_termination_on_1_37() -> None:
+    """KEP-4438 is not merged in 1.35-1.37: a sidecar that dies while the Pod terminates stays down."""
+    scenario = ("deleteAt: 30\ncontainers: {trainer: {stopSeconds: 10}, proxy: {runSeconds: 33, exitCode: 1}}\n"
+                "until: 120\n")
+    pod = run("pods/restart_all", scenario, "1.37")
+    assert count(pod, "proxy", "started") == 1
+    assert any(e["container"] == "proxy" and e["type"] == "exited" and e["t"] == 35 for e in pod["events"])
+
+
+@pytest.mark.parametrize("version", ["1.35", "1.37"])
+def test_resize_policy_is_accepted_and_the_story_says_what_a_resize_does(version: str) -> None:
+    from explainer.explain import explain
+    from explainer.render.story import story
+    from tests.conftest import load_manifest
+
+    out = explain(load_manifest("pods/resize_restart"), None, version)
+    assert out.ok
+    text = " ".join(s.text.render() for s in story(out.pods[0].pod, out.pods[0].simulation))
+    assert "resizePolicy says RestartContainer for memory: an in-place resize of that resource restarts" in text
+
+
+@pytest.mark.parametrize("version", ["1.29", "1.33", "1.35", "1.37"])
+def test_native_sidecars_stay_ga_on_every_new_version(version: str) -> None:
+    pod = run("pods/job_native_sidecar", None, version)
+    assert pod["admitted"] is True
+    assert not any(f["id"] == "native-sidecar-unsupported" for f in pod["findings"])
+    assert pod["finalPhase"] == "Succeeded" and count(pod, "log-agent", "started") == 1
+
+
+def test_the_rules_page_feature_table_comes_from_the_gate_table() -> None:
+    from explainer.lifecycle.features import feature_table
+
+    rows = {r["slug"]: r for r in feature_table(lambda s: s)}
+    assert [g["cells"] for g in rows["restart-all-containers"]["gates"]] == [["–", "alpha, off", "beta, on",
+                                                                              "beta, on"]]
+    assert [g["cells"] for g in rows["unchanged"]["gates"]] == [["beta, on", "GA", "GA", "GA"]]
+    assert [g["gate"] for g in rows["crash-loop-back-off"]["gates"]] == ["KubeletCrashLoopBackOffMax",
+                                                                         "ReduceDefaultCrashLoopBackOffDecay"]
+
+
+@pytest.mark.parametrize("written,version", [("1.30", "1.30"), ("'1.30'", "1.30"), ("1.37", "1.37"), ("1.35", "1.35")])
+def test_scenario_version_unquoted_or_quoted(written: str, version: str) -> None:
+    from explainer.lifecycle.scenario import parse_scenario
+
+    assert parse_scenario(f"kubernetesVersion: {written}").kubernetes_version == version
