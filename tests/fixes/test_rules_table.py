@@ -41,6 +41,10 @@ FIXABLE: list[tuple[str, bool, str]] = [
                                   "that never completes becomes a native sidecar instead, keeping them)"),
     ("process-namespace-assumed", True, "sets shareProcessNamespace: true, unless a container signals PID 1"),
     ("readiness-probe-missing", True, "adds a TCP readinessProbe on the first TCP port the container declares"),
+    ("restart-all-containers-gate-off", False, "target a newer version, turn the gate on, or restart only "
+                                               "this container: a choice about the cluster and the app"),
+    ("restart-rules-ignored", False, "target a newer version, turn the gate on, or rewrite the restart "
+                                     "behaviour with the Pod's restartPolicy: a choice"),
     ("shell-pid1-ignores-sigterm", False, "how the script should shut down (trap or exec what) is the "
                                           "author's"),
     ("sidecar-start-order-assumed", True, "moves the proxy to initContainers as a native sidecar with a "
