@@ -240,19 +240,37 @@ def _apply_yaml_document(chunk: str, edits: tuple[Edit, ...]) -> str:
     m = _MARKER.match(chunk)
     head, body = (chunk[: m.end()], chunk[m.end():]) if m else ("", chunk)
     trailing_newline = body.endswith("\n")
+    if _shares_nodes(body):
+        raise FixError("the document shares nodes through anchors and aliases: a change to one would "
+                       "change the others too")
     rt = _round_tripper(body)
     try:
         data = rt.load(body)
     except Exception as exc:   # ruamel raises many kinds; any of them means "not for us"
         raise FixError(f"ruamel.yaml cannot read the document: {exc}") from None
-    unchanged = _dump(rt, data)
-    for edit in edits:
-        _apply(data, edit)
-    changed = _dump(rt, data)
+    try:
+        unchanged = _dump(rt, data)
+        for edit in edits:
+            _apply(data, edit)
+        changed = _dump(rt, data)
+    except FixError:
+        raise
+    except Exception as exc:   # a representer or emitter error: not for an automatic fix
+        raise FixError(f"ruamel.yaml cannot write the document: {exc}") from None
     merged = _merge(body, unchanged, changed)
     if trailing_newline and not merged.endswith("\n"):
         merged += "\n"
     return head + merged
+
+
+def _shares_nodes(body: str) -> bool:
+    """Whether the document uses an anchor (``&name``, then ``*name`` or ``<<: *name``)."""
+    loader = yaml.CSafeLoader if hasattr(yaml, "CSafeLoader") else yaml.SafeLoader
+    try:
+        return any(isinstance(ev, yaml.AliasEvent) or getattr(ev, "anchor", None)
+                   for ev in yaml.parse(body, Loader=loader))
+    except yaml.YAMLError:
+        return True
 
 
 def _round_tripper(body: str) -> Any:

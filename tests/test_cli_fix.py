@@ -121,3 +121,15 @@ def test_unreadable_and_broken_files_are_reported_as_without_fix(work: Path) -> 
     assert code == 2
     assert "broken.yaml: line" in err and "missing.yaml: cannot read" in err
     assert (work / "broken.yaml").read_text() == "apiVersion: v1\nkind: Pod\nmetadata: {name: x\n"
+
+
+def test_a_document_with_anchors_is_left_to_a_person(tmp_path: Path) -> None:
+    """A change under `&base` would reach every `<<: *base` too: no automatic fix there."""
+    text = ("apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers:\n    - &base\n      name: web\n"
+            "      image: nginx:1.27\n      ports: [{containerPort: 80}]\n    - <<: *base\n      name: web2\n"
+            "      ports: [{containerPort: 81}]\n")
+    (tmp_path / "anchors.yaml").write_text(text)
+    code, _out, err = podlife("anchors.yaml", "--fix", cwd=tmp_path)
+    assert code == 0 and (tmp_path / "anchors.yaml").read_text() == text
+    assert "anchors.yaml:9: not fixed (readiness-probe-missing (web)): its fix did not hold" in err
+    assert err.rstrip().endswith("fixed 0 findings in 0 files; 4 need a person")
