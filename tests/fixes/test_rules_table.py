@@ -20,7 +20,9 @@ FIXABLE: list[tuple[str, bool, str]] = [
                                           "image's own files is a choice about the images"),
     ("init-never-completes", True, "makes it a native sidecar (restartPolicy: Always, a startupProbe on its "
                                    "declared port when later containers reach it), only where the version "
-                                   "runs native sidecars"),
+                                   "runs native sidecars and its command certainly runs until stopped (a "
+                                   "guess from a name, like istio-init, needs a person: a one-shot init "
+                                   "container made a sidecar would no longer hold the app back)"),
     ("init-wait-without-timeout", False, "how long to wait for the dependency before failing is a choice"),
     ("job-sidecar-blocks-completion", True, "moves the helper to initContainers as a native sidecar, where the "
                                             "version runs them; else the worker must stop it (a person)"),
@@ -188,3 +190,27 @@ def test_liveness_fix_copies_the_check_itself() -> None:
     assert data["path"][-1] == "startupProbe"
     assert data["value"]["httpGet"] == {"path": "/healthz", "port": 8080}
     assert data["value"]["failureThreshold"] * data["value"]["periodSeconds"] >= 30
+
+
+def test_init_never_completes_fixes_only_what_certainly_never_ends() -> None:
+    """istio-init's name suggests a helper, but it is a one-shot: made a sidecar, the app would no
+    longer wait for it.  Only a command that certainly runs forever is fixed."""
+    text = """
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  initContainers:
+    - name: istio-init
+      image: istio/proxyv2:1.22.0
+      args: ["istio-iptables", "-p", "15001"]
+    - name: tail
+      image: busybox:1.36
+      command: ["sh", "-c", "tail -f /dev/null"]
+  containers:
+    - name: app
+      image: example/app:1.0
+"""
+    found = {f.container: f for f in _findings(text, "init-never-completes")}
+    assert not found["istio-init"].fixable
+    assert found["tail"].fixable

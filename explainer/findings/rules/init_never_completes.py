@@ -82,9 +82,12 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                                    "blocked": blocked, "i": i, "n": len(inits), "dropped": dropped})
         yield ctx.finding(ID, c, ctx.container_path(c, main_field(c)), explanation,
                           fill(FIX, name=c.name, image=c.image or "example/image:1.0"),
-                          # fixable where the version runs native sidecars: it keeps running beside the
-                          # app, as the command was written to (a wait loop is init-wait-without-timeout's)
-                          patch=None if _waits(c) else plain_init_to_sidecar(ctx.pod, c, ctx.version, ctx.gates))
+                          # fixable where the version runs native sidecars and the command certainly runs
+                          # until stopped: it keeps running beside the app, as it was written to.  A guess
+                          # ("its name suggests") or a wait loop (init-wait-without-timeout's) needs a person:
+                          # a one-shot init container made a sidecar would be restarted each time it exits.
+                          patch=None if _waits(c) or not guess.certain
+                          else plain_init_to_sidecar(ctx.pod, c, ctx.version, ctx.gates))
 
 
 def _waits(c: Container) -> bool:

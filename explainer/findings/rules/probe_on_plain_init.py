@@ -65,6 +65,7 @@ def _patch(ctx: RuleContext, c: Container, fields: list[str]) -> tuple[Remove, .
     """Fixable: a plain init container runs to completion, so its probes and hooks can never act;
     they go.  One that never completes becomes a native sidecar instead (where the version has
     them), keeping them, as init-never-completes's fix does: the two fixes agree."""
-    if guess_run(c, True).seconds is None:
-        return plain_init_to_sidecar(ctx.pod, c, ctx.version, ctx.gates)
+    guess = guess_run(c, True)
+    if guess.seconds is None:   # it never completes: a native sidecar if that is certain, else a person
+        return plain_init_to_sidecar(ctx.pod, c, ctx.version, ctx.gates) if guess.certain else None
     return tuple(Remove(path_of(c.path) + (f,)) for f in fields)
