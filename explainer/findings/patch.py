@@ -105,8 +105,9 @@ def sidecar_probe_port(pod: Pod, c: Container, after_index: int | None = None) -
 def to_native_sidecar(pod: Pod, c: Container, version: str, gates: dict[str, bool]) -> Patch | None:
     """Move app container ``c`` to the end of initContainers as a native sidecar (restartPolicy:
     Always, plus a startupProbe on its own port where later containers need it to listen).
-    None where the version has no native sidecars or the probe's port is unknown."""
-    if not sidecars_enabled(version, gates) or c.role != "app":
+    None where the version has no native sidecars, the probe's port is unknown, or the manifest
+    says it wants no native sidecar (an injector's opt-out annotation: a person's decision)."""
+    if not sidecars_enabled(version, gates) or c.role != "app" or native_sidecars_declined(pod):
         return None
     port = sidecar_probe_port(pod, c)
     if port is False:
@@ -116,6 +117,21 @@ def to_native_sidecar(pod: Pod, c: Container, version: str, gates: dict[str, boo
         extra += (("startupProbe", tcp_startup_probe(port)),)
     spec = tuple(pod.spec_path)
     return (MoveItem(path_of(c.path), spec + ("initContainers",), before="containers", set=extra),)
+
+
+def native_sidecars_declined(pod: Pod) -> bool:
+    """An annotation on the object or its Pod template that turns native sidecars off, as
+    Istio's ``sidecar.istio.io/nativeSidecar: "false"`` does."""
+    for end, segment in enumerate(pod.spec_path):
+        if segment != "spec":
+            continue
+        node: Any = pod.raw
+        for seg in tuple(pod.spec_path[:end]) + ("metadata", "annotations"):
+            node = node.get(seg) if isinstance(node, dict) else None
+        if isinstance(node, dict) and any(isinstance(k, str) and k.rsplit("/", 1)[-1].lower() == "nativesidecar"
+                                          and str(v).lower() == "false" for k, v in node.items()):
+            return True
+    return False
 
 
 def plain_init_to_sidecar(pod: Pod, c: Container, version: str, gates: dict[str, bool]) -> Patch | None:

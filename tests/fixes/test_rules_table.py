@@ -214,3 +214,14 @@ spec:
     found = {f.container: f for f in _findings(text, "init-never-completes")}
     assert not found["istio-init"].fixable
     assert found["tail"].fixable
+
+
+def test_an_opt_out_of_native_sidecars_is_respected() -> None:
+    """Istio's `sidecar.istio.io/nativeSidecar: "false"` says a person chose a classic sidecar."""
+    text = _fixture("sidecar-start-order-assumed")
+    opted_out = text.replace("    metadata:\n      labels: {app: accounts}\n",
+                             '    metadata:\n      labels: {app: accounts}\n'
+                             '      annotations: {sidecar.istio.io/nativeSidecar: "false"}\n', 1)
+    assert opted_out != text
+    (f,) = _findings(opted_out, "sidecar-start-order-assumed")
+    assert not f.fixable
