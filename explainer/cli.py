@@ -57,6 +57,7 @@ class Extras:
     summary: bool = False                    # one line per finding (--summary)
     style: TextStyle = PLAIN                 # text width and colour
     skip_foreign: bool = False               # files with no Kubernetes object are skipped, not errors
+    fix: str | None = None                   # "fix": rewrite the files (--fix); "diff": print a diff (--diff)
 
 
 def run(args: list[str], scenario_path: str | None, version: str | None, fmt: str,
@@ -69,10 +70,18 @@ def run(args: list[str], scenario_path: str | None, version: str | None, fmt: st
             return Outcome(None, [f"{scenario_path}: {why}"], EXIT_BAD_INPUT)
     paths, problems = expand(args)
     single = len(args) == 1 and paths == args
-    results = [explain_file(p, scenario, version, max_bytes, extras) for p in paths]
+    fixed: list[Any] = []
+    if extras.fix:   # --fix / --diff: explain what the fixes leave (cli_fix.py)
+        from explainer.cli_fix import fix_file
+        fixed = [fix_file(p, scenario, version, max_bytes, extras) for p in paths]
+        results = [f.result for f in fixed]
+    else:
+        results = [explain_file(p, scenario, version, max_bytes, extras) for p in paths]
     results = [r for r in results if not r.foreign]
     out = None
-    if not results:
+    if extras.fix == "diff":
+        out = "".join(f.diff for f in fixed)
+    elif not results:
         out = "" if extras.summary or fmt == "github" else None
     elif extras.summary:
         from explainer.render.annotations import summary_lines
@@ -81,6 +90,9 @@ def run(args: list[str], scenario_path: str | None, version: str | None, fmt: st
         all_read = not problems and not any(r.unreadable for r in results)
         out = render(results, fmt, single, all_read=all_read, style=extras.style)
     stderr = problems + [r.problem for r in results if r.problem]
+    if extras.fix:
+        from explainer.cli_fix import report
+        stderr += report(fixed, extras.fix)
     code = exit_code(results, fail_on, len(problems))
     if code == EXIT_FAIL_ON:
         stderr.append(f"findings at severity {fail_on} or worse (--fail-on {fail_on})")
@@ -129,8 +141,11 @@ def read_text(path: str) -> tuple[str | None, str | None]:
 
 
 def explain_file(path: str, scenario: str | None, version: str | None, max_bytes: int,
-                 extras: Extras = Extras()) -> FileResult:
-    text, why = read_text(path)
+                 extras: Extras = Extras(), text: str | None = None) -> FileResult:
+    """Explain one file (its ``text`` when the caller has read it already)."""
+    why = None
+    if text is None:
+        text, why = read_text(path)
     if text is None:
         expl = Explanation(version or d.DEFAULT_VERSION, Scenario(), errors=[ErrorRecord(why or "", kind="syntax")])
         return FileResult(path, expl, f"{path}: {why}", unreadable=True)

@@ -3,7 +3,7 @@
     podlife explain FILE|DIR|- [FILE|DIR ...] [-f FILE ...] [--scenario FILE] [--k8s-version X.Y]
                     [--format text|json|sarif|junit|github] [--fail-on error|warning|info] [--summary]
                     [--disable RULE[,RULE]] [--enable RULE[,RULE]] [--config FILE | --no-config]
-                    [--color auto|always|never] [--skip-non-kubernetes]
+                    [--color auto|always|never] [--skip-non-kubernetes] [--fix | --diff]
     podlife explain --list-rules [--format json]
     kubectl podlife explain -f x.yaml      (the same program, installed as kubectl-podlife)
 
@@ -63,6 +63,13 @@ def add_explain_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--skip-non-kubernetes", dest="skip_foreign", action="store_true",
                         help="skip files with no Kubernetes object (apiVersion and kind) instead of reporting "
                              "them; for hooks that see every YAML file")
+    fixing = parser.add_mutually_exclusive_group()
+    fixing.add_argument("--fix", dest="fix", action="store_const", const="fix",
+                        help="apply every fix that needs no human choice, rewriting the files in place "
+                             "(comments and formatting kept), then explain the result and list what still "
+                             "needs a person (on standard error)")
+    fixing.add_argument("--diff", dest="fix", action="store_const", const="diff",
+                        help="like --fix, but print the changes as a unified diff instead of writing them")
     parser.add_argument("--list-rules", dest="list_rules", action="store_true",
                         help="print the catalogue of rules (text, or JSON with --format json)")
 
@@ -72,6 +79,8 @@ def execute(opts: dict, max_bytes: int, stdout: TextIO, stderr: TextIO) -> int:
     if opts["list_rules"]:
         if opts["files"]:
             raise UsageError("--list-rules takes no FILE")
+        if opts.get("fix"):
+            raise UsageError(f"--list-rules fixes nothing; drop --{opts['fix']}")
         if opts["format"] not in ("text", "json"):
             raise UsageError("--list-rules prints text or json")
         stdout.write(cli.rules_as_json() if opts["format"] == "json" else cli.rules_as_text())
@@ -79,13 +88,15 @@ def execute(opts: dict, max_bytes: int, stdout: TextIO, stderr: TextIO) -> int:
     files = opts["files"] + opts["filenames"]
     if not files:
         raise UsageError("give a manifest FILE, a directory, or - for standard input")
+    if opts.get("fix") == "fix" and "-" in files:
+        raise UsageError("--fix rewrites files; for standard input use --diff")
     try:
         config = _config(opts)
         disabled = cli_config.disabled_rules(config, opts["disable"], opts["enable"])
     except cli_config.ConfigError as exc:
         raise UsageError(str(exc)) from None
     extras = cli.Extras(disabled=disabled, summary=opts["summary"], style=_style(opts, stdout),
-                        skip_foreign=opts["skip_foreign"])
+                        skip_foreign=opts["skip_foreign"], fix=opts.get("fix"))
     outcome = cli.run(files, opts["scenario"], opts["version"] or config.version, opts["format"],
                       opts["fail_on"] or config.fail_on, max_bytes, extras)
     if outcome.stdout is not None:

@@ -23,9 +23,14 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "render": (("explainer.lifecycle", "explainer.findings", "explainer.render", "explainer.explain"),
                ("graphviz",)),
     "explain.py": (("explainer.lifecycle", "explainer.schema", "explainer.findings"), ()),
+    # Fixes apply beside the pipeline: they explain the text they change to prove each fix.
+    "fixes.py": (("explainer.lifecycle", "explainer.findings", "explainer.explain", "explainer.fixes"),
+                 ("yaml", "ruamel")),
     # The command line starts in the core: no Django, so it starts fast (issue 14).
     "cli.py": (("explainer.lifecycle", "explainer.findings", "explainer.render", "explainer.explain",
-                "explainer.cli"), ()),
+                "explainer.cli", "explainer.cli_fix"), ()),
+    "cli_fix.py": (("explainer.lifecycle", "explainer.findings", "explainer.explain", "explainer.fixes",
+                    "explainer.cli", "explainer.cli_fix"), ()),
     "cli_config.py": (("explainer.lifecycle", "explainer.findings", "explainer.cli_config"), ()),
     "podlife.py": (("explainer.lifecycle", "explainer.cli", "explainer.cli_config", "explainer.render.style",
                     "explainer.podlife"), ()),

@@ -47,6 +47,8 @@ CASES = [
     ("-",),
     ("--list-rules",),
     ("--list-rules", "--format", "json"),
+    (WEB_APP, "--diff"),
+    ("-", "--diff", "--format", "json"),
 ]
 
 

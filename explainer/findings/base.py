@@ -45,12 +45,18 @@ class Finding:
     explanation: Text              # what will happen and when, naming the container and numbers
     fix: str                       # a YAML snippet to write instead (code: not translated)
     references: tuple[str, ...] = ()
+    patch: tuple[Any, ...] = ()    # edits that make the fix (patch.py); empty: it needs a person
+
+    @property
+    def fixable(self) -> bool:
+        """Whether the fix applies without a human choice (``podlife explain --fix``, "Apply fix")."""
+        return bool(self.patch)
 
     def to_dict(self) -> dict[str, Any]:
         """The public JSON shape of one finding (pods[].findings[]): its text in English."""
         return {"id": self.id, "severity": self.severity.value, "container": self.container,
                 "path": self.path, "line": self.line, **self.render(),
-                "fix": self.fix, "references": list(self.references)}
+                "fix": self.fix, "fixable": self.fixable, "references": list(self.references)}
 
     def render(self, gettext: Callable[[str], str] = gettext_noop) -> dict[str, str]:
         """Title and explanation through ``gettext`` (the web layer overlays this on to_dict())."""
@@ -104,13 +110,13 @@ class RuleContext:
         return behaviour_for(c, self.pod, self.scenario)
 
     def finding(self, rule_id: str, c: Container | None, path: str | None, explanation: Text,
-                fix: str, *, severity: Severity | None = None) -> Finding:
+                fix: str, *, severity: Severity | None = None, patch: tuple[Any, ...] | None = None) -> Finding:
         """A Finding of the registered rule ``rule_id``; title and references come from it."""
         from .registry import BY_ID  # the registry imports the rules, which import this module
 
         rule = BY_ID[rule_id]
         return Finding(rule_id, severity or rule.SEVERITY, c.name if c else None, path,
-                       self.line(path), Text(rule.TITLE), explanation, fix, references(rule))
+                       self.line(path), Text(rule.TITLE), explanation, fix, references(rule), patch or ())
 
 
 def references(rule: Any) -> tuple[str, ...]:

@@ -6,8 +6,11 @@ graph after graph from its standard input, so a spare is started with a tiny war
 (padded past the reader's buffer, so dot parses and draws it at once) and left waiting.  The
 next diagram is written after it and the input closed: dot draws it warm, and of the two SVG
 documents it prints the second is kept.  Its root group's id is the only thing dot names
-differently for a second graph ("page0,1_graph0"), so that is put back: the picture is byte
-for byte what a fresh dot draws (tested).  Anything unexpected (an error, an odd output) is
+differently for a second graph ("page0,1_graph0"), so that is put back.  The picture is then
+what a fresh dot draws (tested), byte for byte but for the order and numbering (``clustN``) of
+sibling clusters, which cgraph keeps in the order of their interned names' addresses: a dot
+that has read a graph before may list them otherwise.  Sibling clusters do not overlap, so
+nothing a reader sees changes.  Anything unexpected (an error, an odd output) is
 left to a fresh run, which also gives dot's error message its own line numbers.
 
 A spare belongs to the process that started it (a forked worker never uses its parent's) and

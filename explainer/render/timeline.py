@@ -194,7 +194,10 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
     for key, label in (("phase", _("Phase")), ("status", _("Status")), ("ready", _("Ready"))):
         strip_rows.append(StripRow(key, label, _r(y), STRIP_ROW))
         y += STRIP_ROW + STRIP_GAP
-    segments = _strip_segments(sim.timeline, strip_rows, view_end, bar_end, x_of, _) if sim is not None else []
+    # a break's gap (its zig-zags included) hides what is under it: labels keep clear of it
+    gaps = [(plot_x + b.x0 + 6, plot_x + b.x1 - 6) for b in axis.breaks]
+    segments = _strip_segments(sim.timeline, strip_rows, view_end, bar_end, x_of, _, gaps) \
+        if sim is not None else []
     y += 4
     axis_y = _r(y + 12)
     y += AXIS_ROW

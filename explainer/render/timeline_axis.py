@@ -79,10 +79,11 @@ class TimeAxis:
 
 
 def _nice_skip(gap: float) -> float:
-    """The part of a quiet ``gap`` to cut: all but a few percent at either end, in round seconds."""
+    """The part of a quiet ``gap`` to cut: all but a few percent at either end, rounded down to a
+    number a reader takes in at once ("… 18 s …", "… 240 s …", never "… 18.4 s …")."""
     want = gap - 2 * max(gap * 0.04, 0.5)
-    for unit in (5.0, 1.0):
-        if want >= unit * 20:
+    for limit, unit in ((1200.0, 60.0), (50.0, 5.0), (5.0, 1.0)):
+        if want >= limit:
             return math.floor(want / unit) * unit
     return math.floor(want * 10) / 10
 

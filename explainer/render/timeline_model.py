@@ -106,6 +106,7 @@ class Segment:
     tooltip: str
     label: str                   # "" when the text does not fit
     transient: bool = False      # a value held for no time at all (drawn as a thin tick)
+    label_x: float | None = None  # where the label starts (clear of axis breaks)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,7 @@
 strip, markers and dependency arrows, every coordinate rounded to 0.1 px."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..lifecycle.trace import TraceEvent
@@ -108,9 +108,25 @@ def _status_class(status: str) -> str:
     return "other"
 
 
+def _label_place(x0: float, x1: float, width: float, gaps: Sequence[tuple[float, float]]) -> float | None:
+    """Where a label ``width`` px wide starts inside [x0, x1] without running under an axis break
+    (``gaps``: the x ranges the breaks cover): the first free piece wide enough, or None."""
+    start = x0
+    for g0, g1 in sorted(gaps) + [(x1, x1)]:
+        end = min(g0, x1)
+        if end - start >= width:
+            return start
+        start = max(start, g1)
+        if start >= x1:
+            break
+    return None
+
+
 def _strip_segments(timeline, rows: list[StripRow], view_end: float, bar_end: float,
-                    x_of: Callable[[float], float], _: Gettext) -> list[Segment]:
-    """Merge the status points into segments per row; values held for no time become ticks."""
+                    x_of: Callable[[float], float], _: Gettext,
+                    gaps: Sequence[tuple[float, float]] = ()) -> list[Segment]:
+    """Merge the status points into segments per row; values held for no time become ticks.
+    A label goes where its segment is not cut by an axis break (``gaps``), or is left out."""
     row = {r.key: r for r in rows}
     out: list[Segment] = []
     pts = [p for p in timeline if p.t <= view_end]
@@ -152,8 +168,9 @@ def _strip_segments(timeline, rows: list[StripRow], view_end: float, bar_end: fl
                                                                      t1=_secs(t1))
             if extra:
                 tip += "\n" + "; ".join(extra)
-            label = v if text_width(v, SMALL) + 8 <= x1 - x0 else ""
-            out.append(Segment(key, v, t0, t1, x0, _r(x1 - x0), _r(r.y), r.height, css[key](v), tip, label))
+            at = _label_place(x0, x1, text_width(v, SMALL) + 8, gaps)
+            out.append(Segment(key, v, t0, t1, x0, _r(x1 - x0), _r(r.y), r.height, css[key](v), tip,
+                               v if at is not None else "", label_x=_r(at + 4) if at is not None else None))
         for x0, t0, vs in blips:
             value = " → ".join(vs)
             at_end = t0 >= bar_end

@@ -223,7 +223,7 @@ def _svg_strip(lay: TimelineLayout, sid: str) -> list[str]:
                  f'<rect class={_q(seg.css_class)} x="{_n(seg.x)}"'
                  f' y="{_n(seg.y)}" width="{_n(seg.width)}" height="{_n(seg.height)}"/>')
         if seg.label:
-            o.append(f'<text class="tl-seg-text" x="{_n(seg.x + 4)}" y="{_n(seg.y + 12.5)}">{_t(seg.label)}</text>')
+            o.append(f'<text class="tl-seg-text" x="{_n(seg.label_x if seg.label_x is not None else seg.x + 4)}" y="{_n(seg.y + 12.5)}">{_t(seg.label)}</text>')
         o.append("</g>")
     o.append("</g></g>")
     return o

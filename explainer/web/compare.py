@@ -166,11 +166,16 @@ def compare_view(request: HtmxHttpRequest) -> HttpResponse:
     return _page(request, context, status=_status(errors))
 
 
+def _posted_sides(request: HtmxHttpRequest, errors: list[ErrorRecord]) -> tuple[str, str, Any, Any]:
+    """The posted left and right (as typed) and the permalinks they name (None, with an error, if not)."""
+    left_raw, right_raw = request.POST.get("left", ""), request.POST.get("right", "")
+    return left_raw, right_raw, _side(left_raw, "left", errors), _side(right_raw, "right", errors)
+
+
 def _compare_two(request: HtmxHttpRequest) -> HttpResponse:
     """Two permalinks from the page's form: redirect to the comparison's own address."""
     errors: list[ErrorRecord] = []
-    left_raw, right_raw = request.POST.get("left", ""), request.POST.get("right", "")
-    left, right = _side(left_raw, "left", errors), _side(right_raw, "right", errors)
+    left_raw, right_raw, left, right = _posted_sides(request, errors)
     if left is None or right is None:
         if not errors:
             errors.append(ErrorRecord(gettext("Give the permalink (id or URL) to compare with."), kind="input",
@@ -251,8 +256,7 @@ def _compare_pasted(request: HtmxHttpRequest) -> HttpResponse:
 def share(request: HtmxHttpRequest) -> HttpResponse:
     """The comparison of two permalinks gets its own permalink."""
     errors: list[ErrorRecord] = []
-    left_raw, right_raw = request.POST.get("left", ""), request.POST.get("right", "")
-    left, right = _side(left_raw, "left", errors), _side(right_raw, "right", errors)
+    left_raw, right_raw, left, right = _posted_sides(request, errors)
     if left is None or right is None:
         if not errors:
             errors.append(ErrorRecord(gettext("Give two permalinks to compare."), kind="input"))

@@ -167,7 +167,10 @@ def _schemas() -> dict[str, Any]:
             "restarts": INT, "initialized": BOOL}),
         "Finding": _obj(["id", "severity", "title", "explanation"], {
             "id": STR, "severity": {"type": "string", "enum": SEVERITIES}, "container": NSTR, "path": NSTR,
-            "line": NINT, "title": STR, "explanation": STR, "fix": STR, "references": names}),
+            "line": NINT, "title": STR, "explanation": STR, "fix": STR,
+            "fixable": {"type": "boolean", "description": "whether the fix applies without a human choice "
+                        "(`podlife explain --fix`, the page's Apply fix); false: it needs a person"},
+            "references": names}),
         "SuppressedFinding": {"allOf": [_ref("Finding"), _obj(["suppression"], {
             "suppression": _obj(["kind", "rule", "reason"], {
                 "kind": {"type": "string", "enum": ["annotation"]}, "rule": STR, "reason": STR,

@@ -5,12 +5,14 @@ from django.urls import path
 
 from explainer.web import permalinks, views
 from explainer.web import compare as compare_views
+from explainer.web import fixes as fix_views
 
 app_name = "web"
 
 urlpatterns = [
     path("", views.index, name="index"),
     path("rules/", views.rules, name="rules"),
+    path("fix/", fix_views.apply_fix, name="fix"),
     path("favicon.ico", views.favicon, name="favicon"),
     path("diagram/<str:digest>.svg", views.diagram, name="diagram"),
     path("share/", permalinks.share, name="share"),

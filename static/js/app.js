@@ -287,6 +287,11 @@
     start();
   }
 
+  function isReload() {
+    var nav = performance.getEntriesByType && performance.getEntriesByType("navigation")[0];
+    return !!nav && nav.type === "reload";
+  }
+
   function fromAddress() {
     return decodeState(location.hash.slice(PREFIX.length)).then(function (state) {
       applyState(state);
@@ -297,7 +302,17 @@
   function start() {
     var query = new URLSearchParams(location.search);
     var previous = stored();
-    if (location.hash.indexOf(PREFIX) === 0) { fromAddress(); return; }
+    if (location.hash.indexOf(PREFIX) === 0) {
+      // A reload brings back what this browser kept last: the address is written a moment after
+      // each change (compression is asynchronous), so it may be one change behind.
+      if (isReload() && previous && previous.m.trim()) {
+        applyState(previous);
+        if (previous.e) explain({ noPush: true });
+        return;
+      }
+      fromAddress();
+      return;
+    }
     if (query.has("example") || query.has("from")) {
       // The server filled the editor; what the person had before can come back.
       var state = currentState();

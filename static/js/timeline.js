@@ -194,8 +194,7 @@
     this.cursorG.style.display = shown ? "" : "none";
     this.cursorLine.setAttribute("x1", x);
     this.cursorLine.setAttribute("x2", x);
-    this.cursorLabel.setAttribute("x", x);
-    this.cursorLabel.textContent = secs(t) + " s";
+    this.placeCursorLabel(x, t);
     this.thumb.style.left = ((x - d.plotX) / d.plotWidth * 100) + "%";
     var frame = this.frameAt(t);
     this.slider.setAttribute("aria-valuenow", secs(t));
@@ -204,6 +203,57 @@
     this.followStory(t, step);
     this.dimDiagram(frame, t);
     if (!quiet) { this.highlight(null); }
+  };
+
+  // The cursor's time sits above the strip, where the Pod-level guides have their labels ("Pod
+  // deleted"): at a guide's own time the two say one thing ("30 s · Pod deleted"); near one, the
+  // time moves aside (beside the line, else just past that label); it never leaves the picture.
+  Timeline.prototype.placeCursorLabel = function (x, t) {
+    var label = this.cursorLabel, svgBox = this.svg.getBoundingClientRect();
+    var texts = Array.prototype.slice.call(this.svg.querySelectorAll(".tl-guides .tl-item"))
+      .filter(function (g) { return g.style.display !== "none" && g.querySelector("text"); });
+    var same = [], others = [];
+    texts.forEach(function (g) {
+      var tx = g.querySelector("text");
+      tx.style.visibility = "";
+      (Math.abs(num(g, "data-t") - t) < 1e-6 ? same : others).push(tx);
+    });
+    var text = secs(t) + " s";
+    same.forEach(function (tx) { text += " · " + tx.textContent; tx.style.visibility = "hidden"; });
+    label.textContent = text;
+    label.classList.toggle("tl-cursor-guide", same.length > 0);
+    if (!svgBox.width) { label.setAttribute("text-anchor", "middle"); label.setAttribute("x", x); return; }
+    function clash(r) {
+      return others.some(function (tx) {
+        var o = tx.getBoundingClientRect();
+        return r.left < o.right + 2 && o.left < r.right + 2 && r.top < o.bottom && o.top < r.bottom;
+      });
+    }
+    var self = this, tries = [["middle", x], ["end", x - 4], ["start", x + 4]], beside = [], fallback = null;
+    others.forEach(function (tx) {          // else just past the label in the way, the nearer side first
+      var o = tx.getBoundingClientRect();
+      if (o.width) { beside.push(["start", self.svgX(o.right) + 4], ["end", self.svgX(o.left) - 4]); }
+    });
+    beside.sort(function (a, b) { return Math.abs(a[1] - x) - Math.abs(b[1] - x); });
+    tries = tries.concat(beside);
+    for (var i = 0; i < tries.length; i++) {
+      label.setAttribute("text-anchor", tries[i][0]);
+      label.setAttribute("x", tries[i][1]);
+      var r = label.getBoundingClientRect();
+      if (r.left < svgBox.left - 0.5 || r.right > svgBox.right + 0.5) { continue; }
+      if (!clash(r)) { return; }
+      if (fallback === null) { fallback = i; }
+    }
+    // no clear place: the cursor's time wins while it stands there, the guide's label steps aside
+    label.setAttribute("text-anchor", tries[fallback || 0][0]);
+    label.setAttribute("x", tries[fallback || 0][1]);
+    var box = label.getBoundingClientRect();
+    others.forEach(function (tx) {
+      var o = tx.getBoundingClientRect();
+      if (box.left < o.right + 2 && o.left < box.right + 2 && box.top < o.bottom && o.top < box.bottom) {
+        tx.style.visibility = "hidden";
+      }
+    });
   };
 
   Timeline.prototype.renderPanel = function (frame, t) {
@@ -327,7 +377,9 @@
     var end = this.data.end, v = this.view || [0, end];
     var c = around != null ? around : (this.t >= v[0] && this.t <= v[1] ? this.t : (v[0] + v[1]) / 2);
     var span = Math.min(Math.max((v[1] - v[0]) * factor, Math.min(0.05, end)), end);
-    var a = c - (c - v[0]) / (v[1] - v[0]) * span;
+    // the moment at ``c`` keeps its place across the plot (under the mouse, for the wheel), also
+    // when the first zoom leaves the fitted axis with its breaks for a linear one
+    var a = c - (this.xOf(c) - this.data.plotX) / this.data.plotWidth * span;
     a = Math.min(Math.max(a, 0), end - span);
     this.setView(span >= end - 1e-9 ? null : [a, a + span]);
   };

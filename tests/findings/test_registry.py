@@ -133,10 +133,10 @@ def test_finding_to_dict_is_the_public_shape() -> None:
         "id": "port-conflict", "severity": "error", "container": "app",
         "path": "spec.containers[1].ports[0].containerPort", "line": 12,
         "title": "Two containers on the same port", "explanation": "web and app collide.", "fix": "fix: yes\n",
-        "references": ["https://kubernetes.io/x"],
+        "fixable": False, "references": ["https://kubernetes.io/x"],
     }
     assert list(f.to_dict()) == ["id", "severity", "container", "path", "line", "title", "explanation", "fix",
-                                 "references"]
+                                 "fixable", "references"]
     zh = {"Two containers on the same port": "两个容器使用同一端口", "{a} and {b} collide.": "{b} 与 {a} 冲突。"}
     assert f.render(lambda m: zh.get(m, m)) == {"title": "两个容器使用同一端口", "explanation": "app 与 web 冲突。"}
 

@@ -87,7 +87,7 @@ def test_every_finding_is_complete_and_sorted(path: Path) -> None:
         assert f.explanation.render().endswith("."), f"{f.id}: explanation should be whole sentences"
         yaml.safe_load(f.fix)  # the fix is a YAML snippet the user can paste
         assert set(f.to_dict()) == {"id", "severity", "container", "path", "line", "title",
-                                    "explanation", "fix", "references"}
+                                    "explanation", "fix", "fixable", "references"}
 
 
 def test_rules_run_without_a_simulation() -> None:

@@ -326,6 +326,32 @@ def test_axis_breaks_only_for_long_quiet_stretches() -> None:
     assert fit_axis([0, 1, 300], 300, allow_breaks=False).breaks == ()
 
 
+
+def test_break_labels_in_a_crash_loop_are_round_numbers() -> None:
+    from explainer.render.timeline_axis import _nice_skip
+    layout = layout_timeline(report("pods/crashing_app", "{containers: {app: {runSeconds: 2, exitCode: 1}},"
+                                                         " deleteAt: 150}"))
+    assert [b.label for b in layout.breaks] == ["… 18 s …", "… 36 s …", "… 60 s …"]
+    assert [_nice_skip(g) for g in (13.0, 20.4, 75.0, 299.0, 2000.0)] == [11, 18, 65, 275, 1800]
+
+
+def test_strip_labels_keep_clear_of_axis_breaks() -> None:
+    from explainer.render.timeline import text_width
+    for name, scenario in (("pods/crashing_app", "{containers: {app: {runSeconds: 2, exitCode: 1}}, deleteAt: 150}"),
+                           ("seeds/web-app-pod", "{containers: {app: {runSeconds: 5, exitCode: 1}}, deleteAt: 200}")):
+        layout = layout_timeline(report(name, scenario))
+        assert layout.breaks
+        labelled = [s for s in layout.segments if s.label]
+        assert any(s.value == "CrashLoopBackOff" for s in labelled)
+        for seg in labelled:
+            x0, x1 = seg.label_x - 4, seg.label_x - 4 + text_width(seg.label, 10.5) + 8
+            assert seg.x - 0.1 <= x0 and x1 <= seg.x + seg.width + 0.1, seg
+            for b in layout.breaks:            # the gap a break paints over: b.x0 + 12 ... b.x1 - 12, zig-zags ±2.5
+                assert x1 <= b.x0 + 9.5 or x0 >= b.x1 - 9.5, (seg.label, seg.label_x, b)
+        root = parse(render_timeline_svg(report(name, scenario)))
+        xs = {float(t.get("x")) for t in root.iter(f"{SVG}text") if t.get("class") == "tl-seg-text"}
+        assert xs == {s.label_x for s in labelled}
+
 def test_legend_lists_every_state_with_its_pattern() -> None:
     r = report("pods/crashing_app", CRASHING)
     layout = layout_timeline(r)
@@ -355,9 +381,16 @@ def test_frames_give_each_containers_state_at_each_instant() -> None:
     first, second, last = data["frames"][0], data["frames"][1], data["frames"][-1]
     assert first["text"] == "prepare Running; helper Waiting; app Waiting; Pod Pending 0/2"
     assert [d["text"] for d in first["doing"]] == ["helper waits for prepare to exit 0", "app waits for helper to start"]
-    assert second["t"] == 1 and second["text"].endswith("helper Running, Ready; app Running, Ready; Pod Running 2/2")
-    assert [c["label"] for c in last["containers"]] == ["Exited with code 0 (Completed)"] + \
-        ["Exited with code 143 (Error)"] * 2 or all("143" in c["label"] for c in last["containers"][1:])
+    assert second["t"] == 1
+    assert second["text"] == ("prepare Exited with code 0 (Completed); helper Running, Ready; app Running, Ready;"
+                              " Pod Running 2/2")
+    assert [(c["name"], c["state"], c["label"], c["restarts"]) for c in last["containers"]] == [
+        ("prepare", "exited", "Exited with code 0 (Completed)", 0),
+        ("helper", "exited", "Exited with code 143 (Error)", 0),
+        ("app", "exited", "Exited with code 143 (Error)", 0),
+    ]
+    assert last["text"] == ("prepare Exited with code 0 (Completed); helper Exited with code 143 (Error);"
+                            " app Exited with code 143 (Error); Pod Failed 0/2")
     assert last["pod"]["status"] == "Error" and last["pod"]["phase"] == "Failed"
 
 
@@ -369,3 +402,103 @@ def test_frames_count_down_the_grace_period_during_prestop() -> None:
     prestop = [d for d in at_delete["doing"] if d["text"].startswith("preStop of")]
     assert prestop and all(d["until"] == 60 + 60 for d in prestop)      # terminationGracePeriodSeconds: 60
     assert any(c["state"] == "terminating" for c in at_delete["containers"])
+
+
+# ---- colour is never the only signal: lightness, measured under simulated colour blindness ---------
+# Machado, Oliveira & Fernandes (2009), "A Physiologically-based Model for Simulation of Color Vision
+# Deficiency", severity 1.0; the matrices act on linear RGB.
+MACHADO = {
+    "normal": ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
+    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
+                     (-0.011820, 0.042940, 0.968881)),
+    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216),
+                   (-0.003882, -0.048116, 1.051998)),
+}
+MIN_LIGHTNESS_STEP = 8.0        # CIE L*: a step anyone sees between two bars that touch
+# The state changes a lane draws (bar next to bar), "error" being an exit with a non-zero code;
+# test_every_state_change_drawn_is_in_the_table keeps this list honest.
+LANE_CHANGES = {
+    ("waiting", "starting"), ("waiting", "running"), ("waiting", "ready"), ("starting", "ready"),
+    ("starting", "backoff"), ("starting", "terminating"), ("running", "ready"), ("running", "backoff"),
+    ("running", "terminating"), ("running", "exited"), ("ready", "terminating"), ("ready", "backoff"),
+    ("ready", "exited"), ("ready", "error"), ("terminating", "backoff"), ("terminating", "exited"),
+    ("terminating", "error"),
+}
+# ... and the order the issue and the legend read them in: each state next to the following one.
+READING_ORDERS = (("waiting", "starting", "running", "ready", "backoff", "terminating", "exited", "error"),
+                  ("waiting", "starting", "running", "ready", "terminating", "backoff", "exited", "error"))
+
+
+def _palette(css: str) -> dict[str, str]:
+    import re
+    out = {}
+    for state in STATES:
+        out[state] = re.search(r"\.tl-%s\{fill:(#[0-9a-f]{6})" % state, css).group(1)
+    out["error"] = re.search(r"\.tl-exited\.tl-error\{fill:(#[0-9a-f]{6})", css).group(1)
+    return out
+
+
+def _lightness(colour: str, vision: str) -> float:
+    """CIE L* of an sRGB colour as seen with ``vision``."""
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    rgb = [linear(int(colour[i:i + 2], 16) / 255) for i in (1, 3, 5)]
+    seen = [min(max(sum(m * c for m, c in zip(row, rgb)), 0.0), 1.0) for row in MACHADO[vision]]
+    y = 0.2126 * seen[0] + 0.7152 * seen[1] + 0.0722 * seen[2]
+    f = y ** (1 / 3) if y > 216 / 24389 else (24389 / 27 * y + 16) / 116
+    return 116 * f - 16
+
+
+def _kind(bar) -> str:
+    return "error" if "tl-error" in bar.css_class.split() else bar.state
+
+
+def test_lightness_is_measured_right() -> None:
+    assert _lightness("#ffffff", "normal") == pytest.approx(100, abs=0.01)
+    assert _lightness("#000000", "protanopia") == 0
+    assert _lightness("#777777", "normal") == pytest.approx(50.03, abs=0.05)
+    # a grey stays the grey it was (each matrix row sums to 1); red darkens for a protanope
+    assert _lightness("#777777", "deuteranopia") == pytest.approx(50.03, abs=0.05)
+    assert _lightness("#d9737a", "protanopia") < _lightness("#d9737a", "normal") - 4
+
+
+@pytest.mark.parametrize("vision", sorted(MACHADO))
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_adjacent_states_differ_in_lightness(scheme: str, vision: str) -> None:
+    from explainer.render.timeline_style import STYLE
+    light, dark = STYLE.split("@media (prefers-color-scheme: dark)")
+    palette = _palette(light if scheme == "light" else dark)
+    pairs = set(LANE_CHANGES)
+    for order in READING_ORDERS:
+        pairs |= set(zip(order, order[1:]))
+    pairs = {tuple(sorted(pair)) for pair in pairs}
+    steps = {(a, b): abs(_lightness(palette[a], vision) - _lightness(palette[b], vision)) for a, b in pairs}
+    too_close = {pair: round(step, 1) for pair, step in steps.items() if step < MIN_LIGHTNESS_STEP}
+    assert not too_close, f"{scheme}, {vision}: adjacent states too close in lightness (ΔL*): {too_close}"
+
+
+def test_every_state_change_drawn_is_in_the_table() -> None:
+    """Walk the gallery and the fixtures through deletions, crashes and slow startups; every pair of
+    states that meet on a lane must be one the lightness test checks."""
+    from explainer.examples import BY_SLUG
+    manifests = [ex.manifest() for ex in BY_SLUG.values()] + [
+        load_manifest(f"pods/{name}") for name in ("apps_poststart", "sync_kill", "crashing_app_never")]
+    seen: set[tuple[str, str]] = set()
+    for manifest in manifests:
+        first = explain(manifest)
+        names = [lane.name for lane in layout_timeline(first.pods[0]).lanes]
+        scenarios = [None, "deleteAt: 5", "deleteAt: 20"] + [
+            f"{{containers: {{{name}: {spec}}}{extra}}}" for name in names
+            for spec in ("{runSeconds: 2, exitCode: 1}", "{startupSeconds: 8}") for extra in ("", ", deleteAt: 12")]
+        for scenario in scenarios:
+            result = explain(manifest, scenario)
+            if not result.ok:
+                continue
+            layout = layout_timeline(result.pods[0])
+            for lane in layout.lanes:
+                bars = sorted((b for b in layout.bars if b.lane == lane.index), key=lambda b: b.t0)
+                seen |= {tuple(sorted((_kind(a), _kind(b)), key=["waiting", "starting", "running", "ready",
+                                                                  "terminating", "backoff", "exited", "error"].index))
+                         for a, b in zip(bars, bars[1:]) if abs(a.t1 - b.t0) < 1e-6 and _kind(a) != _kind(b)}
+    assert len(seen) >= 12                         # the walk does reach crash loops, deletions, startups
+    assert seen <= LANE_CHANGES, f"state changes drawn but not checked for lightness: {seen - LANE_CHANGES}"

@@ -3,6 +3,7 @@ presentation mode, dark mode and a large Pod."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -214,6 +215,15 @@ def test_web_app_pod_screenshots(page: Page, live_server, shot, scheme: str) -> 
     bg = page.locator("#result .diagram svg .graph > polygon").first.evaluate("e => getComputedStyle(e).fill")
     if scheme == "dark":
         assert bg in ("transparent", "rgba(0, 0, 0, 0)", "none")               # no white slab in dark mode
+        # no light fill anywhere in the diagram (the Pod box, namespaces, volumes, nodes), and the
+        # legend's swatches are still drawn (dark, not made transparent with the background)
+        fills = page.locator("#result .diagram svg").evaluate("""svg => [...svg.querySelectorAll(
+            'polygon, path, ellipse')].map(e => getComputedStyle(e).fill).filter(f => f.startsWith('rgb('))""")
+        light = [f for f in fills if sum(int(v) for v in re.findall(r"\d+", f)) / 3 > 150]
+        assert fills and not light, f"light shapes in the dark diagram: {light}"
+        swatches = page.locator("#result .diagram svg .graph > polygon:not(:first-of-type)").evaluate_all(
+            "es => es.map(e => getComputedStyle(e).fill)")
+        assert len([f for f in swatches if f.startswith("rgb(")]) == 2         # init container, app container
     shot(page, scheme)
 
 
@@ -236,3 +246,237 @@ def test_thirty_containers_grouped_and_collapsible(page: Page, live_server, shot
     shot(page, "30-containers-collapsed")
     app.click()
     expect(app).to_have_attribute("aria-expanded", "true")
+
+
+# ---- zoom: by dragging a range on the axis, Ctrl+wheel and pinch; the axis is laid out again ---------
+def axis_labels(page: Page, svg: str = "#result .timeline svg") -> dict[str, list[str]]:
+    """The visible tick labels: the server's fitted axis and the zoomed axis the script draws."""
+    return page.locator(svg).first.evaluate("""svg => {
+        const shown = e => { for (let n = e; n !== svg; n = n.parentNode) { if (getComputedStyle(n).display === 'none') return false; } return true; };
+        const texts = sel => [...svg.querySelectorAll(sel)].filter(shown).map(e => e.textContent);
+        return {fitted: texts('.tl-axes text[text-anchor=middle], .tl-break-text'), zoomed: texts('.tl-zoom-ticks text')};
+    }""")
+
+
+def label_box(page: Page, text: str) -> dict:
+    """The client box of the first fitted-axis label reading ``text``."""
+    return page.locator("#result .timeline svg .tl-axes text[text-anchor=middle]", has_text=re.compile(
+        f"^{re.escape(text)}$")).first.bounding_box()
+
+
+def values(labels: list[str], unit: str) -> list[float]:
+    assert labels and all(l.endswith(f" {unit}") for l in labels), labels
+    return [float(l.removesuffix(f" {unit}")) for l in labels]
+
+
+def test_dragging_a_range_on_the_axis_zooms_to_it_and_reset_restores(page: Page, live_server) -> None:
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.goto(live_server.url + "/" + DEMO)
+    expect(page.locator("#result .tl-slider")).to_be_visible()
+    fitted = axis_labels(page)
+    assert fitted["zoomed"] == [] and fitted["fitted"][:5] == ["0", "0.5", "1", "1.5", "2"]
+    bar = page.locator("#result .tl-bar-g").first.locator("rect").first
+    width_before = bar.get_attribute("width")
+    a, b = label_box(page, "0.5"), label_box(page, "1.5")
+    y = a["y"] + a["height"] / 2
+    page.mouse.move(a["x"] + a["width"] / 2, y)
+    page.mouse.down()
+    page.mouse.move(b["x"] + b["width"] / 2, y, steps=8)
+    expect(page.locator("#result .tl-range")).not_to_have_attribute("width", "0")   # the range being chosen
+    page.mouse.up()
+    expect(page.locator("#result .tl-panel")).to_have_class(re.compile("tl-zoomed"))
+    zoomed = axis_labels(page)
+    assert zoomed["fitted"] == []                           # the fitted axis and its breaks make way
+    ms = values(zoomed["zoomed"], "ms")                     # one second in view: ticks every 100 ms
+    top = sorted(set(ms))
+    assert sorted(ms) == sorted(top * 2)                    # the same ticks on the top and bottom axes
+    assert 400 <= top[0] <= 600 and 1400 <= top[-1] <= 1600 and {b - a for a, b in zip(top, top[1:])} == {100}
+    # the bars are laid out for the window, not magnified: prepare (0–1 s) now spans most of the plot
+    assert float(bar.get_attribute("width")) > 2 * float(width_before)
+    page.locator("#result .tl-reset").click()
+    expect(page.locator("#result .tl-panel")).not_to_have_class(re.compile("tl-zoomed"))
+    assert axis_labels(page) == fitted
+    assert bar.get_attribute("width") == width_before
+
+
+def test_ctrl_wheel_and_pinch_zoom_and_a_plain_wheel_scrolls(page: Page, live_server) -> None:
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.goto(live_server.url + "/" + DEMO)
+    expect(page.locator("#result .tl-slider")).to_be_visible()
+    panel = page.locator("#result .tl-panel")
+    svg = page.locator("#result .timeline svg")
+    svg.scroll_into_view_if_needed()
+    fitted = axis_labels(page)
+    zero, one = label_box(page, "0"), label_box(page, "1")
+    box = svg.bounding_box()
+    x, y = (zero["x"] + one["x"]) / 2, box["y"] + box["height"] * 0.75          # over the lanes
+    page.mouse.move(x, y)
+    page.mouse.wheel(0, 120)                                # a plain wheel is the page's: no zoom
+    page.wait_for_timeout(200)
+    expect(panel).not_to_have_class(re.compile("tl-zoomed"))
+    box = svg.bounding_box()
+    y = box["y"] + box["height"] * 0.75
+    page.mouse.move(x, y)
+    page.keyboard.down("Control")
+    for _ in range(5):                                      # 30 s × 0.8⁵ ≈ 9.8 s in view
+        page.mouse.wheel(0, -100)
+    page.keyboard.up("Control")
+    expect(panel).to_have_class(re.compile("tl-zoomed"))
+    seconds = values(axis_labels(page)["zoomed"], "s")
+    top = sorted(set(seconds))
+    assert 0 <= top[0] and top[-1] <= 30 and 8 <= top[-1] - top[0] <= 10       # ≈ 9.8 s, in whole seconds
+    assert {b - a for a, b in zip(top, top[1:])} == {1}
+    # a trackpad pinch arrives as a wheel event with ctrlKey set
+    prevented = svg.evaluate("""(svg, [x, y]) => {
+        const e = new WheelEvent('wheel', {deltaY: -40, ctrlKey: true, clientX: x, clientY: y, bubbles: true, cancelable: true});
+        svg.dispatchEvent(e);
+        return e.defaultPrevented;
+    }""", [x, y])
+    assert prevented                                        # the browser does not zoom the page instead
+    pinched = sorted(set(values(axis_labels(page)["zoomed"], "s")))
+    assert pinched[-1] - pinched[0] < top[-1] - top[0]     # a narrower window
+    page.mouse.move(x, y)
+    page.keyboard.down("Control")
+    for _ in range(8):                                      # out again, past the whole story
+        page.mouse.wheel(0, 100)
+    page.keyboard.up("Control")
+    expect(panel).not_to_have_class(re.compile("tl-zoomed"))
+    assert axis_labels(page) == fitted
+
+
+def test_zoomed_ticks_go_from_minutes_to_milliseconds(page: Page, live_server) -> None:
+    link, _token = Permalink.store((Path(__file__).parents[1] / "fixtures/pods/crashing_app.yaml").read_text(),
+                                   {"containers": {"app": {"runSeconds": 2, "exitCode": 1}}, "deleteAt": 1500},
+                                   "1.34")
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.goto(f"{live_server.url}/p/{link.id}/")
+    slider = page.locator("[role=slider]")
+    fitted = axis_labels(page, ".timeline svg")
+    slider.focus()
+    slider.press("End")
+    slider.press("+")                                       # ≈ 750 s in view: minutes
+    minutes = sorted(set(values(axis_labels(page, ".timeline svg")["zoomed"], "min")))
+    assert len(minutes) >= 5 and {round(b - a, 3) for a, b in zip(minutes, minutes[1:])} == {2}
+    assert minutes[-1] * 60 <= 1500 + 30                    # at the end of the story (deleted at 1500 s)
+    for _ in range(4):                                      # ≈ 47 s: seconds
+        slider.press("+")
+    values(axis_labels(page, ".timeline svg")["zoomed"], "s")
+    for _ in range(6):                                      # < 1 s: milliseconds
+        slider.press("+")
+    values(axis_labels(page, ".timeline svg")["zoomed"], "ms")
+    slider.press("0")                                       # 0 (like Reset) goes back to the fitted axis
+    assert axis_labels(page, ".timeline svg") == fitted
+
+
+# ---- the cursor's time and the guides' labels ----------------------------------------------------------
+def boxes_overlap(a: dict, b: dict) -> bool:
+    return a["x"] < b["x"] + b["width"] and b["x"] < a["x"] + a["width"] and \
+        a["y"] < b["y"] + b["height"] and b["y"] < a["y"] + a["height"]
+
+
+def test_the_cursors_time_never_covers_a_guide_label(page: Page, live_server) -> None:
+    page.set_viewport_size({"width": 1440, "height": 900})
+    page.goto(live_server.url + "/" + DEMO)
+    slider = page.locator("#result [role=slider]")
+    label = page.locator("#result .tl-cursor-text")
+    guide = page.locator("#result .tl-guides text", has_text="Pod deleted")
+    svg = page.locator("#result .timeline svg").bounding_box()
+    slider.focus()
+    slider.press("End")                                     # the deletion is the very end: one label says both
+    expect(label).to_have_text("30 s · Pod deleted")
+    expect(guide).to_have_css("visibility", "hidden")
+    box = label.bounding_box()
+    assert svg["x"] <= box["x"] and box["x"] + box["width"] <= svg["x"] + svg["width"]
+    slider.press("Home")
+    expect(label).to_have_text("0 s")
+    expect(guide).to_have_css("visibility", "visible")
+    # near a guide (web-app-pod is deleted at 60 s of 70), the time stands beside its label
+    page.goto(live_server.url + "/?example=web-app-pod")
+    guide = page.locator("#result .tl-guides text", has_text="Pod deleted")
+    page.locator("#result .story li[data-t]", has_text="The Pod is deleted").get_by_role("button").click()
+    expect(label).to_have_text("60 s · Pod deleted")
+    for key, text in (("Shift+ArrowRight", "61 s"), ("Shift+ArrowLeft", "60 s · Pod deleted"),
+                      ("Shift+ArrowLeft", "59 s"), ("Shift+ArrowLeft", "58 s")):
+        slider.press(key)
+        expect(label).to_have_text(text)
+        if "·" not in text:
+            expect(guide).to_have_css("visibility", "visible")
+            box = label.bounding_box()
+            assert not boxes_overlap(box, guide.bounding_box()), text
+            line = page.locator("#result .tl-cursor-line").bounding_box()
+            assert abs(box["x"] + box["width"] / 2 - line["x"]) < 80            # still beside the cursor
+
+
+def test_story_and_events_write_times_like_the_rest_of_the_page(page: Page, live_server) -> None:
+    page.goto(live_server.url + "/" + DEMO)
+    times = page.locator("#result .story li .t").all_inner_texts()
+    assert times[:3] == ["0 s", "0 s", "1 s"] and times[-1] == "30 s"
+    assert all(re.fullmatch(r"\d+(\.\d{1,3})? s", t) and not re.search(r"\.\d*0 s$", t) for t in times), times
+    expect(page.locator("#result .pod-head .summary")).to_contain_text("at 30 s")
+    cells = page.locator("#result details.events tbody tr td:first-child").all_text_contents()
+    assert cells[0] == "0" and cells[-1] == "30" and not any(c.endswith(".0") for c in cells)
+
+
+# ---- exports: the same fitted drawing ---------------------------------------------------------------------
+def test_svg_and_png_exports_are_the_fitted_drawing(page: Page, live_server) -> None:
+    import struct
+    import xml.etree.ElementTree as ET
+
+    import yaml
+
+    from explainer.examples import BY_SLUG
+    example = BY_SLUG["lifecycle-demo"]
+    link, _token = Permalink.store(example.manifest(), yaml.safe_load(example.scenario or "{}") or None, "1.34")
+    page.goto(f"{live_server.url}/p/{link.id}/")
+    shown = page.locator(".timeline svg").first
+    view_box = shown.get_attribute("viewBox")
+    breaks = shown.locator(".tl-break-text").all_text_contents()
+    assert breaks and breaks[0] == "… 26 s …"
+    response = page.request.get(f"{live_server.url}/p/{link.id}/timeline.svg")
+    assert response.ok and response.headers["content-type"].startswith("image/svg+xml")
+    root = ET.fromstring(response.text())
+    ns = "{http://www.w3.org/2000/svg}"
+    assert root.get("viewBox") == view_box                  # the drawing the page shows, not a wider one
+    _x, _y, vb_w, vb_h = (float(v) for v in view_box.split())
+    assert vb_w == float(root.get("width")) and vb_w < 1000  # fitted: no 30 px per second sprawl
+    export_breaks = [t.text for t in root.iter(f"{ns}text") if "tl-break-text" in (t.get("class") or "")]
+    assert export_breaks == breaks
+    axis = [t.text for g in root.iter(f"{ns}g") if g.get("class") == "tl-axes"
+            for t in g.iter(f"{ns}text") if t.get("text-anchor") == "middle"]
+    assert axis[-1] == "30"                                 # to the end of the story
+    png = page.request.get(f"{live_server.url}/p/{link.id}/timeline.png")
+    assert png.ok and png.headers["content-type"] == "image/png"
+    body = png.body()
+    assert body[:8] == b"\x89PNG\r\n\x1a\n" and body[12:16] == b"IHDR"
+    width, height = struct.unpack(">II", body[16:24])
+    assert width >= vb_w and abs(width / height - vb_w / vb_h) < 0.01 * (vb_w / vb_h), (width, height, view_box)
+
+
+# ---- the page does not scroll sideways with the findings open ---------------------------------------------
+@pytest.mark.parametrize("width", [1440, 1024, 390])
+@pytest.mark.parametrize("pod", ["lifecycle-demo", "30-containers"])
+def test_no_sideways_scrolling_with_the_findings_open(page: Page, live_server, shot, width: int, pod: str) -> None:
+    page.set_viewport_size({"width": width, "height": 900})
+    if pod == "lifecycle-demo":
+        page.goto(live_server.url + "/" + DEMO)
+    else:
+        page.goto(live_server.url)
+        page.locator("#manifest").fill(generated_pod(30))
+        page.get_by_role("button", name="Explain").click()
+    expect(page.locator("#result .tl-slider")).to_be_visible()
+    page.evaluate("document.querySelectorAll('#result details').forEach(d => { d.open = true; })")
+    links = page.locator("#result .finding .refs a")
+    assert links.count() > 0
+    # every reference link stays inside its finding, wrapped if need be
+    outside = page.evaluate("""() => [...document.querySelectorAll('#result .finding .refs a')].filter(a =>
+        a.getBoundingClientRect().right > a.closest('.finding').getBoundingClientRect().right + 1).map(a => a.href)""")
+    assert outside == []
+    # ... and the result's panels stay inside the result
+    right = page.evaluate("""() => Math.max(...[...document.querySelectorAll(
+        '#result .findings, #result .findings *, #result .tl-panel, #result .tl-panel *, #result .story, #result .tl-diagram-note')]
+        .map(e => e.getBoundingClientRect().right))""")
+    result_right = page.locator("#result").bounding_box()
+    assert right <= result_right["x"] + result_right["width"] + 1
+    sizes = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+    assert sizes[0] <= sizes[1], f"the page scrolls sideways at {width} px: {sizes}"
+    shot(page, f"{pod}-{width}-findings-open")

@@ -18,6 +18,7 @@ from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..i18n import Text, gettext_noop
+from ..patch import Remove, path_of
 
 ID = "ephemeral-in-spec"
 TITLE = gettext_noop("Ephemeral container in a manifest")
@@ -51,4 +52,5 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             "ephemeralcontainers subresource (kubectl debug), so this Pod is never created."),
             {"c": c.name, "where": where})
         yield ctx.finding(ID, c, c.path, explanation,
-                          fill(FIX, name=c.name, image=c.image or "busybox:1.36", target=target))
+                          fill(FIX, name=c.name, image=c.image or "busybox:1.36", target=target),
+                          patch=(Remove(path_of(c.path)),))   # fixable: nothing to choose, it only goes

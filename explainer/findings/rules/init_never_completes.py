@@ -18,10 +18,12 @@ from collections.abc import Iterator
 
 from explainer.lifecycle.commands import guess_run
 from explainer.lifecycle.defaults import DOCS
+from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..i18n import Names, Text, gettext_noop
-from ..scripts import main_field
+from ..patch import plain_init_to_sidecar
+from ..scripts import main_field, wait_loops
 
 ID = "init-never-completes"
 TITLE = gettext_noop("Init container never completes")
@@ -80,4 +82,14 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         explanation = Text(msgid, {"c": c.name, "never_exits": never_exits, "why": guess.why,
                                    "blocked": blocked, "i": i, "n": len(inits), "dropped": dropped})
         yield ctx.finding(ID, c, ctx.container_path(c, main_field(c)), explanation,
-                          fill(FIX, name=c.name, image=c.image or "example/image:1.0"))
+                          fill(FIX, name=c.name, image=c.image or "example/image:1.0"),
+                          # fixable where the version runs native sidecars and the command certainly runs
+                          # until stopped: it keeps running beside the app, as it was written to.  A guess
+                          # ("its name suggests") or a wait loop (init-wait-without-timeout's) needs a person:
+                          # a one-shot init container made a sidecar would be restarted each time it exits.
+                          patch=None if _waits(c) or not guess.certain
+                          else plain_init_to_sidecar(ctx.pod, c, ctx.version, ctx.gates))
+
+
+def _waits(c: Container) -> bool:
+    return bool(wait_loops(c.script))

@@ -22,6 +22,7 @@ from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..i18n import Text, gettext_noop
+from ..patch import to_native_sidecar
 from ..scripts import main_field
 
 ID = "job-sidecar-blocks-completion"
@@ -79,4 +80,9 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         explanation = Text(msgid, {"kind": pod.source.kind, "c": c.name, "why": guess.why,
                                    "workers": ", ".join(finishing), "cronjob": cronjob, "deadline": deadline})
         yield ctx.finding(ID, c, ctx.container_path(c, main_field(c)), explanation,
-                          fill(FIX, name=c.name, image=c.image, other=finishing[0]))
+                          fill(FIX, name=c.name, image=c.image, other=finishing[0]),
+                          # fixable where the version runs native sidecars and the helper's port (for its
+                          # startupProbe) is known; else the worker must stop it: a person's choice.  Even
+                          # where "runs until stopped" is a guess this is safe: a native sidecar that exits
+                          # is started again, and ends with the Job once the workers have finished.
+                          patch=to_native_sidecar(pod, c, ctx.version, ctx.gates))

@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
+from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..i18n import Text, gettext_noop
@@ -54,6 +55,12 @@ lifecycle:
 """
 # Anchored at the start of each simple command: unanchored, a long text is scanned from every `kill`.
 _KILL_1 = re.compile(r"\s*(?:then\s+|do\s+|else\s+|exec\s+|[{(!]\s*)?(kill\s+(?:-s\s+\w+\s+|-\S+\s+)*1)(?![\w.])")
+
+
+def signals_pid1(c: Container) -> bool:
+    """Whether ``c``'s command, args or hooks send a signal to PID 1."""
+    return any(_KILL_1.match(s) for field, text in sources(c) if not field.startswith("env")
+               for s in segments(text))
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:

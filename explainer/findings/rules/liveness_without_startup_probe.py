@@ -21,6 +21,7 @@ from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, fill, flow_yaml
 from ..i18n import Text, gettext_noop
+from ..patch import CopyOf, SetKey, path_of, plain
 
 ID = "liveness-without-startup-probe"
 TITLE = gettext_noop("Short livenessProbe without a startupProbe")
@@ -65,7 +66,18 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             {"c": c.name, "detail": p.detail, "delay": p.initial_delay, "failures": p.failure_threshold,
              "period": p.period, "budget": budget})
         yield ctx.finding(ID, c, ctx.container_path(c, "livenessProbe"), explanation,
-                          fill(FIX, name=c.name, handler=_handler(ctx, c)))
+                          fill(FIX, name=c.name, handler=_handler(ctx, c)), patch=_patch(ctx, c))
+
+
+def _patch(ctx: RuleContext, c: Container) -> tuple[SetKey, ...] | None:
+    """Fixable: the liveness check itself becomes the startupProbe, with the FIX's budget."""
+    raw = ctx.raw(ctx.container_path(c, "livenessProbe"))
+    key = next((k for k in ("httpGet", "tcpSocket", "grpc", "exec") if isinstance(raw, dict) and k in raw), None)
+    if key is None:
+        return None
+    handler = CopyOf(path_of(ctx.container_path(c, f"livenessProbe.{key}")), plain(raw[key]))
+    probe = {key: handler, "periodSeconds": 5, "failureThreshold": 30}
+    return (SetKey(path_of(c.path) + ("startupProbe",), probe, after="livenessProbe"),)
 
 
 def _handler(ctx: RuleContext, c: Container) -> str:

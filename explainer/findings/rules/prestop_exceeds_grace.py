@@ -15,12 +15,14 @@ Quiet when: preStop and shutdown fit inside terminationGracePeriodSeconds.
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS, MINIMUM_GRACE_PERIOD_SECONDS as MIN_GRACE
 
 from ..base import Finding, RuleContext, Severity, fill, flow_yaml
 from ..i18n import Text, gettext_noop
+from ..patch import SetKey
 
 ID = "prestop-exceeds-grace"
 TITLE = gettext_noop("preStop and shutdown exceed the grace period")
@@ -92,7 +94,21 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         hook_yaml = (flow_yaml(*next(iter(raw.items()))) if pre is not None and isinstance(raw, dict)
                      and len(raw) == 1 else "sleep: {seconds: 5}")
         grace_fix = int(needed) if pre is not None else grace
-        yield ctx.finding(ID, c, path, explanation, fill(FIX, name=c.name, grace=grace_fix, hook=hook_yaml))
+        yield ctx.finding(ID, c, path, explanation, fill(FIX, name=c.name, grace=grace_fix, hook=hook_yaml),
+                          patch=_patch(ctx, pre, stop, c.role == "sidecar"))
+
+
+def _patch(ctx: RuleContext, pre: float | None, stop: float | None, sidecar: bool) -> tuple[SetKey, ...] | None:
+    """Fixable when the hook and the shutdown after it both end: a grace period that holds them
+    (a sidecar's from the moment the last app container has stopped) plus 10 s.  A hook that
+    never ends, or a process that ignores SIGTERM, needs a person: no grace period helps."""
+    if pre is None or stop is None:
+        return None
+    apps_end = _apps_end(ctx, 1 << 30) if sidecar else 0.0   # unclamped: when the apps really end
+    if apps_end >= 1 << 30:
+        return None
+    grace = math.ceil(max(pre, apps_end) + stop + 10)
+    return (SetKey(tuple(ctx.pod.spec_path) + ("terminationGracePeriodSeconds",), grace),)
 
 
 def _apps_end(ctx: RuleContext, grace: int) -> float:

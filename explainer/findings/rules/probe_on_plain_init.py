@@ -14,10 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from explainer.lifecycle.commands import guess_run
 from explainer.lifecycle.defaults import DOCS
+from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..i18n import Text, gettext_noop
+from ..patch import Remove, path_of, plain_init_to_sidecar
 
 ID = "probe-on-plain-init"
 TITLE = gettext_noop("Probe or hook on a plain init container")
@@ -55,4 +58,14 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             "container without restartPolicy: Always: it runs to completion, so there is nothing to "
             "probe and no hook point. The Pod is rejected and never created."), {"c": c.name, "fields": listed})
         yield ctx.finding(ID, c, ctx.container_path(c, fields[0]), explanation,
-                          fill(FIX, name=c.name, fields=listed))
+                          fill(FIX, name=c.name, fields=listed), patch=_patch(ctx, c, fields))
+
+
+def _patch(ctx: RuleContext, c: Container, fields: list[str]) -> tuple[Remove, ...] | None:
+    """Fixable: a plain init container runs to completion, so its probes and hooks can never act;
+    they go.  One that never completes becomes a native sidecar instead (where the version has
+    them), keeping them, as init-never-completes's fix does: the two fixes agree."""
+    guess = guess_run(c, True)
+    if guess.seconds is None:   # it never completes: a native sidecar if that is certain, else a person
+        return plain_init_to_sidecar(ctx.pod, c, ctx.version, ctx.gates) if guess.certain else None
+    return tuple(Remove(path_of(c.path) + (f,)) for f in fields)

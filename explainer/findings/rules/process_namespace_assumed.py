@@ -24,7 +24,9 @@ from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..i18n import Text, gettext_noop
+from ..patch import SetKey
 from ..scripts import names_of, sources
+from .kill_pid1_shared_namespace import signals_pid1
 
 ID = "process-namespace-assumed"
 TITLE = gettext_noop("Process of another container assumed visible")
@@ -61,6 +63,9 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     if pod.share_process_namespace or pod.host_pid:
         return
     names = {c.name: names_of(c) for c in pod.all_containers}
+    # fixable, unless a container signals PID 1, which would then be the pause container
+    patch = (None if any(signals_pid1(c) for c in pod.all_containers)
+             else (SetKey(tuple(pod.spec_path) + ("shareProcessNamespace",), True),))
     owners: dict[str, list[Container]] = {}
     for o in pod.all_containers:
         for word in names[o.name]:
@@ -85,7 +90,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                     "and the signal or inspection never reaches {other}."),
                     {"c": c.name, "command": used, "other": other.name})
                 yield ctx.finding(ID, c, ctx.container_path(c, field), explanation,
-                                  fill(FIX, name=c.name, other=other.name))
+                                  fill(FIX, name=c.name, other=other.name), patch=patch)
 
 
 def _lookups(text: str) -> list[tuple[str, str]]:

@@ -18,6 +18,7 @@ from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..i18n import Text, gettext_noop
+from ..patch import SetKey, path_of
 
 ID = "readiness-probe-missing"
 TITLE = gettext_noop("Serving container without a readinessProbe")
@@ -55,4 +56,9 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             "Services send requests before {c} listens, and a rolling update removes old Pods "
             "too early."), {"c": c.name, "ports": ports})
         yield ctx.finding(ID, c, ctx.container_path(c, "ports"), explanation,
-                          fill(FIX, name=c.name, port=c.ports[0].container_port))
+                          fill(FIX, name=c.name, port=c.ports[0].container_port),
+                          # fixable: a TCP check on the first TCP port the container itself declares
+                          patch=next(((SetKey(path_of(c.path) + ("readinessProbe",),
+                                              {"tcpSocket": {"port": p.container_port}, "periodSeconds": 5},
+                                              after="ports"),)
+                                      for p in c.ports if p.protocol == "TCP"), None))

@@ -24,6 +24,7 @@ from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..i18n import Names, Text, gettext_noop
+from ..patch import to_native_sidecar
 from ..scripts import localhost_use, looks_like_proxy
 
 ID = "sidecar-start-order-assumed"
@@ -107,4 +108,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             "guarantees nothing."), {"why": why, "s": s.name, "dependants": dependants})
         port = users[0][1] if users else (min(ports) if ports else 15021)
         yield ctx.finding(ID, s, ctx.container_path(s, "name"), explanation,
-                          fill(FIX, name=s.name, image=s.image, port=port))
+                          fill(FIX, name=s.name, image=s.image, port=port),
+                          # fixable only for a proxy (never move what may be the main container) with a
+                          # declared port for its startupProbe, where the version runs native sidecars
+                          patch=to_native_sidecar(ctx.pod, s, ctx.version, ctx.gates) if looks_like_proxy(s)
+                          else None)

@@ -17,9 +17,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
+from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..i18n import Text, gettext_noop
+from ..patch import SetKey, path_of, sidecar_probe_port, tcp_startup_probe
 from ..scripts import localhost_use, looks_like_proxy
 
 ID = "sidecar-without-startup-probe"
@@ -77,4 +79,12 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             "actually listens, connections to it are refused. A startupProbe makes the kubelet wait."),
             {"c": c.name, "next": nxt, "need": need})
         yield ctx.finding(ID, c, ctx.container_path(c, "restartPolicy"), explanation,
-                          fill(FIX, name=c.name, port=port))
+                          fill(FIX, name=c.name, port=port), patch=_patch(ctx, c))
+
+
+def _patch(ctx: RuleContext, c: Container) -> tuple[SetKey, ...] | None:
+    """Fixable when the port is known: one a later container reaches, else its lowest declared."""
+    port = sidecar_probe_port(ctx.pod, c, after_index=c.index)
+    if not isinstance(port, int) or isinstance(port, bool):
+        return None
+    return (SetKey(path_of(c.path) + ("startupProbe",), tcp_startup_probe(port), after="restartPolicy"),)

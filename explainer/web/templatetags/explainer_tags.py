@@ -14,3 +14,15 @@ def lookup(mapping: Any, key: Any) -> Any:
     if isinstance(mapping, dict):
         return mapping.get(key, {})
     return {}
+
+
+@register.filter
+def secs(t: Any) -> str:
+    """``{{ 1.5|secs }}`` → "1.5", ``{{ 0.0|secs }}`` → "0": seconds as the timeline writes them
+    (at most three decimals, no trailing zeros, never an exponent)."""
+    try:
+        value = round(float(t), 3)
+    except (TypeError, ValueError):
+        return str(t)
+    text = f"{value:.3f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text

@@ -1,0 +1,160 @@
+"""Machine-applicable fixes: a finding's patch is a short list of edits to its document.
+
+Paths are the document's own (``spec.template.spec.containers[1]``, as tuples of keys and
+indices), so an edit needs nothing but the document it names. Edits apply in order; each
+later path refers to the document as the earlier edits left it. explainer/fixes.py applies
+them to the text (comments and formatting kept); the rules only decide what to change.
+
+A rule attaches a patch only when the fix needs no human choice: no port, size, image,
+name or script a person must pick; nothing the chosen Kubernetes version drops or rejects.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Union
+
+from explainer.lifecycle.model import Container, Pod
+from explainer.lifecycle.validate import sidecars_enabled
+
+from .scripts import localhost_use, looks_like_proxy
+
+Path = tuple[Any, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SetKey:
+    """Set ``path``'s last key in its mapping (missing parent mappings are created). A new key
+    goes right after the sibling ``after`` when that exists, else at the end."""
+
+    path: Path
+    value: Any
+    after: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Remove:
+    """Remove the key or list item at ``path``; an emptied list or mapping is removed with it."""
+
+    path: Path
+
+
+@dataclass(frozen=True, slots=True)
+class MoveItem:
+    """Move the list item at ``path`` to the end of the list at ``to`` (created right before
+    the sibling ``before`` when absent), then set ``set`` keys on it (after ``set_after``)."""
+
+    path: Path
+    to: Path
+    before: str | None = None
+    set: tuple[tuple[str, Any], ...] = ()
+    set_after: str | None = "image"
+
+
+@dataclass(frozen=True, slots=True)
+class CopyOf:
+    """A value in a SetKey: a copy of what the document holds at ``path``, written as it is
+    there (flow or block style); ``value`` is the same as plain data."""
+
+    path: Path
+    value: Any
+
+
+Edit = Union[SetKey, Remove, MoveItem]
+Patch = tuple[Edit, ...]
+
+STARTUP_PERIOD, STARTUP_FAILURES = 1, 30   # the FIX snippets' startupProbe: up to 30 s to listen
+
+
+def edit_to_dict(edit: Edit) -> dict[str, Any]:
+    """One edit as JSON data (for the API's fix endpoint and tests)."""
+    if isinstance(edit, SetKey):
+        return {"op": "set", "path": list(edit.path), "value": plain(edit.value)}
+    if isinstance(edit, Remove):
+        return {"op": "remove", "path": list(edit.path)}
+    return {"op": "move", "path": list(edit.path), "to": list(edit.to), "set": dict(edit.set)}
+
+
+def path_of(text: str) -> Path:
+    from explainer.lifecycle.yamlload import parse_path
+    return tuple(parse_path(text))
+
+
+def tcp_startup_probe(port: int) -> dict[str, Any]:
+    return {"tcpSocket": {"port": port}, "periodSeconds": STARTUP_PERIOD, "failureThreshold": STARTUP_FAILURES}
+
+
+def sidecar_probe_port(pod: Pod, c: Container, after_index: int | None = None) -> int | None | bool:
+    """The port a startupProbe of ``c`` as a native sidecar checks: a port it declares that a
+    later container reaches on localhost, else its lowest declared port.  None when it needs
+    no probe (it declares no port, nobody reaches it, it is no proxy); False when it needs one
+    but no port can be known (then a person must name it)."""
+    ports = sorted(p.container_port for p in c.ports if p.protocol == "TCP")
+    later = [x for x in pod.containers if x is not c]
+    if after_index is not None:
+        later = [x for x in pod.init_containers if x.index > after_index] + later
+    reached = sorted(set().union(*(localhost_use(x)[0] for x in later)) & set(ports)) if later else []
+    if reached:
+        return reached[0]
+    if ports:
+        return ports[0]
+    if c.ports or looks_like_proxy(c) or any(localhost_use(x)[0] for x in later):
+        return False
+    return None
+
+
+def to_native_sidecar(pod: Pod, c: Container, version: str, gates: dict[str, bool]) -> Patch | None:
+    """Move app container ``c`` to the end of initContainers as a native sidecar (restartPolicy:
+    Always, plus a startupProbe on its own port where later containers need it to listen).
+    None where the version has no native sidecars, the probe's port is unknown, or the manifest
+    says it wants no native sidecar (an injector's opt-out annotation: a person's decision)."""
+    if not sidecars_enabled(version, gates) or c.role != "app" or native_sidecars_declined(pod):
+        return None
+    port = sidecar_probe_port(pod, c)
+    if port is False:
+        return None
+    extra: tuple[tuple[str, Any], ...] = (("restartPolicy", "Always"),)
+    if port is not None and c.startup_probe is None:
+        extra += (("startupProbe", tcp_startup_probe(port)),)
+    spec = tuple(pod.spec_path)
+    return (MoveItem(path_of(c.path), spec + ("initContainers",), before="containers", set=extra),)
+
+
+def native_sidecars_declined(pod: Pod) -> bool:
+    """An annotation on the object or its Pod template that turns native sidecars off, as
+    Istio's ``sidecar.istio.io/nativeSidecar: "false"`` does."""
+    for end, segment in enumerate(pod.spec_path):
+        if segment != "spec":
+            continue
+        node: Any = pod.raw
+        for seg in tuple(pod.spec_path[:end]) + ("metadata", "annotations"):
+            node = node.get(seg) if isinstance(node, dict) else None
+        if isinstance(node, dict) and any(isinstance(k, str) and k.rsplit("/", 1)[-1].lower() == "nativesidecar"
+                                          and str(v).lower() == "false" for k, v in node.items()):
+            return True
+    return False
+
+
+def plain_init_to_sidecar(pod: Pod, c: Container, version: str, gates: dict[str, bool]) -> Patch | None:
+    """Set restartPolicy: Always on plain init container ``c`` (plus a startupProbe where later
+    containers need it to listen). None where the version has no native sidecars."""
+    if not sidecars_enabled(version, gates) or c.role != "init":
+        return None
+    port = sidecar_probe_port(pod, c, after_index=c.index)
+    if port is False:
+        return None
+    at = path_of(c.path)
+    edits: list[Edit] = [SetKey(at + ("restartPolicy",), "Always", after="image")]
+    if port is not None and c.startup_probe is None:
+        edits.append(SetKey(at + ("startupProbe",), tcp_startup_probe(port), after="restartPolicy"))
+    return tuple(edits)
+
+
+def plain(value: Any) -> Any:
+    """A manifest value as plain dicts and lists (without the loader's positions)."""
+    if isinstance(value, CopyOf):
+        return plain(value.value)
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return value
