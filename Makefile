@@ -57,27 +57,25 @@ $(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
 	$(PY) -m pip install -e '.[test]'
 	touch $@
 
-$(SARIF_SCHEMA):
+# $(call npm_member,PACKAGE,MEMBER,WHAT): one file of an npm package into $@, fetched with npm's
+# own client (npm pack), unpacked in a scratch folder of its own; WHAT says what it is for.
+define npm_member
 	@command -v npm >/dev/null || { \
-		echo "npm is needed to fetch the SARIF 2.1.0 schema for the tests; install it with:"; \
+		echo "npm is needed to fetch $(3); install it with:"; \
 		echo "  sudo apt-get install npm"; \
 		exit 1; }
-	mkdir -p .cache/npm-pack
-	cd .cache/npm-pack && rm -f *.tgz && npm pack --silent $(SARIF_SCHEMA_PACKAGE) --pack-destination . >/dev/null
-	tar -xzf .cache/npm-pack/*.tgz -C .cache/npm-pack $(SARIF_SCHEMA_MEMBER)
-	mv .cache/npm-pack/$(SARIF_SCHEMA_MEMBER) $@.tmp && mv $@.tmp $@
-	rm -rf .cache/npm-pack
+	rm -rf $@.pack && mkdir -p $@.pack
+	cd $@.pack && npm pack --silent $(1) --pack-destination . >/dev/null
+	tar -xzf $@.pack/*.tgz -C $@.pack $(2)
+	mv $@.pack/$(2) $@.tmp && mv $@.tmp $@
+	rm -rf $@.pack
+endef
+
+$(SARIF_SCHEMA):
+	$(call npm_member,$(SARIF_SCHEMA_PACKAGE),$(SARIF_SCHEMA_MEMBER),the SARIF 2.1.0 schema for the tests)
 
 $(AXE_CORE):
-	@command -v npm >/dev/null || { \
-		echo "npm is needed to fetch axe-core for the accessibility tests; install it with:"; \
-		echo "  sudo apt-get install npm"; \
-		exit 1; }
-	mkdir -p .cache/npm-axe
-	cd .cache/npm-axe && rm -f *.tgz && npm pack --silent axe-core@$(AXE_CORE_VERSION) --pack-destination . >/dev/null
-	tar -xzf .cache/npm-axe/*.tgz -C .cache/npm-axe package/axe.min.js
-	mv .cache/npm-axe/package/axe.min.js $@.tmp && mv $@.tmp $@
-	rm -rf .cache/npm-axe
+	$(call npm_member,axe-core@$(AXE_CORE_VERSION),package/axe.min.js,axe-core for the accessibility tests)
 
 # Development: DEBUG on (it is off unless the environment turns it on).
 run: setup
