@@ -55,7 +55,8 @@ def test_fix_rewrites_in_place_keeping_comments_formatting_and_other_documents(w
     assert "fixed probe-on-plain-init (migrate)" in err
     assert "needs a person: info missing-resources (shop): No resource requests" in err
     assert err.rstrip().endswith("fixed 4 findings in 1 file; 4 need a person")
-    assert "Pod shop" in out or "shop" in out
+    assert "\nDeployment shop (Pod template, line 10)\n" in out          # stdout explains the fixed file:
+    assert "containers: envoy-proxy (sidecar), shop (app); restartPolicy Always" in out   # the proxy moved
     expl = explain(after)
     assert expl.ok and not [f for r in expl.pods for f in r.findings if f.fixable]
     # run again: nothing left to fix, the file is not touched

@@ -73,7 +73,8 @@ def test_bad_max_restart_period_is_a_clear_scenario_error(value: object) -> None
     out = explain(open("tests/fixtures/pods/crashing_app.yaml").read(),
                   {"crashLoopBackOff": {"maxContainerRestartPeriod": value}})
     assert out.errors and out.errors[0].kind == "scenario"
-    assert "maxContainerRestartPeriod" in out.errors[0].message or "crashLoopBackOff" in out.errors[0].message
+    assert out.errors[0].path == "crashLoopBackOff.maxContainerRestartPeriod"
+    assert out.errors[0].message.startswith("maxContainerRestartPeriod must be from 1 to 300 seconds")
 
 
 def test_sidecars_are_not_restarted_during_termination_on_1_37() -> None:
