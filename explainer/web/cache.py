@@ -33,23 +33,56 @@ class Failure:
 
 
 class BoundedLocMemCache(LocMemCache):
-    """LocMemCache with a byte budget per process and a size limit per entry."""
+    """LocMemCache with a byte budget per process and a size limit per entry.
+
+    The bytes held are counted as entries come and go (one counter per named cache, shared by
+    the threads' instances like the entries themselves), so a set costs the same with 2 or
+    2,000 entries."""
+
+    def __init__(self, name: str, params: dict[str, Any]) -> None:
+        super().__init__(name, params)
+        self._held = _HELD.setdefault(name, [0])
 
     def _set(self, key: str, value: bytes, timeout: Any = DEFAULT_TIMEOUT) -> None:
         self._delete(key)
         if len(value) > settings.CACHE_MAX_ENTRY_BYTES:
             return
-        total = sum(len(v) for v in self._cache.values()) + len(value)
-        while self._cache and (total > settings.CACHE_MAX_BYTES or len(self._cache) >= self._max_entries):
-            old_key, old = self._cache.popitem()   # the least recently used (gets move keys to the front)
-            self._expire_info.pop(old_key, None)
-            total -= len(old)
+        while self._cache and (self._held[0] + len(value) > settings.CACHE_MAX_BYTES
+                               or len(self._cache) >= self._max_entries):
+            self._delete(next(reversed(self._cache)))   # the least recently used (gets move keys to the front)
         super()._set(key, value, timeout)
+        self._held[0] += len(value)
+
+    def _delete(self, key: str) -> bool:
+        old = self._cache.get(key)
+        if not super()._delete(key):
+            return False
+        self._held[0] -= len(old) if old is not None else 0
+        return True
+
+    def _cull(self) -> None:   # not reached from _set (it makes room first); kept exact all the same
+        super()._cull()
+        self._held[0] = sum(len(v) for v in self._cache.values())
+
+    def incr(self, key: Any, delta: int = 1, version: Any = None) -> int:
+        value = super().incr(key, delta, version)
+        with self._lock:
+            self._held[0] = sum(len(v) for v in self._cache.values())
+        return value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._cache.clear()
+            self._expire_info.clear()
+            self._held[0] = 0
 
     def size(self) -> int:
         """Bytes held now (for tests and the load test)."""
         with self._lock:
-            return sum(len(v) for v in self._cache.values())
+            return self._held[0]
+
+
+_HELD: dict[str, list[int]] = {}   # bytes held by each named local-memory cache
 
 
 class BoundedRedisCache(RedisCache):

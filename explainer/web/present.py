@@ -9,11 +9,11 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, Callable
 
 from django.core.cache import cache
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import get_language, gettext, trans_real
 
 from explainer.explain import Explanation, PodReport
 from explainer.lifecycle.errors import ErrorRecord
@@ -94,9 +94,39 @@ EAGER_DIAGRAMS = 3
 DOT_CACHE_SECONDS = 7 * 24 * 3600
 
 
-def present(expl: Explanation) -> list[PodView]:
-    """One view per Pod, pictures rendered (the caller caches the result by input)."""
-    return [_pod(r, eager=i < EAGER_DIAGRAMS) for i, r in enumerate(expl.pods)]
+def present(expl: Explanation, manifest_key: str | None = None) -> list[PodView]:
+    """One view per Pod, pictures rendered (the caller caches the result by input).
+
+    ``manifest_key`` (a hash of the manifest text and the version) lets a what-if change of the
+    same manifest reuse each Pod's diagram source instead of building it again."""
+    gt = active_gettext()
+    return [_pod(r, gt, eager=i < EAGER_DIAGRAMS, dot_memo=_dot_memo_key(manifest_key, expl, i))
+            for i, r in enumerate(expl.pods)]
+
+
+def _dot_memo_key(manifest_key: str | None, expl: Explanation, i: int) -> str | None:
+    """What the diagram of Pod ``i`` is a function of: the manifest and version (``manifest_key``),
+    the feature gates (they decide what the API server keeps of the Pod), the debug containers
+    that joined the run (they join the drawing), and the language of its labels.  The rest of a
+    scenario (timings, crashes, deletion) changes the timeline, never the diagram."""
+    if manifest_key is None:
+        return None
+    r = expl.pods[i]
+    debug = [repr(c) for c in r.simulation.debug_containers] if r.simulation else []
+    what = repr((manifest_key, i, sorted(expl.scenario.feature_gates.items()), debug, get_language()))
+    return "dot-of:" + hashlib.sha256(what.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def active_gettext() -> Callable[[str], str]:
+    """Django's gettext for the language active now, looked up once.
+
+    `django.utils.translation.gettext` finds the active language through a context-local on
+    every call, which costs as much as the look-up itself, and one page translates hundreds of
+    labels.  Same catalogue, same fallbacks (the translation object chains to English)."""
+    language = get_language()
+    if language is None:   # translations deactivated: message ids as they are
+        return gettext
+    return trans_real.translation(language).gettext
 
 
 def dot_digest(dot: str) -> str:
@@ -110,19 +140,19 @@ def _lazy_diagram(view: PodView, dot: str) -> None:
     view.diagram_url = reverse("web:diagram", args=[digest])
 
 
-def translate_errors(errors: list[ErrorRecord]) -> list[dict[str, Any]]:
+def translate_errors(errors: list[ErrorRecord], gettext: Callable[[str], str] = gettext) -> list[dict[str, Any]]:
     """Error records as the templates show them: the record's fields, ``message`` in the reader's
     language where the core wrote it as a Text (others, such as form errors, are already)."""
     return [{"message": render(e.translatable, gettext), "line": e.line, "column": e.column, "path": e.path,
              "kind": e.kind, "reason": e.reason, "document": e.document, "pod": e.pod} for e in errors]
 
 
-def _pod(r: PodReport, eager: bool = True) -> PodView:
+def _pod(r: PodReport, gettext: Callable[[str], str], eager: bool = True, dot_memo: str | None = None) -> PodView:
     pod = r.pod
-    view = PodView(pod.name, pod.source.kind, pod.source.line, r.admitted, translate_errors(r.errors),
+    view = PodView(pod.name, pod.source.kind, pod.source.line, r.admitted, translate_errors(r.errors, gettext),
                    [render(n, gettext) for n in r.notes])
-    _start_diagram(view, r, eager)   # first: dot lays it out in its own process while this one does the rest
-    view.findings = [finding_view(f) for f in r.findings]
+    _start_diagram(view, r, gettext, eager, dot_memo)   # first: dot lays it out in its own process while this one does the rest
+    view.findings = [finding_view(f, gettext) for f in r.findings]
     view.finding_groups = group_findings(view.findings)
     view.severity_counts = [(sev, n) for sev in SEVERITIES
                             if (n := sum(1 for f in view.findings if f["severity"] == sev))]
@@ -130,14 +160,21 @@ def _pod(r: PodReport, eager: bool = True) -> PodView:
     for c in pod.all_containers + (tuple(sim.debug_containers) if sim else ()):
         view.containers.append({"name": c.name, "role": c.role, "role_label": gettext(ROLE_LABELS[c.role]),
                                 "image": c.image, "line": c.line})
-    _simulation_views(view, r)
+    _simulation_views(view, r, gettext)
     return view
 
 
-def _start_diagram(view: PodView, r: PodReport, eager: bool = True) -> None:
-    """The DOT text, and its SVG from the cache (by a hash of the text) or from a `dot` started now;
-    past the first few Pods of a manifest, drawn on demand at /diagram/<hash>.svg (issue 11)."""
-    view.diagram_dot = dot = sharing_diagram(r, gettext=gettext)
+def _start_diagram(view: PodView, r: PodReport, gettext: Callable[[str], str], eager: bool = True,
+                   dot_memo: str | None = None) -> None:
+    """The DOT text (built, or from the cache under ``dot_memo``), and its SVG from the cache (by a
+    hash of the text) or from a `dot` started now; past the first few Pods of a manifest, drawn on
+    demand at /diagram/<hash>.svg (issue 11)."""
+    dot = cache.get(dot_memo) if dot_memo else None
+    if dot is None:
+        dot = sharing_diagram(r, gettext=gettext)
+        if dot_memo:
+            cache.set(dot_memo, dot, timeout=DOT_CACHE_SECONDS)
+    view.diagram_dot = dot
     cached = cache.get(dot_key(dot))
     if cached is not None:
         view.svg = cached
@@ -151,7 +188,7 @@ def _start_diagram(view: PodView, r: PodReport, eager: bool = True) -> None:
         view.error = exc.text.render(gettext)
 
 
-def _simulation_views(view: PodView, r: PodReport) -> None:
+def _simulation_views(view: PodView, r: PodReport, gettext: Callable[[str], str]) -> None:
     sim = r.simulation
     behaviours = sim.behaviours if sim else {}
     if sim is None:
@@ -202,7 +239,7 @@ def group_findings(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{**g["first"], "members": g["findings"], "grouped": len(g["findings"]) > 1} for g in groups.values()]
 
 
-def finding_view(f: Any) -> dict[str, Any]:
+def finding_view(f: Any, gettext: Callable[[str], str] = gettext) -> dict[str, Any]:
     d = f.to_dict() if hasattr(f, "to_dict") else dict(f)
     render = getattr(f, "render", None)
     if callable(render):

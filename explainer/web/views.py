@@ -53,7 +53,7 @@ def run_explain(manifest: str, scenario: Any, version: str, *, defer_cache: bool
     if cached is not None:
         return dict(cached)
     expl = explain(manifest, scenario, version, limits=request_limits())
-    context = {"explanation": expl, "pods": present(expl), "errors": translate_errors(expl.errors),
+    context = {"explanation": expl, "pods": present(expl, fingerprint(manifest, None, version)), "errors": translate_errors(expl.errors),
                "version": expl.version}
     if defer_cache:
         return {**context, "_remember": (key, context)}

@@ -141,3 +141,29 @@ def _diagram(page: str) -> str:
     """The SVG Graphviz drew (its <g class="graph">), as it stands in the page."""
     [svg] = [s for s in re.findall(r"<svg\b.*?</svg>", page, flags=re.S) if 'class="graph"' in s]
     return svg
+
+
+def _diagram_section(body: bytes) -> str:
+    return re.search(r'<section class="panel" data-diagram="pod-1">.*?</section>', body.decode(), re.S).group(0)
+
+
+def test_a_what_if_change_reuses_the_diagram_source_unless_what_it_shows_changed(
+        client: Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    import explainer.web.present as present
+    built: list[str] = []
+    original = present.sharing_diagram
+    monkeypatch.setattr(present, "sharing_diagram", lambda r, **kw: built.append(r.pod.name) or original(r, **kw))
+    demo = load_manifest("seeds/lifecycle-demo").replace("name: lifecycle-demo", "name: memo-demo", 1)
+
+    def diagram(**fields: str) -> str:
+        response = client.post("/", {"manifest": demo, "version": "1.34", **fields}, HTTP_HX_REQUEST="true")
+        assert response.status_code == 200
+        return _diagram_section(response.content)
+
+    plain = diagram()
+    assert diagram(delete_at="40") == diagram(delete_at="41") == plain and len(built) == 1   # timings: reused
+    with_debugger = diagram(debug_at="5", debug_name="dbg")   # a debug container joins the drawing
+    assert "dbg" in with_debugger and "dbg" not in plain and len(built) == 2
+    assert diagram(debug_at="5", debug_name="dbg", delete_at="30") == with_debugger and len(built) == 2
+    diagram(scenario="featureGates: {PodReadyToStartContainersCondition: false}\n")
+    assert len(built) == 3   # feature gates decide what the API server keeps of the Pod: drawn again

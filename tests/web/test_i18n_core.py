@@ -60,3 +60,23 @@ def test_rejected_pod_and_scenario_errors_are_translated(client: Client) -> None
     assert "spec.containers[0].image：Required value：每个容器都需要镜像。" in body
     scenario_error = _post(client, DEMO, "deleteAt: -1")
     assert "deleteAt 必须是大于等于 0 的秒数，而不是 -1。" in scenario_error
+
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans", None])
+def test_the_looked_up_gettext_translates_every_message_as_django_gettext_does(language: str | None) -> None:
+    import gettext as gettext_module
+
+    from django.utils import translation
+
+    from explainer.web.present import active_gettext
+
+    mo = Path(__file__).resolve().parents[2] / "locale" / "zh_Hans" / "LC_MESSAGES" / "django.mo"
+    catalogue = gettext_module.GNUTranslations(mo.open("rb"))._catalog   # every msgid we ship
+    msgids = [m for m in catalogue if isinstance(m, str) and m] + ["not a message id"]
+    assert len(msgids) > 300
+    with translation.override(language):
+        fast = active_gettext()
+        assert [fast(m) for m in msgids] == [translation.gettext(m) for m in msgids]
+        if language == "zh-hans":
+            assert fast("Timeline") != "Timeline"

@@ -63,6 +63,24 @@ def test_an_entry_over_the_byte_limit_is_not_cached_and_the_total_stays_in_budge
     assert c.size() <= 50_000 and c.get("k19") is not None and c.get("k0") is None
 
 
+def test_the_bytes_held_are_counted_exactly_through_sets_deletes_overwrites_and_expiry(settings) -> None:
+    settings.CACHE_MAX_ENTRY_BYTES, settings.CACHE_MAX_BYTES = 10_000, 30_000
+    c = BoundedLocMemCache("count-test", {"OPTIONS": {"MAX_ENTRIES": 5}})
+    c.clear()
+    held = lambda: sum(len(v) for v in c._cache.values())   # noqa: E731  what the counter stands for
+    for i in range(12):
+        c.set(f"k{i % 7}", "v" * (1_000 * (i % 5 + 1)))   # overwrites, and evictions by count and by bytes
+        assert c.size() == held() and c.size() <= 30_000 and len(c._cache) <= 5
+    c.delete("k4")
+    c.set("n", 1)
+    c.incr("n", 10_000_000)
+    c.set("gone", "x", timeout=-1)   # expired at once: the next get removes it
+    assert c.get("gone") is None
+    assert c.size() == held()
+    c.clear()
+    assert c.size() == 0 == held()
+
+
 def test_a_large_input_does_not_fill_the_cache(client: Client, settings) -> None:
     settings.CACHE_MAX_ENTRY_BYTES = 200_000
     big = INIT.replace("name: init-demo", "name: init-demo\n  annotations: {note: '" + "z" * 400_000 + "'}", 1)

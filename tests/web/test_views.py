@@ -149,3 +149,12 @@ def test_version_selector_offers_1_27_to_1_37_with_1_37_chosen(client: Client) -
     options = re.findall(r'<option value="(1\.\d+)"', body)
     assert sorted(options, key=lambda v: int(v.split(".")[1])) == [f"1.{m}" for m in range(27, 38)]
     assert re.search(r'<option value="1\.37"[^>]*selected', body)
+
+
+@pytest.mark.parametrize("scenario", ["", "deleteAt: 5\ncontainers: {app: {note: '<b>&</b>'}}\n"])
+def test_the_scenario_box_is_written_as_the_form_widget_would_render_it(client: Client, scenario: str) -> None:
+    from explainer.web.forms import ExplainForm
+    data = {"manifest": load_manifest("seeds/lifecycle-demo"), "version": "1.34", "scenario": scenario}
+    body = assert_ok(client.post("/", data, **HX))
+    assert str(ExplainForm(data)["scenario"]) in body
+    assert str(ExplainForm()["scenario"]) in assert_ok(client.get("/"))
