@@ -11,6 +11,7 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.templatetags.static import static
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.template.defaultfilters import filesizeformat
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET, require_http_methods
@@ -109,11 +110,33 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
     template = "partials/_result.html" if request.htmx else "pages/index.html"
     if not request.htmx:
         context["page_messages"] = json.dumps(page_messages(), ensure_ascii=False)
-    response = render(request, template, context)
-    remember(context)
+    response = AfterSending(render_to_string(template, context, request))
+    response.after(remember, context)
     if key and "explanation" in context and len(response.content) <= FRAGMENT_MAX_BYTES:
-        cache.set(key, response.content.decode("utf-8"))
+        response.after(cache.set, key, response.content.decode("utf-8"))
     return response
+
+
+class AfterSending(HttpResponse):
+    """A response that does some work once the server has sent it: storing the analysis and the
+    fragment in the cache (pickling an analysis takes as long as rendering a table) is for the
+    next request, so this one does not wait for it.  The WSGI server calls `close()` when the
+    body is out (PEP 3333); so does the test client."""
+
+    def __init__(self, content: str) -> None:
+        super().__init__(content)
+        self._after: list[tuple[Any, tuple[Any, ...]]] = []
+
+    def after(self, work: Any, *args: Any) -> None:
+        self._after.append((work, args))
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            work, self._after = self._after, []
+            for fn, args in work:
+                fn(*args)
 
 
 URL_INPUT_LIMIT = 24_000   # characters of compressed input in the address (#i=...): chat tools cut longer links

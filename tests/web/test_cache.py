@@ -91,7 +91,7 @@ def test_the_same_htmx_input_gets_the_same_fragment_without_rendering_it_again(
     data = {"manifest": load_manifest("seeds/lifecycle-demo"), "version": "1.34", "delete_at": "30"}
     first = client.post("/", data, HTTP_HX_REQUEST="true")
     renders: list[str] = []
-    monkeypatch.setattr(views, "render", lambda *a, **k: renders.append("render"))
+    monkeypatch.setattr(views, "render_to_string", lambda *a, **k: renders.append("render"))
     again = client.post("/", {**data, "csrfmiddlewaretoken": "another visitor's"}, HTTP_HX_REQUEST="true")
     assert renders == [] and again.status_code == 200
     assert again.content == first.content and again["Content-Type"] == first["Content-Type"]
@@ -114,8 +114,8 @@ def test_input_the_form_refuses_is_not_kept_as_a_fragment(client: Client, monkey
     bad = {"manifest": "", "version": "1.34"}
     first = client.post("/", bad, HTTP_HX_REQUEST="true")
     renders: list[str] = []
-    original = views.render
-    monkeypatch.setattr(views, "render", lambda *a, **k: renders.append("render") or original(*a, **k))
+    original = views.render_to_string
+    monkeypatch.setattr(views, "render_to_string", lambda *a, **k: renders.append("render") or original(*a, **k))
     again = client.post("/", bad, HTTP_HX_REQUEST="true")
     assert renders == ["render"] and again.content == first.content
 
@@ -167,3 +167,17 @@ def test_a_what_if_change_reuses_the_diagram_source_unless_what_it_shows_changed
     assert diagram(debug_at="5", debug_name="dbg", delete_at="30") == with_debugger and len(built) == 2
     diagram(scenario="featureGates: {PodReadyToStartContainersCondition: false}\n")
     assert len(built) == 3   # feature gates decide what the API server keeps of the Pod: drawn again
+
+
+def test_the_fragment_and_the_analysis_are_stored_once_the_response_is_sent(rf) -> None:
+    from django_htmx.middleware import HtmxDetails
+
+    data = {"manifest": load_manifest("seeds/lifecycle-demo").replace("lifecycle-demo", "after-send", 1),
+            "version": "1.34", "delete_at": "12"}
+    request = rf.post("/", data, HTTP_HX_REQUEST="true")
+    request.htmx = HtmxDetails(request)
+    response = views.index(request)
+    key = views.fragment_key(request)
+    assert response.status_code == 200 and cache.get(key) is None   # not yet: the body is still on its way
+    response.close()   # what the WSGI server does when the body is out
+    assert cache.get(key) == response.content.decode()
