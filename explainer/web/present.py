@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from django.core.cache import cache
 from django.urls import reverse
-from django.utils.translation import get_language, gettext, trans_real
+from django.utils.translation import get_language, gettext, gettext_noop, trans_real
 
 from explainer.explain import Explanation, PodReport
 from explainer.lifecycle.errors import ErrorRecord
@@ -23,7 +23,14 @@ from explainer.render.story import collapse_crash_loops, story
 from explainer.render.timeline import layout_timeline, timeline_rows
 from explainer.render.timeline_frames import timeline_frames
 from explainer.render.timeline_svg import svg_document
+from explainer.web.lists import rows_html, steps_html
 
+# The what-if panel's controls, labelled for screen readers per container (here, not in the
+# template: twenty {% blocktranslate %} per page cost more than the rest of the panel).
+WHATIF_LABELS = {"crashes": gettext_noop("%(n)s: crashes before it runs"),
+                 "startup": gettext_noop("%(n)s: seconds until healthy"),
+                 "run": gettext_noop("%(n)s: seconds each run lasts"),
+                 "ignore_term": gettext_noop("%(n)s: ignores SIGTERM")}
 SVG_CACHE_SECONDS = 24 * 3600   # the drawing of a DOT text never changes; the day bounds the cache
 ROLE_LABELS = {"init": "Init container", "sidecar": "Native sidecar", "app": "App container",
                "ephemeral": "Ephemeral container"}
@@ -47,6 +54,8 @@ class PodView:
     severity_counts: list[tuple[str, int]] = field(default_factory=list)
     steps: list[dict[str, Any]] = field(default_factory=list)
     rows: list[dict[str, Any]] = field(default_factory=list)
+    rows_html: str = ""                     # the two long lists, written out (web/lists.py)
+    steps_html: str = ""
     final: dict[str, Any] = field(default_factory=dict)
     assumed: list[dict[str, str]] = field(default_factory=list)
     svg: str = ""
@@ -159,7 +168,8 @@ def _pod(r: PodReport, gettext: Callable[[str], str], eager: bool = True, dot_me
     sim = r.simulation
     for c in pod.all_containers + (tuple(sim.debug_containers) if sim else ()):
         view.containers.append({"name": c.name, "role": c.role, "role_label": gettext(ROLE_LABELS[c.role]),
-                                "image": c.image, "line": c.line})
+                                "image": c.image, "line": c.line,
+                                "aria": {k: gettext(msgid) % {"n": c.name} for k, msgid in WHATIF_LABELS.items()}})
     _simulation_views(view, r, gettext)
     return view
 
@@ -210,6 +220,8 @@ def _simulation_views(view: PodView, r: PodReport, gettext: Callable[[str], str]
                    "steps": [{"t": c.t, "text": c.text.render(gettext), "container": c.container}
                              for c in s.steps]}
                   for s in collapse_crash_loops(steps[:MAX_PAGE_ROWS])]
+    view.rows_html = rows_html(view.rows)
+    view.steps_html = steps_html(view.steps, gettext)
     if len(rows) > MAX_PAGE_ROWS or len(steps) > MAX_PAGE_ROWS:
         view.notes.append(gettext("The event table and the story show the first %(n)s entries, up to %(t)s s; "
                                   "the JSON export has more.")
