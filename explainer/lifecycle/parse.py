@@ -302,6 +302,8 @@ class _Builder:
             role = "sidecar"
         sc = self.mapping(c, cp, "securityContext")
         resources = self.mapping(c, cp, "resources")
+        requests = self.mapping(resources, cp + ("resources",), "requests")
+        limits = self.mapping(resources, cp + ("resources",), "limits")
         return Container(
             name=name, role=role, index=index,
             image=self.text(c, cp, "image") or "",
@@ -314,8 +316,8 @@ class _Builder:
             post_start=self.hook(c, cp, "postStart"), pre_stop=self.hook(c, cp, "preStop"),
             ports=self.ports(c, cp), mounts=self.mounts(c, cp),
             env=self.env(c, cp), env_refs=self.env_refs(c, cp),
-            has_requests=bool(self.mapping(resources, cp + ("resources",), "requests")),
-            has_limits=bool(self.mapping(resources, cp + ("resources",), "limits")),
+            has_requests=bool(requests), has_limits=bool(limits),
+            requests=_scalars(requests), limits=_scalars(limits),
             privileged=bool(self.value(sc, cp + ("securityContext",), "privileged", (bool,),
                                        _TRUE_OR_FALSE, False)),
             target=self.text(c, cp, "targetContainerName"),
@@ -453,6 +455,11 @@ class _Builder:
             vtype = types[0] if types else "emptyDir"
             out.append(Volume(name, vtype, _volume_sources(m, vtype), position(self.root, vp)[0]))
         return tuple(out)
+
+
+def _scalars(m: dict) -> tuple[tuple[str, Any], ...]:
+    """(name, value) of a resources.requests/limits mapping; other shapes are the schema's to report."""
+    return tuple((str(k), v) for k, v in m.items() if isinstance(v, (str, int, float)))
 
 
 def _claim_name(item: dict) -> str | None:
