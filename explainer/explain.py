@@ -21,7 +21,8 @@ from .lifecycle.simulate import Simulation, simulate
 from .lifecycle.summarise import summarise_crash_loops
 from .lifecycle.validate import admit
 from .lifecycle.yamlload import Limits
-from .schema import validate_document
+from .lifecycle.api_versions import api_version_error
+from .schema import has_schema, serving_api_version, validate_document
 
 
 @dataclass
@@ -73,8 +74,11 @@ def explain(manifest: str, scenario: str | dict | Scenario | None = None, versio
     except ManifestError as exc:
         result.errors.extend(exc.records)
         return result
-    result.skipped = intake.skipped
+    refused = _refused_skipped(intake.skipped, version) if schema else []
+    result.skipped = [s for s in intake.skipped if not any(e.document == s.document and e.line == s.line
+                                                            for e in refused)]
     result.errors.extend(intake.errors)
+    result.errors.extend(refused)
     over = _over_limits(intake.pods, limits)
     if over is not None:
         result.errors.append(over)
@@ -113,10 +117,17 @@ def _scenario(scenario: str | dict | Scenario | None) -> Scenario:
     return parse_scenario(scenario)
 
 
+def _at(data: Any, path: tuple[Any, ...]) -> Any:
+    for seg in path:
+        data = data[seg]
+    return data
+
+
 def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[ErrorRecord],
                  disabled: frozenset[str] = frozenset()) -> PodReport:
     adm = admit(pod, version, sc.feature_gates)
-    errors = schema_errors + adm.errors
+    refused = any(e.reason == "no matches for kind" for e in schema_errors)
+    errors = schema_errors if refused else schema_errors + adm.errors
     report = PodReport(adm.pod, admitted=not errors, errors=errors, notes=list(adm.notes))
     if report.admitted:
         report.simulation = simulate(adm.pod, sc, container_restart_rules=adm.container_restart_rules,
@@ -140,11 +151,37 @@ def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[Error
     return report
 
 
+def _not_served(obj: Any, root: Any, at: tuple[Any, ...], document: int, name: str,
+                version: str) -> ErrorRecord | None:
+    """The API server's "no matches for kind" for a built-in apiVersion that ``version`` does not serve."""
+    return api_version_error(obj, root, at, document, name, version,
+                             lambda kind, api_version: has_schema(kind, api_version, version),
+                             lambda kind: serving_api_version(kind, version))
+
+
+def _refused_skipped(skipped: list[Skipped], version: str) -> list[ErrorRecord]:
+    """Objects that hold no Pod are still refused when their built-in apiVersion is not served."""
+    out = []
+    for s in skipped:
+        obj = s.raw
+        for seg in s.at:
+            obj = obj[seg]
+        error = _not_served(obj, s.raw, s.at, s.document, s.name, version) if s.raw is not None else None
+        if error is not None:
+            out.append(dataclasses.replace(error, pod=None, line=error.line or s.line))
+    return out
+
+
 def _schema_errors(pods: list[Pod], version: str) -> dict[int, list[ErrorRecord]]:
-    """Strict OpenAPI validation of each object that holds a Pod, keyed by the Pod."""
+    """Strict OpenAPI validation of each object that holds a Pod, keyed by the Pod; an apiVersion the
+    version does not serve is the only error then (the API server stops there)."""
     out: dict[int, list[ErrorRecord]] = {}
     for pod in pods:
         at = pod.spec_path[: len(pod.spec_path) - len(TEMPLATE_PATHS[pod.source.kind])]
+        refused = _not_served(_at(pod.raw, at), pod.raw, at, pod.source.document, pod.name, version)
+        if refused is not None:
+            out[id(pod)] = [refused]
+            continue
         errors = validate_document(pod.raw, pod.source.document, version, at)
         out[id(pod)] = [dataclasses.replace(e, pod=pod.name, document=pod.source.document) for e in errors]
     return out

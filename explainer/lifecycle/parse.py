@@ -40,6 +40,8 @@ class Skipped:
     name: str
     line: int | None
     reason: str
+    raw: Any = field(default=None, compare=False, repr=False)    # the document's data, and where the object is
+    at: tuple[Any, ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass
@@ -98,7 +100,7 @@ def _document(data: Any, index: int, at: tuple[Any, ...], intake: Intake, limits
         return
     if kind not in TEMPLATE_PATHS:
         intake.skipped.append(Skipped(index, kind, name, where[0],
-                                      f"{kind} holds no Pod: nothing to simulate."))
+                                      f"{kind} holds no Pod: nothing to simulate.", root, at))
         return
     flattened = diagnose_lost_indentation(root, obj, at, index, name)
     if flattened:

@@ -47,6 +47,7 @@ if TYPE_CHECKING:   # imported when an object is not proven valid: see _validato
 __all__ = [
     "SUPPORTED_SCHEMA_VERSIONS",
     "has_schema",
+    "serving_api_version",
     "normalise_version",
     "validate_document",
 ]
@@ -226,6 +227,24 @@ def has_schema(kind: Any, api_version: Any, version: str) -> bool:
     if not isinstance(kind, str) or not isinstance(api_version, str):
         return False
     return _schema(normalise_version(version), kind, api_version) is not None
+
+
+@lru_cache(maxsize=512)  # keys come from user input: bounded
+def serving_api_version(kind: Any, version: str) -> str | None:
+    """The apiVersion in which ``version`` serves the built-in ``kind`` (GA before beta before alpha), or None."""
+    if not isinstance(kind, str) or not _KIND_RE.match(kind):
+        return None
+    found: list[tuple[int, int, str]] = []
+    for path in sorted(_version_dir(normalise_version(version)).glob(f"{kind.lower()}-*.json")):
+        with path.open(encoding="utf-8") as fh:
+            gvks = json.load(fh).get("x-kubernetes-group-version-kind") or []
+        for g in gvks:
+            if g.get("kind") == kind:
+                gv = f"{g['group']}/{g['version']}" if g.get("group") else g.get("version", "")
+                number = re.match(r"v(\d+)", g.get("version", ""))
+                found.append((2 if "alpha" in gv else 1 if "beta" in gv else 0,
+                              -int(number.group(1)) if number else 0, gv))
+    return min(found)[2] if found else None
 
 
 # --- validation -----------------------------------------------------------------------------
