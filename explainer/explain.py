@@ -22,7 +22,7 @@ from .lifecycle.summarise import summarise_crash_loops
 from .lifecycle.validate import admit
 from .lifecycle.yamlload import Limits
 from .lifecycle.api_versions import api_version_error
-from .schema import has_schema, serving_api_version, validate_document
+from .schema import check_document, has_schema, serving_api_version
 
 
 @dataclass
@@ -30,6 +30,7 @@ class PodReport:
     pod: Pod
     admitted: bool
     errors: list[ErrorRecord] = field(default_factory=list)
+    warnings: list[ErrorRecord] = field(default_factory=list)   # what only the published schema objects to
     notes: list[Text] = field(default_factory=list)
     simulation: Simulation | None = None
     sharing: dict[str, Any] = field(default_factory=dict)
@@ -44,6 +45,8 @@ class Explanation:
     pods: list[PodReport] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     errors: list[ErrorRecord] = field(default_factory=list)   # every error, the pods' included
+    warnings: list[ErrorRecord] = field(default_factory=list)   # every warning, the pods' included
+    empty: bool = False                                          # the input holds no object at all
 
     @property
     def ok(self) -> bool:
@@ -79,6 +82,7 @@ def explain(manifest: str, scenario: str | dict | Scenario | None = None, versio
                                                             for e in refused)]
     result.errors.extend(intake.errors)
     result.errors.extend(refused)
+    result.empty = intake.objects == 0
     over = _over_limits(intake.pods, limits)
     if over is not None:
         result.errors.append(over)
@@ -87,11 +91,14 @@ def explain(manifest: str, scenario: str | dict | Scenario | None = None, versio
     if scenario_errors:
         result.errors.extend(scenario_errors)
         return result
-    schema_errors = _schema_errors(intake.pods, version) if schema else {}
+    checked = _schema_errors(intake.pods, version) if schema else {}
     for pod in intake.pods:
-        report = _explain_pod(pod, sc, version, schema_errors.get(id(pod), []), disabled)
+        schema_errors, warnings = checked.get(id(pod), ([], []))
+        report = _explain_pod(pod, sc, version, schema_errors, disabled)
+        report.warnings = warnings
         result.pods.append(report)
         result.errors.extend(report.errors)
+        result.warnings.extend(warnings)
     return result
 
 
@@ -99,13 +106,21 @@ def _over_limits(pods: list[Pod], limits: Limits) -> ErrorRecord | None:
     """A request may hold at most so many Pods and containers (issue 11): each one costs a
     simulation, a diagram and part of the page."""
     if limits.max_pods is not None and len(pods) > limits.max_pods:
+        values = {"n": f"{len(pods):,}", "limit": f"{limits.max_pods:,}", "setting": limits.pods_setting}
+        if limits.pods_setting:
+            return ErrorRecord(Text(gettext_noop("The input holds {n} Pods; the limit is {limit} per request "
+                                                 "({setting} raises it). Explain them in smaller parts."),
+                                    values), kind="limit")
         return ErrorRecord(Text(gettext_noop("The input holds {n} Pods; the limit is {limit} per request. "
-                                             "Explain them in smaller parts."),
-                                {"n": f"{len(pods):,}", "limit": f"{limits.max_pods:,}"}), kind="limit")
+                                             "Explain them in smaller parts."), values), kind="limit")
     containers = sum(len(p.all_containers) for p in pods)
     if limits.max_containers is not None and containers > limits.max_containers:
+        values = {"n": f"{containers:,}", "limit": f"{limits.max_containers:,}", "setting": limits.containers_setting}
+        if limits.containers_setting:
+            return ErrorRecord(Text(gettext_noop("The input holds {n} containers; the limit is {limit} per request "
+                                                 "({setting} raises it)."), values), kind="limit")
         return ErrorRecord(Text(gettext_noop("The input holds {n} containers; the limit is {limit} per request."),
-                                {"n": f"{containers:,}", "limit": f"{limits.max_containers:,}"}), kind="limit")
+                                values), kind="limit")
     return None
 
 
@@ -172,16 +187,17 @@ def _refused_skipped(skipped: list[Skipped], version: str) -> list[ErrorRecord]:
     return out
 
 
-def _schema_errors(pods: list[Pod], version: str) -> dict[int, list[ErrorRecord]]:
+def _schema_errors(pods: list[Pod], version: str) -> dict[int, tuple[list[ErrorRecord], list[ErrorRecord]]]:
     """Strict OpenAPI validation of each object that holds a Pod, keyed by the Pod; an apiVersion the
     version does not serve is the only error then (the API server stops there)."""
-    out: dict[int, list[ErrorRecord]] = {}
+    out: dict[int, tuple[list[ErrorRecord], list[ErrorRecord]]] = {}
     for pod in pods:
         at = pod.spec_path[: len(pod.spec_path) - len(TEMPLATE_PATHS[pod.source.kind])]
         refused = _not_served(_at(pod.raw, at), pod.raw, at, pod.source.document, pod.name, version)
         if refused is not None:
-            out[id(pod)] = [refused]
+            out[id(pod)] = ([refused], [])
             continue
-        errors = validate_document(pod.raw, pod.source.document, version, at)
-        out[id(pod)] = [dataclasses.replace(e, pod=pod.name, document=pod.source.document) for e in errors]
+        errors, warnings = check_document(pod.raw, pod.source.document, version, at)
+        out[id(pod)] = tuple([dataclasses.replace(e, pod=pod.name, document=pod.source.document) for e in found]
+                             for found in (errors, warnings))   # type: ignore[assignment]
     return out

@@ -49,6 +49,7 @@ class Intake:
     pods: list[Pod] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     errors: list[ErrorRecord] = field(default_factory=list)
+    objects: int = 0               # documents that hold anything (not only comments or ---)
 
 
 def parse_manifest(text: str, limits: Limits = Limits()) -> Intake:
@@ -57,6 +58,7 @@ def parse_manifest(text: str, limits: Limits = Limits()) -> Intake:
     for doc in load_documents(text, limits):
         if doc.data is None:
             continue
+        intake.objects += 1
         _document(doc.data, doc.index, (), intake, limits)
     return intake
 
