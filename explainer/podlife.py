@@ -3,7 +3,7 @@
     podlife explain FILE|DIR|- [FILE|DIR ...] [-f FILE ...] [--scenario FILE] [--k8s-version X.Y]
                     [--format text|json|sarif|junit|github] [--fail-on error|warning|info] [--summary]
                     [--disable RULE[,RULE]] [--enable RULE[,RULE]] [--config FILE | --no-config]
-                    [--color auto|always|never] [--skip-non-kubernetes] [--fix | --diff]
+                    [--color auto|always|never] [--skip-non-kubernetes] [--fix | --diff] [--max-bytes N]
     podlife explain --list-rules [--format json]
     kubectl podlife explain -f x.yaml      (the same program, installed as kubectl-podlife)
 

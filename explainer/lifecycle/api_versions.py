@@ -1,4 +1,4 @@
-"""apiVersions the API server does not serve: removed versions of built-in kinds (docs/lifecycle-model.md §5.4).
+"""apiVersions the API server does not serve: removed versions of built-in kinds (docs/lifecycle-model.md §5.2).
 
 An object in a built-in API group (core, apps, batch, policy, extensions, the *.k8s.io groups) whose
 kind the target version does not serve in that apiVersion is refused before anything exists:

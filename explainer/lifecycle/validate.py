@@ -177,7 +177,7 @@ def _validate_container(adm: Admission, pod: Pod, c: Container, version: str) ->
 def _validate_resources(adm: Admission, c: Container) -> None:
     """A request may not exceed its limit; hugepages and extended resources (which cannot be overcommitted)
     must equal it.  pkg/apis/core/validation/validation.go `ValidateResourceRequirements` (with
-    `helper.IsOvercommitAllowed`); docs/lifecycle-model.md §5.3.  Quantities compare exactly (quantity.py)."""
+    `helper.IsOvercommitAllowed`); docs/lifecycle-model.md §5.1.  Quantities compare exactly (quantity.py)."""
     limits = dict(c.limits)
     for name, raw in c.requests:
         request, limit = parse_quantity(raw), parse_quantity(limits.get(name))

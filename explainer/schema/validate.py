@@ -259,7 +259,7 @@ def _subtree(data: Any, at: tuple[Any, ...]) -> Any:
 
 # Fields the published schema marks required but the API server does not require (a missing
 # `omitempty`/`+optional` in the Go types), per definition, with who says so.  They are warnings, not
-# errors (docs/lifecycle-model.md §5.5).  Found by comparing the `required` lists of every version's
+# errors (docs/lifecycle-model.md §5.3).  Found by comparing the `required` lists of every version's
 # _definitions.json (1.25-1.37) with the API server's validation of the kinds that hold a Pod.
 SCHEMA_ONLY_REQUIRED: dict[tuple[str, str], str] = {
     # required in the schema up to 1.32; kubernetes/kubernetes PR #130233 made the schema agree in 1.33.

@@ -1,5 +1,5 @@
 """apiVersions the API server does not serve are refused, with the removal release and the migration
-(docs/lifecycle-model.md §5.4); custom groups stay custom resources."""
+(docs/lifecycle-model.md §5.2); custom groups stay custom resources."""
 from __future__ import annotations
 
 import pytest

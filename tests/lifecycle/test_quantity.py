@@ -1,5 +1,5 @@
 """Resource quantities compare exactly, and a request above its limit is refused as the API server does
-(`ValidateResourceRequirements`, docs/lifecycle-model.md §5.3)."""
+(`ValidateResourceRequirements`, docs/lifecycle-model.md §5.1)."""
 from __future__ import annotations
 
 import pytest

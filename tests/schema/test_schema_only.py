@@ -1,4 +1,4 @@
-"""Fields only the published OpenAPI schema requires are warnings, not errors (docs/lifecycle-model.md §5.5):
+"""Fields only the published OpenAPI schema requires are warnings, not errors (docs/lifecycle-model.md §5.3):
 the Pod is explained, and the CLI text, JSON, SARIF and GitHub outputs carry the warning."""
 from __future__ import annotations
 
