@@ -260,7 +260,7 @@ def _subtree(data: Any, at: tuple[Any, ...]) -> Any:
 # Fields the published schema marks required but the API server does not require (a missing
 # `omitempty`/`+optional` in the Go types), per definition, with who says so.  They are warnings, not
 # errors (docs/lifecycle-model.md §5.3).  Found by comparing the `required` lists of every version's
-# _definitions.json (1.25-1.37) with the API server's validation of the kinds that hold a Pod.
+# _definitions.json (1.25-1.37) with each other, and those a Pod template reaches with the API server's validation.
 SCHEMA_ONLY_REQUIRED: dict[tuple[str, str], str] = {
     # required in the schema up to 1.32; kubernetes/kubernetes PR #130233 made the schema agree in 1.33.
     ("io.k8s.api.apps.v1.StatefulSetSpec", "serviceName"):
@@ -272,6 +272,9 @@ SCHEMA_ONLY_REQUIRED: dict[tuple[str, str], str] = {
     # required in the schema up to 1.34; pkg/apis/batch/v1/defaults.go `SetDefaults_Job` sets it to True.
     ("io.k8s.api.batch.v1.PodFailurePolicyOnPodConditionsPattern", "status"):
         "the API server defaults it to \"True\" (the schema agrees from 1.35)",
+    # required in every version's schema; pkg/apis/core/validation `validateHTTPGetAction` checks only the name.
+    ("io.k8s.api.core.v1.HTTPHeader", "value"):
+        "the API server checks only the header's name, and sends an empty value",
 }
 
 

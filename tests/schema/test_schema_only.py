@@ -45,6 +45,15 @@ def test_a_pattern_without_status_is_a_warning_up_to_1_34() -> None:
     assert not explain(text, None, "1.35").warnings and not explain(text, None, "1.34").errors
 
 
+def test_a_probe_header_without_value_is_a_warning_in_every_version() -> None:
+    text = ("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: a\n    image: b\n"
+            "    readinessProbe:\n      httpGet: {path: /, port: 80, httpHeaders: [{name: X-Probe}]}\n")
+    for version in ("1.27", "1.37"):
+        expl = explain(text, None, version)
+        assert not expl.errors and [w.path for w in expl.warnings] == \
+            ["spec.containers[0].readinessProbe.httpGet.httpHeaders[0]"]
+
+
 def test_a_field_the_api_server_requires_stays_an_error() -> None:
     text = ("apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: s}\nspec:\n  serviceName: s\n"
             "  template:\n    spec:\n      containers: [{name: a, image: b}]\n")
