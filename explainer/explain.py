@@ -77,11 +77,10 @@ def explain(manifest: str, scenario: str | dict | Scenario | None = None, versio
     except ManifestError as exc:
         result.errors.extend(exc.records)
         return result
-    refused = _refused_skipped(intake.skipped, version) if schema else []
-    result.skipped = [s for s in intake.skipped if not any(e.document == s.document and e.line == s.line
-                                                            for e in refused)]
+    refused = _refused_skipped(intake.skipped, version) if schema else {}
+    result.skipped = [s for i, s in enumerate(intake.skipped) if i not in refused]
     result.errors.extend(intake.errors)
-    result.errors.extend(refused)
+    result.errors.extend(refused.values())
     result.empty = intake.objects == 0
     over = _over_limits(intake.pods, limits)
     if over is not None:
@@ -174,16 +173,17 @@ def _not_served(obj: Any, root: Any, at: tuple[Any, ...], document: int, name: s
                              lambda kind: serving_api_version(kind, version))
 
 
-def _refused_skipped(skipped: list[Skipped], version: str) -> list[ErrorRecord]:
-    """Objects that hold no Pod are still refused when their built-in apiVersion is not served."""
-    out = []
-    for s in skipped:
+def _refused_skipped(skipped: list[Skipped], version: str) -> dict[int, ErrorRecord]:
+    """Objects that hold no Pod are still refused when their built-in apiVersion is not served: the
+    error of each, keyed by its index in ``skipped``."""
+    out: dict[int, ErrorRecord] = {}
+    for i, s in enumerate(skipped):
         obj = s.raw
         for seg in s.at:
             obj = obj[seg]
         error = _not_served(obj, s.raw, s.at, s.document, s.name, version) if s.raw is not None else None
         if error is not None:
-            out.append(dataclasses.replace(error, pod=None, line=error.line or s.line))
+            out[i] = dataclasses.replace(error, pod=None, line=error.line or s.line)
     return out
 
 

@@ -59,6 +59,12 @@ def test_objects_that_hold_no_pod_are_refused_too_and_no_longer_skipped() -> Non
     assert "no kind Frobnicator in the built-in group apps" in expl.errors[2].message
 
 
+def test_an_api_version_below_the_kind_is_refused_once_at_its_own_line() -> None:
+    expl = explain("kind: StorageClass\nmetadata: {name: fast}\napiVersion: storage.k8s.io/v1beta1\n"
+                   "provisioner: k8s.io/minikube-hostpath\n", None, "1.30")
+    assert not expl.skipped and [(e.line, e.path) for e in expl.errors] == [(3, "apiVersion")]
+
+
 def test_a_version_still_served_on_the_target_is_accepted() -> None:
     text = "apiVersion: autoscaling/v2beta2\nkind: HorizontalPodAutoscaler\nmetadata: {name: h}\n"
     assert explain(text, None, "1.37").errors and not explain(text, None, "1.37").skipped
