@@ -1,7 +1,9 @@
 """The pieces of ``podlife explain`` (and ``manage.py explain``): gather inputs, explain each file,
 render, decide the exit code.  No Django: the command line starts straight in the core.
 
-Exit codes: 0 success; 1 a finding at or above ``--fail-on``; 2 bad input in any file (wins).
+Exit codes: 0 success; 1 a finding at or above ``--fail-on``; 2 bad input in any file (wins); 3 nothing
+to explain: every input was empty (no object, only comments or ``---``), as ``kubectl apply`` refuses
+"no objects passed to apply".
 One FILE keeps the single-object JSON contract; several inputs (or a directory) give
 ``{"schemaVersion": 1, "files": [{"path": ..., <the per-file object>}]}``.
 """
@@ -28,9 +30,10 @@ from explainer.render.style import PLAIN, TextStyle
 # Each output format imports its renderer only when it is asked for (`render`): a text run
 # never loads the SARIF or JUnit code.
 
-EXIT_OK, EXIT_FAIL_ON, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_OK, EXIT_FAIL_ON, EXIT_BAD_INPUT, EXIT_NOTHING = 0, 1, 2, 3
 FORMATS = ("text", "json", "sarif", "junit", "github")
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
+MAX_BYTES_FLAG = "--max-bytes"   # what raises the CLI's size limit, named in its message
 
 
 @dataclass
@@ -94,6 +97,9 @@ def run(args: list[str], scenario_path: str | None, version: str | None, fmt: st
         from explainer.cli_fix import report
         stderr += report(fixed, extras.fix)
     code = exit_code(results, fail_on, len(problems))
+    if code == EXIT_NOTHING:
+        stderr += [f"{r.path}: nothing to explain: the file is empty (only comments, blank lines or ---)"
+                   for r in results]
     if code == EXIT_FAIL_ON:
         stderr.append(f"findings at severity {fail_on} or worse (--fail-on {fail_on})")
     return Outcome(out, stderr, code)
@@ -149,7 +155,7 @@ def explain_file(path: str, scenario: str | None, version: str | None, max_bytes
     if text is None:
         expl = Explanation(version or d.DEFAULT_VERSION, Scenario(), errors=[ErrorRecord(why or "", kind="syntax")])
         return FileResult(path, expl, f"{path}: {why}", unreadable=True)
-    limits = Limits(max_bytes=max_bytes)
+    limits = Limits(max_bytes=max_bytes, bytes_setting=MAX_BYTES_FLAG)
     if extras.skip_foreign and not holds_kubernetes_objects(text, limits):
         return FileResult(path, Explanation(version or d.DEFAULT_VERSION, Scenario()), foreign=True)
     expl = explain(text, scenario, version, limits=limits, disabled=extras.disabled)
@@ -181,6 +187,8 @@ def fails_on(results: list[FileResult], level: str | None) -> bool:
 def exit_code(results: list[FileResult], fail_on: str | None, extra_problems: int = 0) -> int:
     if extra_problems or any(r.problem for r in results):
         return EXIT_BAD_INPUT
+    if results and all(r.expl.empty for r in results):
+        return EXIT_NOTHING
     return EXIT_FAIL_ON if fails_on(results, fail_on) else EXIT_OK
 
 

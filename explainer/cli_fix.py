@@ -33,7 +33,7 @@ def fix_file(path: str, scenario: str | None, version: str | None, max_bytes: in
     text, _why = read_text(path)
     if text is None:   # explain_file reports why, as without --fix
         return FileFix(path, explain_file(path, scenario, version, max_bytes, extras))
-    limits = Limits(max_bytes=max_bytes)
+    limits = Limits(max_bytes=max_bytes, bytes_setting="--max-bytes")
     if extras.skip_foreign:
         from explainer.cli import holds_kubernetes_objects
         if not holds_kubernetes_objects(text, limits):

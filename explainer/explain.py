@@ -21,7 +21,8 @@ from .lifecycle.simulate import Simulation, simulate
 from .lifecycle.summarise import summarise_crash_loops
 from .lifecycle.validate import admit
 from .lifecycle.yamlload import Limits
-from .schema import validate_document
+from .lifecycle.api_versions import api_version_error
+from .schema import check_document, has_schema, serving_api_version
 
 
 @dataclass
@@ -29,6 +30,7 @@ class PodReport:
     pod: Pod
     admitted: bool
     errors: list[ErrorRecord] = field(default_factory=list)
+    warnings: list[ErrorRecord] = field(default_factory=list)   # what only the published schema objects to
     notes: list[Text] = field(default_factory=list)
     simulation: Simulation | None = None
     sharing: dict[str, Any] = field(default_factory=dict)
@@ -43,6 +45,8 @@ class Explanation:
     pods: list[PodReport] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     errors: list[ErrorRecord] = field(default_factory=list)   # every error, the pods' included
+    warnings: list[ErrorRecord] = field(default_factory=list)   # every warning, the pods' included
+    empty: bool = False                                          # the input holds no object at all
 
     @property
     def ok(self) -> bool:
@@ -73,8 +77,11 @@ def explain(manifest: str, scenario: str | dict | Scenario | None = None, versio
     except ManifestError as exc:
         result.errors.extend(exc.records)
         return result
-    result.skipped = intake.skipped
+    refused = _refused_skipped(intake.skipped, version) if schema else {}
+    result.skipped = [s for i, s in enumerate(intake.skipped) if i not in refused]
     result.errors.extend(intake.errors)
+    result.errors.extend(refused.values())
+    result.empty = intake.objects == 0
     over = _over_limits(intake.pods, limits)
     if over is not None:
         result.errors.append(over)
@@ -83,11 +90,14 @@ def explain(manifest: str, scenario: str | dict | Scenario | None = None, versio
     if scenario_errors:
         result.errors.extend(scenario_errors)
         return result
-    schema_errors = _schema_errors(intake.pods, version) if schema else {}
+    checked = _schema_errors(intake.pods, version) if schema else {}
     for pod in intake.pods:
-        report = _explain_pod(pod, sc, version, schema_errors.get(id(pod), []), disabled)
+        schema_errors, warnings = checked.get(id(pod), ([], []))
+        report = _explain_pod(pod, sc, version, schema_errors, disabled)
+        report.warnings = warnings
         result.pods.append(report)
         result.errors.extend(report.errors)
+        result.warnings.extend(warnings)
     return result
 
 
@@ -95,13 +105,21 @@ def _over_limits(pods: list[Pod], limits: Limits) -> ErrorRecord | None:
     """A request may hold at most so many Pods and containers (issue 11): each one costs a
     simulation, a diagram and part of the page."""
     if limits.max_pods is not None and len(pods) > limits.max_pods:
+        values = {"n": f"{len(pods):,}", "limit": f"{limits.max_pods:,}", "setting": limits.pods_setting}
+        if limits.pods_setting:
+            return ErrorRecord(Text(gettext_noop("The input holds {n} Pods; the limit is {limit} per request "
+                                                 "({setting} raises it). Explain them in smaller parts."),
+                                    values), kind="limit")
         return ErrorRecord(Text(gettext_noop("The input holds {n} Pods; the limit is {limit} per request. "
-                                             "Explain them in smaller parts."),
-                                {"n": f"{len(pods):,}", "limit": f"{limits.max_pods:,}"}), kind="limit")
+                                             "Explain them in smaller parts."), values), kind="limit")
     containers = sum(len(p.all_containers) for p in pods)
     if limits.max_containers is not None and containers > limits.max_containers:
+        values = {"n": f"{containers:,}", "limit": f"{limits.max_containers:,}", "setting": limits.containers_setting}
+        if limits.containers_setting:
+            return ErrorRecord(Text(gettext_noop("The input holds {n} containers; the limit is {limit} per request "
+                                                 "({setting} raises it)."), values), kind="limit")
         return ErrorRecord(Text(gettext_noop("The input holds {n} containers; the limit is {limit} per request."),
-                                {"n": f"{containers:,}", "limit": f"{limits.max_containers:,}"}), kind="limit")
+                                values), kind="limit")
     return None
 
 
@@ -113,10 +131,17 @@ def _scenario(scenario: str | dict | Scenario | None) -> Scenario:
     return parse_scenario(scenario)
 
 
+def _at(data: Any, path: tuple[Any, ...]) -> Any:
+    for seg in path:
+        data = data[seg]
+    return data
+
+
 def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[ErrorRecord],
                  disabled: frozenset[str] = frozenset()) -> PodReport:
     adm = admit(pod, version, sc.feature_gates)
-    errors = schema_errors + adm.errors
+    refused = any(e.reason == "no matches for kind" for e in schema_errors)
+    errors = schema_errors if refused else schema_errors + adm.errors
     report = PodReport(adm.pod, admitted=not errors, errors=errors, notes=list(adm.notes))
     if report.admitted:
         report.simulation = simulate(adm.pod, sc, container_restart_rules=adm.container_restart_rules,
@@ -140,11 +165,39 @@ def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[Error
     return report
 
 
-def _schema_errors(pods: list[Pod], version: str) -> dict[int, list[ErrorRecord]]:
-    """Strict OpenAPI validation of each object that holds a Pod, keyed by the Pod."""
-    out: dict[int, list[ErrorRecord]] = {}
+def _not_served(obj: Any, root: Any, at: tuple[Any, ...], document: int, name: str,
+                version: str) -> ErrorRecord | None:
+    """The API server's "no matches for kind" for a built-in apiVersion that ``version`` does not serve."""
+    return api_version_error(obj, root, at, document, name, version,
+                             lambda kind, api_version: has_schema(kind, api_version, version),
+                             lambda kind: serving_api_version(kind, version))
+
+
+def _refused_skipped(skipped: list[Skipped], version: str) -> dict[int, ErrorRecord]:
+    """Objects that hold no Pod are still refused when their built-in apiVersion is not served: the
+    error of each, keyed by its index in ``skipped``."""
+    out: dict[int, ErrorRecord] = {}
+    for i, s in enumerate(skipped):
+        obj = s.raw
+        for seg in s.at:
+            obj = obj[seg]
+        error = _not_served(obj, s.raw, s.at, s.document, s.name, version) if s.raw is not None else None
+        if error is not None:
+            out[i] = dataclasses.replace(error, pod=None, line=error.line or s.line)
+    return out
+
+
+def _schema_errors(pods: list[Pod], version: str) -> dict[int, tuple[list[ErrorRecord], list[ErrorRecord]]]:
+    """Strict OpenAPI validation of each object that holds a Pod, keyed by the Pod; an apiVersion the
+    version does not serve is the only error then (the API server stops there)."""
+    out: dict[int, tuple[list[ErrorRecord], list[ErrorRecord]]] = {}
     for pod in pods:
         at = pod.spec_path[: len(pod.spec_path) - len(TEMPLATE_PATHS[pod.source.kind])]
-        errors = validate_document(pod.raw, pod.source.document, version, at)
-        out[id(pod)] = [dataclasses.replace(e, pod=pod.name, document=pod.source.document) for e in errors]
+        refused = _not_served(_at(pod.raw, at), pod.raw, at, pod.source.document, pod.name, version)
+        if refused is not None:
+            out[id(pod)] = ([refused], [])
+            continue
+        errors, warnings = check_document(pod.raw, pod.source.document, version, at)
+        out[id(pod)] = tuple([dataclasses.replace(e, pod=pod.name, document=pod.source.document) for e in found]
+                             for found in (errors, warnings))   # type: ignore[assignment]
     return out

@@ -3,13 +3,13 @@
     podlife explain FILE|DIR|- [FILE|DIR ...] [-f FILE ...] [--scenario FILE] [--k8s-version X.Y]
                     [--format text|json|sarif|junit|github] [--fail-on error|warning|info] [--summary]
                     [--disable RULE[,RULE]] [--enable RULE[,RULE]] [--config FILE | --no-config]
-                    [--color auto|always|never] [--skip-non-kubernetes] [--fix | --diff]
+                    [--color auto|always|never] [--skip-non-kubernetes] [--fix | --diff] [--max-bytes N]
     podlife explain --list-rules [--format json]
     kubectl podlife explain -f x.yaml      (the same program, installed as kubectl-podlife)
 
 ``manage.py explain`` is a thin wrapper over the same arguments and `execute` (cli.py does
 the work); both print the same bytes and exit with the same codes: 0 explained, 1 a finding
-at ``--fail-on`` or worse, 2 bad input.  Further subcommands can sit beside ``explain``.
+at ``--fail-on`` or worse, 2 bad input, 3 nothing to explain (every input empty).  Further subcommands can sit beside ``explain``.
 """
 from __future__ import annotations
 
@@ -27,8 +27,11 @@ from explainer.render.style import TextStyle
 
 PROG = "podlife"
 EXPLAIN_HELP = ("Explain how the kubelet starts, runs and stops the Pods of manifests. Exit 0 on success, "
-                "1 when --fail-on finds a finding that bad, 2 on bad input.")
-DEFAULT_MAX_BYTES = 1048576   # EXPLAINER_MAX_MANIFEST_BYTES, as in settings.py
+                "1 when --fail-on finds a finding that bad, 2 on bad input, 3 when every input is empty "
+                "(nothing to explain).")
+# The CLI reads local files: whole install manifests (an operator's release bundle is 1-2 MB) fit in 16 MiB.
+# --max-bytes sets it; EXPLAINER_MAX_MANIFEST_BYTES (the web's setting, which the CLI always read) still does.
+DEFAULT_MAX_BYTES = 16 * 1024 * 1024
 
 
 class UsageError(Exception):
@@ -70,12 +73,27 @@ def add_explain_arguments(parser: argparse.ArgumentParser) -> None:
                              "needs a person (on standard error)")
     fixing.add_argument("--diff", dest="fix", action="store_const", const="diff",
                         help="like --fix, but print the changes as a unified diff instead of writing them")
+    parser.add_argument("--max-bytes", dest="max_bytes", type=_byte_count, metavar="N",
+                        help=f"largest input file in bytes (default {DEFAULT_MAX_BYTES:,}, 16 MiB, or "
+                             "EXPLAINER_MAX_MANIFEST_BYTES when set)")
     parser.add_argument("--list-rules", dest="list_rules", action="store_true",
                         help="print the catalogue of rules (text, or JSON with --format json)")
 
 
+def _byte_count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number of bytes, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"at least 1 byte, not {value}")
+    return value
+
+
 def execute(opts: dict, max_bytes: int, stdout: TextIO, stderr: TextIO) -> int:
-    """Run ``explain`` with parsed options; print; return the exit code.  UsageError for no work."""
+    """Run ``explain`` with parsed options; print; return the exit code.  UsageError for no work.
+    ``max_bytes`` is the default size limit; ``--max-bytes`` overrides it."""
+    max_bytes = opts.get("max_bytes") or max_bytes
     if opts["list_rules"]:
         if opts["files"]:
             raise UsageError("--list-rules takes no FILE")

@@ -106,6 +106,8 @@ class Container:
     env_refs: tuple[SourceRef, ...] = ()
     has_requests: bool = False
     has_limits: bool = False
+    requests: tuple[tuple[str, Any], ...] = ()  # resources.requests as written: (name, value)
+    limits: tuple[tuple[str, Any], ...] = ()    # resources.limits as written
     privileged: bool = False
     target: str | None = None      # ephemeral: targetContainerName
     restart_rules: tuple[RestartRule, ...] = ()

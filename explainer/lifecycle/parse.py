@@ -40,6 +40,8 @@ class Skipped:
     name: str
     line: int | None
     reason: str
+    raw: Any = field(default=None, compare=False, repr=False)    # the document's data, and where the object is
+    at: tuple[Any, ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass
@@ -47,6 +49,7 @@ class Intake:
     pods: list[Pod] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     errors: list[ErrorRecord] = field(default_factory=list)
+    objects: int = 0               # documents that hold anything (not only comments or ---)
 
 
 def parse_manifest(text: str, limits: Limits = Limits()) -> Intake:
@@ -55,6 +58,7 @@ def parse_manifest(text: str, limits: Limits = Limits()) -> Intake:
     for doc in load_documents(text, limits):
         if doc.data is None:
             continue
+        intake.objects += 1
         _document(doc.data, doc.index, (), intake, limits)
     return intake
 
@@ -98,7 +102,7 @@ def _document(data: Any, index: int, at: tuple[Any, ...], intake: Intake, limits
         return
     if kind not in TEMPLATE_PATHS:
         intake.skipped.append(Skipped(index, kind, name, where[0],
-                                      f"{kind} holds no Pod: nothing to simulate."))
+                                      f"{kind} holds no Pod: nothing to simulate.", root, at))
         return
     flattened = diagnose_lost_indentation(root, obj, at, index, name)
     if flattened:
@@ -302,6 +306,8 @@ class _Builder:
             role = "sidecar"
         sc = self.mapping(c, cp, "securityContext")
         resources = self.mapping(c, cp, "resources")
+        requests = self.mapping(resources, cp + ("resources",), "requests")
+        limits = self.mapping(resources, cp + ("resources",), "limits")
         return Container(
             name=name, role=role, index=index,
             image=self.text(c, cp, "image") or "",
@@ -314,8 +320,8 @@ class _Builder:
             post_start=self.hook(c, cp, "postStart"), pre_stop=self.hook(c, cp, "preStop"),
             ports=self.ports(c, cp), mounts=self.mounts(c, cp),
             env=self.env(c, cp), env_refs=self.env_refs(c, cp),
-            has_requests=bool(self.mapping(resources, cp + ("resources",), "requests")),
-            has_limits=bool(self.mapping(resources, cp + ("resources",), "limits")),
+            has_requests=bool(requests), has_limits=bool(limits),
+            requests=_scalars(requests), limits=_scalars(limits),
             privileged=bool(self.value(sc, cp + ("securityContext",), "privileged", (bool,),
                                        _TRUE_OR_FALSE, False)),
             target=self.text(c, cp, "targetContainerName"),
@@ -453,6 +459,11 @@ class _Builder:
             vtype = types[0] if types else "emptyDir"
             out.append(Volume(name, vtype, _volume_sources(m, vtype), position(self.root, vp)[0]))
         return tuple(out)
+
+
+def _scalars(m: dict) -> tuple[tuple[str, Any], ...]:
+    """(name, value) of a resources.requests/limits mapping; other shapes are the schema's to report."""
+    return tuple((str(k), v) for k, v in m.items() if isinstance(v, (str, int, float)))
 
 
 def _claim_name(item: dict) -> str | None:

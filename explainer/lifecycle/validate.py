@@ -16,6 +16,7 @@ from .errors import ErrorRecord
 from .gated_fields import drop_disabled_fields, restart_rule_problems, stop_signal_problems
 from .i18n import Text, gettext_noop as _
 from .model import Container, Pod
+from .quantity import parse_quantity
 from .versions import gate_enabled, version_tuple
 from .yamlload import parse_path, position
 
@@ -159,6 +160,7 @@ def _validate_container(adm: Admission, pod: Pod, c: Container, version: str) ->
                                                         "terminationGracePeriodSeconds ({grace})."),
                                                       {"value": hook.sleep_seconds,
                                                        "grace": pod.termination_grace_period}), "Invalid value")
+    _validate_resources(adm, c)
     declared = {v.name for v in pod.volumes}
     paths: set[str] = set()
     for i, m in enumerate(c.mounts):
@@ -170,6 +172,27 @@ def _validate_container(adm: Admission, pod: Pod, c: Container, version: str) ->
                                                                "container."), {"path": repr(m.mount_path)}),
                  "Invalid value")
         paths.add(m.mount_path)
+
+
+def _validate_resources(adm: Admission, c: Container) -> None:
+    """A request may not exceed its limit; hugepages and extended resources (which cannot be overcommitted)
+    must equal it.  pkg/apis/core/validation/validation.go `ValidateResourceRequirements` (with
+    `helper.IsOvercommitAllowed`); docs/lifecycle-model.md §5.1.  Quantities compare exactly (quantity.py)."""
+    limits = dict(c.limits)
+    for name, raw in c.requests:
+        request, limit = parse_quantity(raw), parse_quantity(limits.get(name))
+        if request is None or limit is None:
+            continue   # no limit for it, or not a quantity (the schema's and the API server's parse error)
+        native = "/" not in name or "kubernetes.io/" in name
+        if not (native and not name.startswith("hugepages-")) and request.value != limit.value:
+            text = Text(_("Invalid value: {value}: must be equal to {name} limit of {limit}"),
+                        {"value": f'"{request}"', "name": name, "limit": str(limit)})
+        elif request.value > limit.value:
+            text = Text(_("Invalid value: {value}: must be less than or equal to {name} limit of {limit}"),
+                        {"value": f'"{request}"', "name": name, "limit": str(limit)})
+        else:
+            continue
+        _err(adm, c, "resources.requests", text, "Invalid value", at=("resources", "requests", name))
 
 
 def _validate_ports(adm: Admission, pod: Pod) -> None:
@@ -214,10 +237,15 @@ def _validate_workload(adm: Admission, pod: Pod) -> None:
                                "Unsupported value"))
 
 
-def _err(adm: Admission, c: Container, field_path: str, message: Text, reason: str) -> None:
-    adm.errors.append(_rec(adm.pod, parse_path(c.path) + parse_path(field_path),
-                           Text(_("{path}: {message}"), {"path": f"{c.path}.{field_path}", "message": message}),
-                           reason))
+def _err(adm: Admission, c: Container, field_path: str, message: Text, reason: str,
+         at: tuple[str, ...] | None = None) -> None:
+    """An error on ``field_path`` of ``c``, placed at the line of ``at`` (a field under it) when given."""
+    rec = _rec(adm.pod, parse_path(c.path) + (at or parse_path(field_path)),
+               Text(_("{path}: {message}"), {"path": f"{c.path}.{field_path}", "message": message}), reason)
+    if at:
+        from .yamlload import format_path
+        rec = dataclasses.replace(rec, path=format_path(parse_path(c.path) + parse_path(field_path)))
+    adm.errors.append(rec)
 
 
 def _rec(pod: Pod, path: tuple, message: Text, reason: str) -> ErrorRecord:

@@ -41,6 +41,10 @@ class Limits:
     max_documents: int = 1000
     max_pods: int | None = None         # Pods per input (the web sets one per request; the CLI none)
     max_containers: int | None = None   # containers of all those Pods together
+    # What raises each limit where it is set (a flag of the CLI, a setting of the web), for its message.
+    bytes_setting: str | None = None
+    pods_setting: str | None = None
+    containers_setting: str | None = None
 
 
 class LMap(dict):
@@ -112,8 +116,12 @@ def load_documents(text: str, limits: Limits = Limits()) -> list[Document]:
     """Parse every document of ``text``; raise ``ManifestError`` with a line for bad input."""
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > limits.max_bytes:
-        raise ManifestError(Text(_("The manifest is {size} bytes; the limit is {limit} bytes."),
-                                 {"size": f"{size:,}", "limit": f"{limits.max_bytes:,}"}), kind="limit")
+        values = {"size": f"{size:,}", "limit": f"{limits.max_bytes:,}", "setting": limits.bytes_setting}
+        if limits.bytes_setting:
+            text = Text(_("The manifest is {size} bytes; the limit is {limit} bytes ({setting} raises it)."), values)
+        else:
+            text = Text(_("The manifest is {size} bytes; the limit is {limit} bytes."), values)
+        raise ManifestError(text, kind="limit")
     looks_json = text.lstrip()[:1] in ("{", "[")
     try:
         return _load(_json_as_yaml(text) if looks_json else text, limits)

@@ -23,6 +23,8 @@ def annotations(files: list[tuple[str, Explanation]]) -> Iterator[tuple[str, int
             rule = INPUT_RULE_OF_KIND.get(e.kind, "manifest-syntax")
             who = e.pod or ""
             yield path, e.line or 1, "error", rule, who, e.message
+        for w in expl.warnings:
+            yield path, w.line or 1, "warning", INPUT_RULE_OF_KIND[w.kind], w.pod or "", w.message
         for report in expl.pods:
             for f in report.findings:
                 who = f.container or f"{report.pod.source.kind}/{report.pod.name}"

@@ -19,6 +19,8 @@ def explanation_to_dict(expl: Explanation) -> dict[str, Any]:
         "skipped": [{"document": s.document, "kind": s.kind, "name": s.name, "line": s.line, "reason": s.reason}
                     for s in expl.skipped],
         "errors": [error_to_dict(e) for e in expl.errors],
+        "warnings": [error_to_dict(w) for w in expl.warnings],
+        "nothingToExplain": expl.empty,
     }
 
 
@@ -52,6 +54,7 @@ def pod_to_dict(r: PodReport) -> dict[str, Any]:
         "finalPhase": None,
         "restartCounts": {},
         "errors": [error_to_dict(e) for e in r.errors],
+        "warnings": [error_to_dict(w) for w in r.warnings],
         "notes": [str(n) for n in r.notes],
         "sharing": r.sharing,
         "findings": [f.to_dict() if hasattr(f, "to_dict") else f for f in r.findings],

@@ -27,6 +27,7 @@ TAGS = ["kubernetes", "pod-lifecycle"]
 INPUT_RULE_OF_KIND = {
     "syntax": "manifest-syntax", "structure": "manifest-syntax", "limit": "manifest-syntax",
     "validation": "api-server-validation", "schema": "schema-validation", "scenario": "scenario",
+    "schema-only": "schema-validation",
 }
 INPUT_RULES: list[dict[str, str]] = [
     {"id": "manifest-syntax", "title": "The manifest cannot be read",
@@ -109,6 +110,9 @@ def to_sarif(files: list[tuple[str, Explanation]], *, execution_successful: bool
         for e in expl.errors:
             kind = kinds.get((e.document, e.pod), "Pod") if e.pod else None
             results.append(_error_result(e, kind, path, n, rules, index))
+        for w in expl.warnings:   # only the published schema objects: a warning of the schema rule
+            kind = kinds.get((w.document, w.pod), "Pod") if w.pod else None
+            results.append({**_error_result(w, kind, path, n, rules, index), "level": "warning"})
     driver = {"name": TOOL_NAME, "informationUri": DOCS["pod-lifecycle"], "semanticVersion": tool_version(),
               "version": tool_version(), "rules": rules}
     run = {"tool": {"driver": driver}, "invocations": [{"executionSuccessful": execution_successful}],

@@ -30,7 +30,9 @@ def explanation_as_text(expl: Explanation, style: TextStyle = PLAIN) -> str:
     loose = [e for e in expl.errors if e.pod is None]
     for e in loose:
         lines.extend(style.wrap(f"{style.paint('error', 'error')}: {e.one_line()}", "", "  "))
-    if not expl.pods and not expl.skipped and not expl.errors:
+    if expl.empty:
+        lines.append("nothing to explain: the input is empty (only comments, blank lines or ---)")
+    elif not expl.pods and not expl.skipped and not expl.errors:
         lines.append("nothing to explain: the input holds no Kubernetes object")
     for report in expl.pods:
         lines.append("")
@@ -57,6 +59,9 @@ def pod_as_text(r: PodReport, style: TextStyle = PLAIN) -> list[str]:
     lines = [style.paint(head, "heading"), "=" * len(head)]
     roles = ", ".join(f"{c.name} ({c.role})" for c in pod.all_containers)
     lines.extend(style.wrap(f"containers: {roles}; restartPolicy {pod.restart_policy}", "", "  "))
+    for w in r.warnings:
+        lines.extend(style.wrap(f"{style.paint('warning', 'warning')}: line {w.line or '?'} ({w.path}): {w.message}",
+                                "", "  "))
     if not r.admitted:
         lines.append("The API server would reject this Pod, so it never runs:")
         for e in r.errors:

@@ -1,4 +1,6 @@
 """Validation of manifest objects against the OpenAPI schema of a Kubernetes version."""
-from .validate import SUPPORTED_SCHEMA_VERSIONS, has_schema, normalise_version, validate_document
+from .validate import (SUPPORTED_SCHEMA_VERSIONS, check_document, has_schema, normalise_version,
+                       serving_api_version, validate_document)
 
-__all__ = ["SUPPORTED_SCHEMA_VERSIONS", "has_schema", "normalise_version", "validate_document"]
+__all__ = ["SUPPORTED_SCHEMA_VERSIONS", "check_document", "has_schema", "normalise_version",
+           "serving_api_version", "validate_document"]

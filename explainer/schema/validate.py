@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import dataclasses
 import difflib
 import importlib.util
 import json
@@ -47,6 +48,7 @@ if TYPE_CHECKING:   # imported when an object is not proven valid: see _validato
 __all__ = [
     "SUPPORTED_SCHEMA_VERSIONS",
     "has_schema",
+    "serving_api_version",
     "normalise_version",
     "validate_document",
 ]
@@ -228,6 +230,24 @@ def has_schema(kind: Any, api_version: Any, version: str) -> bool:
     return _schema(normalise_version(version), kind, api_version) is not None
 
 
+@lru_cache(maxsize=512)  # keys come from user input: bounded
+def serving_api_version(kind: Any, version: str) -> str | None:
+    """The apiVersion in which ``version`` serves the built-in ``kind`` (GA before beta before alpha), or None."""
+    if not isinstance(kind, str) or not _KIND_RE.match(kind):
+        return None
+    found: list[tuple[int, int, str]] = []
+    for path in sorted(_version_dir(normalise_version(version)).glob(f"{kind.lower()}-*.json")):
+        with path.open(encoding="utf-8") as fh:
+            gvks = json.load(fh).get("x-kubernetes-group-version-kind") or []
+        for g in gvks:
+            if g.get("kind") == kind:
+                gv = f"{g['group']}/{g['version']}" if g.get("group") else g.get("version", "")
+                number = re.match(r"v(\d+)", g.get("version", ""))
+                found.append((2 if "alpha" in gv else 1 if "beta" in gv else 0,
+                              -int(number.group(1)) if number else 0, gv))
+    return min(found)[2] if found else None
+
+
 # --- validation -----------------------------------------------------------------------------
 
 def _subtree(data: Any, at: tuple[Any, ...]) -> Any:
@@ -237,9 +257,43 @@ def _subtree(data: Any, at: tuple[Any, ...]) -> Any:
     return node
 
 
+# Fields the published schema marks required but the API server does not require (a missing
+# `omitempty`/`+optional` in the Go types), per definition, with who says so.  They are warnings, not
+# errors (docs/lifecycle-model.md §5.3).  Found by comparing the `required` lists of every version's
+# _definitions.json (1.25-1.37) with each other, and those a Pod template reaches with the API server's validation.
+SCHEMA_ONLY_REQUIRED: dict[tuple[str, str], str] = {
+    # required in the schema up to 1.32; kubernetes/kubernetes PR #130233 made the schema agree in 1.33.
+    ("io.k8s.api.apps.v1.StatefulSetSpec", "serviceName"):
+        "the API server never required it (kubernetes/kubernetes PR #130233 corrected the schema in 1.33)",
+    # required in the schema up to 1.28; pkg/apis/batch/validation `validatePodFailurePolicyRule`
+    # requires one of onExitCodes and onPodConditions.
+    ("io.k8s.api.batch.v1.PodFailurePolicyRule", "onPodConditions"):
+        "the API server requires onExitCodes or onPodConditions, not both (the schema agrees from 1.29)",
+    # required in the schema up to 1.34; pkg/apis/batch/v1/defaults.go `SetDefaults_Job` sets it to True.
+    ("io.k8s.api.batch.v1.PodFailurePolicyOnPodConditionsPattern", "status"):
+        "the API server defaults it to \"True\" (the schema agrees from 1.35)",
+    # required in every version's schema; pkg/apis/core/validation `validateHTTPGetAction` checks only the name.
+    ("io.k8s.api.core.v1.HTTPHeader", "value"):
+        "the API server checks only the header's name, and sends an empty value",
+}
+
+
+@lru_cache(maxsize=None)  # bounded: one entry per version directory on disk
+def _definition_names(version: str) -> dict[int, str]:
+    return {id(body): name for name, body in (_definitions(version).get("$defs") or {}).items()}
+
+
 def validate_document(data: Any, document_index: int, version: str,
                       at: tuple[Any, ...] = ()) -> list[ErrorRecord]:
-    """Every schema error of the object at path ``at`` of ``data``, as ``ErrorRecord`` s.
+    """Every schema error of the object at path ``at`` of ``data``, as ``ErrorRecord`` s (see
+    `check_document`, which also returns the differences only the schema sees, as warnings)."""
+    return check_document(data, document_index, version, at)[0]
+
+
+def check_document(data: Any, document_index: int, version: str,
+                   at: tuple[Any, ...] = ()) -> tuple[list[ErrorRecord], list[ErrorRecord]]:
+    """(errors, warnings): every schema error of the object at path ``at`` of ``data``, as ``ErrorRecord`` s,
+    apart from fields only the schema requires (SCHEMA_ONLY_REQUIRED), which are warnings.
 
     ``version`` is a Kubernetes minor version ('1.34').  Paths in the records start at the
     document root (``items[1].spec...`` for a List item); lines and columns come from the
@@ -250,19 +304,37 @@ def validate_document(data: Any, document_index: int, version: str,
     at = tuple(at)
     obj = _subtree(data, at)
     if not isinstance(obj, dict):
-        return []
+        return [], []
     kind, api_version = obj.get("kind"), obj.get("apiVersion")
     if not isinstance(kind, str) or not isinstance(api_version, str):
-        return []
+        return [], []
     if _schema(version, kind, api_version) is None or _proves_valid(version, kind, api_version)(obj):
-        return []
-    records = [
-        rec
-        for error in _validator(version, kind, api_version).iter_errors(obj)
-        for rec in _records(error, data, at, document_index, version)
-    ]
-    records.sort(key=lambda r: (r.line or 0, r.path or "", r.column or 0, r.message))
-    return records
+        return [], []
+    errors: list[ErrorRecord] = []
+    warnings: list[ErrorRecord] = []
+    for error in _validator(version, kind, api_version).iter_errors(obj):
+        only = _schema_only(error, version)
+        for rec in _records(error, data, at, document_index, version):
+            if only is None:
+                errors.append(rec)
+            else:
+                warnings.append(dataclasses.replace(
+                    rec, kind="schema-only", reason="Schema only",
+                    message=f"{_quote(only[0])} is required only by the published OpenAPI schema of Kubernetes "
+                            f"{version}: {only[1]}. The API server accepts the object; tools that validate "
+                            "against that schema (kubeconform, kubectl's client-side validation) reject it."))
+    key = lambda r: (r.line or 0, r.path or "", r.column or 0, r.message)   # noqa: E731
+    return sorted(errors, key=key), sorted(warnings, key=key)
+
+
+def _schema_only(error: ValidationError, version: str) -> tuple[str, str] | None:
+    """(field, why) for a `required` error that is the schema's alone; None when the API server requires it too."""
+    if error.validator != "required" or not isinstance(error.instance, dict):
+        return None
+    definition = _definition_names(version).get(id(error.schema))
+    missing = [k for k in error.validator_value if k not in error.instance and repr(k) in error.message]
+    why = SCHEMA_ONLY_REQUIRED.get((definition or "", missing[0])) if missing else None
+    return (missing[0], why) if why else None
 
 
 def _records(error: ValidationError, data: Any, at: tuple[Any, ...], document: int,

@@ -133,7 +133,8 @@ def _body_limit() -> int:
 
 
 def _too_big() -> JsonResponse:
-    return error_response(413, f"The request body is larger than {_body_limit():,} bytes.")
+    return error_response(413, f"The request body is larger than {_body_limit():,} bytes "
+                               "(4 × EXPLAINER_MAX_MANIFEST_BYTES; raise that setting where the explainer runs).")
 
 
 def _check_length(request: HttpRequest) -> None:
@@ -206,7 +207,7 @@ def _field_error(path: str, message: str, status: int = 400) -> ApiError:
     return ApiError(status, message, [ErrorRecord(message, path=path, kind="input")])
 
 
-def _manifest(data: dict[str, Any], limit: int) -> str:
+def _manifest(data: dict[str, Any], limit: int, setting: str = "EXPLAINER_MAX_MANIFEST_BYTES") -> str:
     manifest = data.get("manifest")
     if manifest is None or (isinstance(manifest, str) and not manifest.strip()):
         raise _field_error("manifest", "manifest is required: the YAML or JSON text of a Pod, Deployment, Job, ...")
@@ -216,7 +217,8 @@ def _manifest(data: dict[str, Any], limit: int) -> str:
         raise _field_error("manifest", "The manifest holds NUL characters: is it a binary file?")
     size = len(manifest.encode("utf-8"))
     if size > limit:
-        raise _field_error("manifest", f"The manifest is {size:,} bytes; the limit is {limit:,} bytes.", 413)
+        raise _field_error("manifest", f"The manifest is {size:,} bytes; the limit is {limit:,} bytes ({setting} "
+                                       "raises it where the explainer runs).", 413)
     return manifest
 
 
@@ -297,7 +299,9 @@ def _link_url(request: HttpRequest, link: Permalink) -> str:
 def permalinks_view(request: HttpRequest) -> HttpResponse:
     """Store an input (idempotent): 201 with the delete token the first time, 200 after."""
     data = _body(request)
-    manifest = _manifest(data, min(settings.MAX_STORED_BYTES, settings.MAX_MANIFEST_BYTES))
+    stored = settings.MAX_STORED_BYTES < settings.MAX_MANIFEST_BYTES
+    manifest = _manifest(data, min(settings.MAX_STORED_BYTES, settings.MAX_MANIFEST_BYTES),
+                         "EXPLAINER_MAX_STORED_BYTES" if stored else "EXPLAINER_MAX_MANIFEST_BYTES")
     scenario = _scenario(data)
     version = _version(data, scenario)
     decision = data.get("secrets")

@@ -35,7 +35,8 @@ def apply_fix(request: HttpRequest) -> JsonResponse:
     manifest = data["manifest"].replace("\r\n", "\n")   # browsers send a textarea's lines as CRLF
     target = Target(rule, request.POST.get("container") or None, int(line))
     text, _finding = fix_one(manifest, target, scenario, data["version"],
-                             limits=Limits(max_bytes=settings.MAX_MANIFEST_BYTES))
+                             limits=Limits(max_bytes=settings.MAX_MANIFEST_BYTES,
+                                           bytes_setting="EXPLAINER_MAX_MANIFEST_BYTES"))
     if text is None:
         return JsonResponse({"error": gettext("This fix does not apply to the text as it is now: explain it "
                                               "again and retry.")}, status=409)

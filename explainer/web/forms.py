@@ -26,7 +26,8 @@ class ExplainForm(forms.Form):
         limit = settings.MAX_MANIFEST_BYTES
         if size > limit:
             raise forms.ValidationError(
-                _("The manifest is %(size)s bytes; the limit is %(limit)s bytes."),
+                _("The manifest is %(size)s bytes; the limit is %(limit)s bytes (EXPLAINER_MAX_MANIFEST_BYTES raises "
+                  "it where the explainer runs)."),
                 params={"size": f"{size:,}", "limit": f"{limit:,}"}, code="too_large")
         if not text.strip():
             raise forms.ValidationError(_("Paste a Kubernetes manifest: a Pod, Deployment, Job, ..."), code="empty")

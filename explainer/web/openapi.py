@@ -11,7 +11,7 @@ from explainer.lifecycle import defaults as d
 from explainer.lifecycle.trace import EVENT_TYPES
 from explainer.render.jsonable import SCHEMA_VERSION
 
-ERROR_KINDS = ["syntax", "structure", "validation", "schema", "limit", "scenario", "input"]
+ERROR_KINDS = ["syntax", "structure", "validation", "schema", "limit", "scenario", "input", "schema-only"]
 ROLES = ["init", "sidecar", "app", "ephemeral"]
 SEVERITIES = ["error", "warning", "info"]
 
@@ -72,7 +72,8 @@ def _schemas() -> dict[str, Any]:
             "kind": {"type": "string", "enum": ERROR_KINDS,
                      "description": "Who objects: the YAML reader (syntax), the shape of the manifest "
                                     "(structure), the API server (validation), the OpenAPI schema of the "
-                                    "version (schema), our bounds (limit), the scenario, or the request."},
+                                    "version (schema), our bounds (limit), the scenario, or the request; "
+                                    "in warnings, schema-only: a field only the published schema requires."},
             "reason": NSTR, "document": NINT, "pod": NSTR}),
         "Error": _obj(["error"], {
             "error": {"type": "string", "description": "What went wrong, in one sentence."},
@@ -121,6 +122,11 @@ def _schemas() -> dict[str, Any]:
                 "document": INT, "kind": STR, "name": NSTR, "line": NINT, "reason": STR})},
             "errors": {"type": "array", "items": _ref("ErrorRecord"),
                        "description": "Every error, those of the Pods included."},
+            "warnings": {"type": "array", "items": _ref("ErrorRecord"),
+                         "description": "What only the published OpenAPI schema objects to (a field it requires "
+                                        "and the API server does not): the Pod is still explained."},
+            "nothingToExplain": {"type": "boolean", "description": "true: the input holds no object at all "
+                                                                   "(empty, only comments or ---)."},
             "answerTruncated": _obj(["limit", "cuts"], {
                 "limit": INT, "cuts": {"type": "array", "items": _obj(["path", "kept", "of"], {
                     "path": STR, "kept": INT, "of": INT, "lastKeptT": _nullable(NUM)})}},
@@ -141,6 +147,7 @@ def _schemas() -> dict[str, Any]:
                                                                 "Unknown"]}),
             "restartCounts": {"type": "object", "additionalProperties": INT},
             "errors": {"type": "array", "items": _ref("ErrorRecord")},
+            "warnings": {"type": "array", "items": _ref("ErrorRecord")},
             "notes": names,
             "sharing": _ref("Sharing"),
             "findings": {"type": "array", "items": _ref("Finding")},

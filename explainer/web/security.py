@@ -50,7 +50,9 @@ class SecurityHeadersMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         length = request.META.get("CONTENT_LENGTH") or "0"
         if length.isdigit() and int(length) > settings.MAX_REQUEST_BYTES:
-            response = error_response(request, 413, _("The request is %(size)s bytes; the limit is %(limit)s bytes.")
+            response = error_response(request, 413, _("The request is %(size)s bytes; the limit is %(limit)s bytes "
+                                                      "(EXPLAINER_MAX_REQUEST_BYTES raises it where the explainer "
+                                                      "runs).")
                                       % {"size": f"{int(length):,}", "limit": f"{settings.MAX_REQUEST_BYTES:,}"})
         else:
             response = self.get_response(request)
@@ -62,7 +64,8 @@ class SecurityHeadersMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, RequestDataTooBig):
-            return error_response(request, 413, _("The request body is too large."))
+            return error_response(request, 413, _("The request body is too large (EXPLAINER_MAX_REQUEST_BYTES "
+                                                  "raises the limit where the explainer runs)."))
         if _wants_json(request):   # the API answers JSON even for what its own handler missed
             logger.error("unhandled error on %s %s", request.method, request.path, exc_info=exception)
             return JsonResponse({"error": "Internal error: the explainer could not answer this request.",
@@ -73,7 +76,8 @@ class SecurityHeadersMiddleware:
 def request_limits() -> Limits:
     """What one request may make the explainer read and simulate (the CLI has no Pod limits)."""
     return Limits(max_bytes=settings.MAX_MANIFEST_BYTES, max_pods=settings.MAX_PODS,
-                  max_containers=settings.MAX_CONTAINERS)
+                  max_containers=settings.MAX_CONTAINERS, bytes_setting="EXPLAINER_MAX_MANIFEST_BYTES",
+                  pods_setting="EXPLAINER_MAX_PODS", containers_setting="EXPLAINER_MAX_CONTAINERS")
 
 
 def client_key(request: HttpRequest) -> str:

@@ -172,7 +172,8 @@ def test_a_missing_file_exits_2(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("data, needle", [
-    pytest.param(b"kind: Pod\n# " + b"x" * (2 * 1024 * 1024) + b"\n", "bytes", id="2-MiB"),
+    # over the CLI's 16 MiB default (issue 13: it reads whole install manifests); the message names --max-bytes
+    pytest.param(b"kind: Pod\n# " + b"x" * (17 * 1024 * 1024) + b"\n", "(--max-bytes raises it)", id="17-MiB"),
     pytest.param(b"apiVersion: v1\x00kind: Pod\n", "binary", id="nul-byte"),
 ])
 def test_hostile_stdin_exits_2_with_one_line(data: bytes, needle: str) -> None:

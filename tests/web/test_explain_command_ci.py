@@ -20,7 +20,8 @@ REPO = "tests/fixtures/ci/repo"
 BROKEN = "tests/fixtures/ci/bad/broken.yaml"
 # The manifests a walk of REPO finds: sorted, *.yaml/*.yml/*.json only, hidden directories skipped.
 REPO_FILES = [f"{REPO}/apps/web.yaml", f"{REPO}/apps/worker.yml", f"{REPO}/batch/cleanup.json"]
-CONTRACT_KEYS = {"schemaVersion", "kubernetesVersion", "pods", "skipped", "errors"}
+CONTRACT_KEYS = {"schemaVersion", "kubernetesVersion", "pods", "skipped", "errors",
+                 "warnings", "nothingToExplain"}   # added by issue 13 (schema-only warnings, empty input)
 
 
 @cache

@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from explainer import cli, podlife
@@ -23,7 +22,9 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **opts: Any) -> None:
         try:
-            code = podlife.execute(opts, settings.MAX_MANIFEST_BYTES, _Verbatim(self.stdout), _Verbatim(self.stderr))
+            # the CLI's limit (16 MiB, or EXPLAINER_MAX_MANIFEST_BYTES when set), as podlife: it reads local files
+            code = podlife.execute(opts, podlife.max_manifest_bytes(), _Verbatim(self.stdout),
+                                   _Verbatim(self.stderr))
         except podlife.UsageError as exc:
             raise CommandError(str(exc), returncode=EXIT_BAD_INPUT) from None
         if code:
