@@ -96,7 +96,7 @@ test: setup
 	exit $$status
 
 bench: setup
-	$(PY) -m explainer.bench
+	$(PY) -m benchmarks.bench
 
 # Production serving: gunicorn, DEBUG off, static files from WhiteNoise with hashed names.
 # Needs EXPLAINER_SECRET_KEY and EXPLAINER_ALLOWED_HOSTS (see README, "Production").
@@ -114,7 +114,7 @@ serve: setup
 
 loadtest: setup
 	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get update && apt-get install -y wrk; } || { echo "install wrk: sudo apt-get install wrk"; exit 1; }
-	$(PY) -m explainer.loadtest
+	$(PY) -m benchmarks.loadtest
 
 clean:
 	rm -rf build *.egg-info staticfiles test-artifacts .pytest_cache .hypothesis

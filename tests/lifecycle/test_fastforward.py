@@ -142,7 +142,7 @@ def test_five_hundred_containers_for_a_day_have_exact_counts() -> None:
     assert sim.fast_forwards and sum(sim.fast_forwards[0].restarts.values()) > n * 250
     summaries = [e for e in sim.events if "more restarts" in e.message]
     assert len(summaries) == n and len(sim.events) < 64 * n
-    # the cost is measured by `make bench` (explainer/bench.py, bounded-cost rows), not here
+    # the cost is measured by `make bench` (benchmarks/bench.py, bounded-cost rows), not here
 
 
 def test_the_independent_count_matches_the_step_by_step_run() -> None:
