@@ -20,9 +20,12 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "lifecycle": (("explainer.lifecycle",), ("yaml",)),
     "schema": (("explainer.lifecycle", "explainer.schema"), ("jsonschema", "referencing", "kubernetes_validate")),
     "findings": (("explainer.lifecycle", "explainer.findings"), ()),
-    "render": (("explainer.lifecycle", "explainer.findings", "explainer.render", "explainer.explain"),
-               ("graphviz",)),
+    "render": (("explainer.lifecycle", "explainer.findings", "explainer.render", "explainer.explain",
+                "explainer.comparison"), ("graphviz",)),
     "explain.py": (("explainer.lifecycle", "explainer.schema", "explainer.findings"), ()),
+    # The diff of two explanations: analysis on the pipeline's result, beside it (issue 16).
+    "comparison.py": (("explainer.lifecycle", "explainer.findings", "explainer.explain", "explainer.comparison"),
+                      ()),
     # Fixes apply beside the pipeline: they explain the text they change to prove each fix.
     "fixes.py": (("explainer.lifecycle", "explainer.findings", "explainer.explain", "explainer.fixes"),
                  ("yaml", "ruamel")),

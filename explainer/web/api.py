@@ -30,9 +30,9 @@ from explainer.lifecycle import defaults as d
 from explainer.lifecycle.errors import ErrorRecord, ManifestError
 from explainer.lifecycle.scenario import scenario_from_data
 from explainer.lifecycle.scenario_text import plain, read_scenario_text
-from explainer.render.compare import compare, comparison_to_dict
+from explainer.render.compare import compare
 from explainer.render.bounded import bound_answer
-from explainer.render.jsonable import explanation_to_dict
+from explainer.render.jsonable import comparison_to_dict, explanation_to_dict
 from explainer.web.models import KIND_EXPLAIN, Permalink
 from explainer.web.openapi import openapi_document
 from explainer.web.security import JSON_PARAMS, error_response, request_limits
