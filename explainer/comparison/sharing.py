@@ -1,28 +1,27 @@
 """Volumes, namespaces and port conflicts that two explanations' sharing reports differ in."""
 from __future__ import annotations
 
-from typing import Any
-
 from ..lifecycle.i18n import Text, gettext_noop as _
+from ..lifecycle.sharing_report import SharingReport
 from .model import SharingChange, _names
 
 
-def _volume_users(sharing: dict[str, Any]) -> dict[str, list[str]]:
+def _volume_users(sharing: SharingReport) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
-    for v in sharing.get("volumes", []):
-        users = out.setdefault(v["name"], [])
-        for m in v["mounts"]:
-            if m["container"] not in users:
-                users.append(m["container"])
+    for v in sharing.volumes:
+        users = out.setdefault(v.name, [])
+        for m in v.mounts:
+            if m.container not in users:
+                users.append(m.container)
     return out
 
 
-def _ns_state(sharing: dict[str, Any], kind: str) -> tuple[str, frozenset[tuple[str, ...]]]:
+def _ns_state(sharing: SharingReport, kind: str) -> tuple[str, frozenset[tuple[str, ...]]]:
     """("node" | "pod" | "container", the groups of two or more containers)."""
-    groups = sharing.get("namespaces", {}).get(kind, {}).get("groups", [])
-    scopes = {g["scope"] for g in groups}
+    groups = sharing.groups(kind)
+    scopes = {g.scope for g in groups}
     scope = "node" if "node" in scopes else "pod" if "pod" in scopes else "container"
-    return scope, frozenset(tuple(g["containers"]) for g in groups if len(g["containers"]) > 1)
+    return scope, frozenset(g.containers for g in groups if len(g.containers) > 1)
 
 
 _NS_NAMES = {"network": "network", "ipc": "IPC", "uts": "UTS", "pid": "PID"}
@@ -31,7 +30,7 @@ _SCOPE_WORDS = {"node": _("the node's own (shared with every process on the node
                 "container": _("separate for each container")}
 
 
-def sharing_changes(before: dict[str, Any], after: dict[str, Any]) -> list[SharingChange]:
+def sharing_changes(before: SharingReport, after: SharingReport) -> list[SharingChange]:
     """Volumes, namespaces and port conflicts that are now shared, or no longer."""
     out: list[SharingChange] = []
     vb, va = _volume_users(before), _volume_users(after)
@@ -58,8 +57,7 @@ def sharing_changes(before: dict[str, Any], after: dict[str, Any]) -> list[Shari
     for kind, label in _NS_NAMES.items():
         (sb, gb), (sa, ga) = _ns_state(before, kind), _ns_state(after, kind)
         if sb != sa:
-            names = tuple(c for g in after.get("namespaces", {}).get(kind, {}).get("groups", [])
-                          for c in g["containers"])
+            names = tuple(c for g in after.groups(kind) for c in g.containers)
             out.append(SharingChange("namespace", "added" if sa != "container" else "removed", kind, names, Text(
                 _("The {namespace} namespace is now {after} (before: {before})."),
                 {"namespace": label, "after": Text(_SCOPE_WORDS[sa]), "before": Text(_SCOPE_WORDS[sb])})))
@@ -72,8 +70,8 @@ def sharing_changes(before: dict[str, Any], after: dict[str, Any]) -> list[Shari
                 out.append(SharingChange("namespace", "removed", kind, g, Text(
                     _("{containers} no longer share one {namespace} namespace."),
                     {"containers": _names(g), "namespace": label})))
-    cb = {(x["port"], x["protocol"], tuple(x["containers"])) for x in before.get("conflicts", [])}
-    ca = {(x["port"], x["protocol"], tuple(x["containers"])) for x in after.get("conflicts", [])}
+    cb = {(x.port, x.protocol, x.containers) for x in before.conflicts}
+    ca = {(x.port, x.protocol, x.containers) for x in after.conflicts}
     for port, proto, names in sorted(ca - cb):
         out.append(SharingChange("port", "added", f"{port}/{proto}", names, Text(
             _("Port conflict: {containers} now use port {port} at the same time."),

@@ -9,6 +9,7 @@ from typing import Any, Callable
 
 from explainer.lifecycle.model import Container, Pod
 from explainer.lifecycle.scenario import Behaviour, Scenario, behaviour_for
+from explainer.lifecycle.sharing_report import SharingReport
 from explainer.lifecycle.simulate import Simulation
 from explainer.lifecycle.yamlload import format_path, parse_path, position
 
@@ -76,7 +77,7 @@ class RuleContext:
     gates: dict[str, bool] = field(default_factory=dict)
     scenario: Scenario = field(default_factory=Scenario)
     simulation: Simulation | None = None   # None when the API server rejects the Pod
-    sharing: dict[str, Any] = field(default_factory=dict)
+    sharing: SharingReport = field(default_factory=SharingReport)
 
     def line(self, path: str | tuple[Any, ...] | None) -> int | None:
         """Line of ``path`` in the manifest, or of the nearest enclosing field that exists."""

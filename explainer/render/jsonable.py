@@ -56,7 +56,7 @@ def pod_to_dict(r: PodReport) -> dict[str, Any]:
         "restartCounts": {},
         "errors": [error_to_dict(e) for e in r.errors],
         "notes": [str(n) for n in r.notes],
-        "sharing": r.sharing,
+        "sharing": r.sharing.jsonable(),
         "findings": [f.to_dict() if hasattr(f, "to_dict") else f for f in r.findings],
         "suppressedFindings": [s.to_dict() for s in r.suppressed],
     }
