@@ -87,6 +87,9 @@ run: setup
 # Both always run; either failing fails.
 SERVICE_TESTS = $(PY) -m pytest -p tests.services_plugin -m "postgres or redis" -p no:randomly $(PYTEST_ARGS)
 
+# The whole suite tries every property-test example (the Hypothesis profile "ci", tests/profiles.py);
+# a plain `pytest` while working tries a fifth of them.
+test: export HYPOTHESIS_PROFILE ?= ci
 test: setup
 	@status=0; \
 	echo '$(PY) -m pytest -n 2 $(PYTEST_ARGS)'; \

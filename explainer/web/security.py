@@ -24,8 +24,8 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from explainer.lifecycle.errors import ErrorRecord
-from explainer.lifecycle.yamlload import Limits
 from explainer.render.jsonable import error_to_dict
+from explainer.web.limits import request_limits  # noqa: F401  (where the views have always found it)
 
 logger = logging.getLogger(__name__)
 
@@ -89,12 +89,6 @@ class SecurityHeadersMiddleware:
             logger.error("unhandled error on %s %s", request.method, request.path, exc_info=exception)
             return error_response(500, "Internal error: the explainer could not answer this request.", [])
         return None
-
-
-def request_limits() -> Limits:
-    """What one request may make the explainer read and simulate (the CLI has no Pod limits)."""
-    return Limits(max_bytes=settings.MAX_MANIFEST_BYTES, max_pods=settings.MAX_PODS,
-                  max_containers=settings.MAX_CONTAINERS)
 
 
 def client_key(request: HttpRequest) -> str:
