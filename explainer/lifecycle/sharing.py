@@ -62,7 +62,7 @@ def analyse_sharing(pod: Pod, debug_containers: tuple[Container, ...] = ()) -> S
                     for c in everyone for p in c.ports),
         conflicts=tuple(PortConflict(x["port"], x["protocol"], tuple(x["containers"])) for x in _conflicts(pod)),
         exposure=_exposure(pod, everyone),
-        filesystem=Filesystem(FILESYSTEM["shared"], FILESYSTEM["because"]),
+        filesystem=Filesystem(bool(FILESYSTEM["shared"]), str(FILESYSTEM["because"])),
     )
 
 
