@@ -87,6 +87,9 @@ run: setup
 # Both always run; either failing fails.
 SERVICE_TESTS = $(PY) -m pytest -p tests.services_plugin -m "postgres or redis" -p no:randomly $(PYTEST_ARGS)
 
+# The whole suite tries every property-test example (the Hypothesis profile "ci", tests/profiles.py);
+# a plain `pytest` while working tries a fifth of them.
+test: export HYPOTHESIS_PROFILE ?= ci
 test: setup
 	@status=0; \
 	echo '$(PY) -m pytest -n 2 $(PYTEST_ARGS)'; \
@@ -96,7 +99,7 @@ test: setup
 	exit $$status
 
 bench: setup
-	$(PY) -m explainer.bench
+	$(PY) -m benchmarks.bench
 
 # Production serving: gunicorn, DEBUG off, static files from WhiteNoise with hashed names.
 # Needs EXPLAINER_SECRET_KEY and EXPLAINER_ALLOWED_HOSTS (see README, "Production").
@@ -114,7 +117,7 @@ serve: setup
 
 loadtest: setup
 	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get update && apt-get install -y wrk; } || { echo "install wrk: sudo apt-get install wrk"; exit 1; }
-	$(PY) -m explainer.loadtest
+	$(PY) -m benchmarks.loadtest
 
 clean:
 	rm -rf build *.egg-info staticfiles test-artifacts .pytest_cache .hypothesis

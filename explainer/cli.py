@@ -11,20 +11,13 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import textwrap
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from explainer.explain import Explanation, explain
+from explainer.cli_files import Extras, FileResult, explain_file, read_text
 from explainer.findings import Severity, catalogue
-from explainer.lifecycle import defaults as d
-from explainer.lifecycle.errors import ErrorRecord
-from explainer.lifecycle.scenario import Scenario
-from explainer.lifecycle.yamlload import Limits
-from explainer.lifecycle.errors import ManifestError
-from explainer.lifecycle.yamlload import load_documents
 from explainer.render.style import PLAIN, TextStyle
 
 # Each output format imports its renderer only when it is asked for (`render`): a text run
@@ -33,16 +26,6 @@ from explainer.render.style import PLAIN, TextStyle
 EXIT_OK, EXIT_FAIL_ON, EXIT_BAD_INPUT, EXIT_NOTHING = 0, 1, 2, 3
 FORMATS = ("text", "json", "sarif", "junit", "github")
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
-MAX_BYTES_FLAG = "--max-bytes"   # what raises the CLI's size limit, named in its message
-
-
-@dataclass
-class FileResult:
-    path: str                      # as given on the command line, or found under a directory
-    expl: Explanation
-    problem: str | None = None     # the one stderr line when the file is bad input
-    unreadable: bool = False       # missing, unreadable or binary: never parsed
-    foreign: bool = False          # no document is a Kubernetes object (with --skip-non-kubernetes)
 
 
 @dataclass
@@ -50,17 +33,6 @@ class Outcome:
     stdout: str | None             # None: nothing to print (one unreadable file in text or json)
     stderr: list[str]              # one line per bad input, then the --fail-on verdict
     code: int
-
-
-@dataclass(frozen=True)
-class Extras:
-    """What the command line adds to the explanation itself."""
-
-    disabled: frozenset[str] = frozenset()   # rules not run (--disable, the config file)
-    summary: bool = False                    # one line per finding (--summary)
-    style: TextStyle = PLAIN                 # text width and colour
-    skip_foreign: bool = False               # files with no Kubernetes object are skipped, not errors
-    fix: str | None = None                   # "fix": rewrite the files (--fix); "diff": print a diff (--diff)
 
 
 def run(args: list[str], scenario_path: str | None, version: str | None, fmt: str,
@@ -132,49 +104,6 @@ def walk(directory: str) -> list[str]:
                 path = os.path.join(top, name)
                 found.append((tuple(os.path.relpath(path, directory).split(os.sep)), path))
     return [path for _, path in sorted(found)]
-
-
-def read_text(path: str) -> tuple[str | None, str | None]:
-    """(text, None), or (None, the reason it cannot be read) for a missing, unreadable or binary file."""
-    try:
-        data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()
-    except OSError as exc:
-        return None, f"cannot read: {exc.strerror}"
-    try:
-        return data.decode("utf-8-sig"), None
-    except UnicodeDecodeError as exc:
-        return None, f"not UTF-8 text (byte {exc.start}); is it a binary file?"
-
-
-def explain_file(path: str, scenario: str | None, version: str | None, max_bytes: int,
-                 extras: Extras = Extras(), text: str | None = None) -> FileResult:
-    """Explain one file (its ``text`` when the caller has read it already)."""
-    why = None
-    if text is None:
-        text, why = read_text(path)
-    if text is None:
-        expl = Explanation(version or d.DEFAULT_VERSION, Scenario(), errors=[ErrorRecord(why or "", kind="syntax")])
-        return FileResult(path, expl, f"{path}: {why}", unreadable=True)
-    limits = Limits(max_bytes=max_bytes, bytes_setting=MAX_BYTES_FLAG)
-    if extras.skip_foreign and not holds_kubernetes_objects(text, limits):
-        return FileResult(path, Explanation(version or d.DEFAULT_VERSION, Scenario()), foreign=True)
-    expl = explain(text, scenario, version, limits=limits, disabled=extras.disabled)
-    problem = None
-    if expl.errors:
-        first = expl.errors[0]
-        more = f" (and {len(expl.errors) - 1} more)" if len(expl.errors) > 1 else ""
-        problem = f"{path}: {first.one_line()}{more}"
-    return FileResult(path, expl, problem)
-
-
-def holds_kubernetes_objects(text: str, limits: Limits) -> bool:
-    """Whether some document of ``text`` names an apiVersion and a kind (YAML that does not parse
-    counts as one: its errors are worth showing).  For hooks that see every YAML file of a repo."""
-    try:
-        docs = load_documents(text, limits)
-    except ManifestError:
-        return True
-    return any(isinstance(doc.data, dict) and "apiVersion" in doc.data and "kind" in doc.data for doc in docs)
 
 
 def fails_on(results: list[FileResult], level: str | None) -> bool:

@@ -10,7 +10,7 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 
-from explainer.cli import Extras, FileResult, explain_file, read_text
+from explainer.cli_files import Extras, FileResult, explain_file, holds_kubernetes_objects, read_text
 from explainer.findings import Finding
 from explainer.fixes import fix_all, unified_diff
 from explainer.lifecycle.yamlload import Limits
@@ -35,7 +35,6 @@ def fix_file(path: str, scenario: str | None, version: str | None, max_bytes: in
         return FileFix(path, explain_file(path, scenario, version, max_bytes, extras))
     limits = Limits(max_bytes=max_bytes, bytes_setting="--max-bytes")
     if extras.skip_foreign:
-        from explainer.cli import holds_kubernetes_objects
         if not holds_kubernetes_objects(text, limits):
             return FileFix(path, explain_file(path, scenario, version, max_bytes, extras, text=text))
     outcome = fix_all(text, scenario, version, limits=limits, disabled=extras.disabled)

@@ -17,6 +17,7 @@ from .lifecycle.model import Pod
 from .lifecycle.parse import TEMPLATE_PATHS, Skipped, parse_manifest
 from .lifecycle.scenario import Scenario, check_names, parse_scenario, scenario_from_data
 from .lifecycle.sharing import analyse_sharing
+from .lifecycle.sharing_report import SharingReport
 from .lifecycle.simulate import Simulation, simulate
 from .lifecycle.summarise import summarise_crash_loops
 from .lifecycle.validate import admit
@@ -33,7 +34,7 @@ class PodReport:
     warnings: list[ErrorRecord] = field(default_factory=list)   # what only the published schema objects to
     notes: list[Text] = field(default_factory=list)
     simulation: Simulation | None = None
-    sharing: dict[str, Any] = field(default_factory=dict)
+    sharing: SharingReport = field(default_factory=SharingReport)
     findings: list[Finding] = field(default_factory=list)
     suppressed: list[Suppressed] = field(default_factory=list)   # silenced by an ignore-check annotation
 

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from tests import profiles  # noqa: F401  (loads the Hypothesis profile before any test module)
+
 TESTS_DIR = Path(__file__).resolve().parent
 FIXTURES_DIR = TESTS_DIR / "fixtures"
 GOLDEN_DIR = TESTS_DIR / "golden"

@@ -7,22 +7,21 @@ import json
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from explainer.explain import explain
 from explainer.fixes import document_spans
+from tests.cli import podlife_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXES = ROOT / "tests" / "fixtures" / "fixes"
 
 
 def podlife(*args: str, cwd: Path, stdin: bytes | None = None) -> tuple[int, str, str]:
-    proc = subprocess.run([sys.executable, "-m", "explainer.podlife", "explain", *args], cwd=cwd, input=stdin,
-                          capture_output=True, timeout=120, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
-    return proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+    proc = podlife_cli(*args, cwd=cwd, stdin=stdin, environ={"PATH": "/usr/bin:/bin"})
+    return proc.returncode, proc.stdout, proc.stderr
 
 
 @pytest.fixture

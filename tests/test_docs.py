@@ -152,12 +152,12 @@ def test_each_feature_of_the_rules_page_points_at_its_section() -> None:
 
 
 _CODE_SPAN = re.compile(r"`([^`\s]+)`")
-_OURS = ("explainer/", "tests/", "templates/", "static/", "docs/", "locale/")
+_OURS = ("explainer/", "tests/", "benchmarks/", "templates/", "static/", "docs/", "locale/")
 
 
 def _missing_paths(doc: Path) -> list[str]:
     """Project paths a document names in code spans (`explainer/...`, `startup.py`) that do not exist."""
-    names = {p.name for top in ("explainer", "tests") for p in (ROOT / top).rglob("*.py")}
+    names = {p.name for top in ("explainer", "tests", "benchmarks") for p in (ROOT / top).rglob("*.py")}
     missing = []
     for token in _CODE_SPAN.findall(doc.read_text(encoding="utf-8")):
         token = token.rstrip(".,;:)").split("::")[0]

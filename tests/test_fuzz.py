@@ -17,6 +17,7 @@ from explainer.examples import EXAMPLES
 from explainer.explain import explain
 from explainer.render.jsonable import explanation_to_dict
 from explainer.render.text import explanation_as_text
+from tests.profiles import examples
 
 BASES = [yaml.safe_load(e.manifest()) for e in EXAMPLES]
 
@@ -104,20 +105,20 @@ def _check(expl) -> None:
     explanation_as_text(expl)
 
 
-@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(1000), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(mutated(), scenarios)
 def test_no_exception_escapes_the_core(manifest: str, scenario: str | None) -> None:
     _check(explain(manifest, scenario))
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(max_size=400).map(lambda b: b.decode("latin-1")), st.sampled_from(["1.27", "1.34", "9.99", ""]))
 def test_arbitrary_text_is_input_not_a_crash(text: str, version: str) -> None:
     _check(explain(text, None, version or None))
 
 
 @pytest.mark.django_db
-@settings(max_examples=150, deadline=None,
+@settings(max_examples=examples(150), deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(mutated(), scenarios)
 def test_no_500_from_the_views(client, manifest: str, scenario: str | None) -> None:

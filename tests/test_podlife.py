@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
+import os
 from pathlib import Path
 
 import pytest
+
+from tests.cli import explain_cli, podlife_cli, run_program
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = "explainer/examples/lifecycle-demo.yaml"
@@ -17,17 +18,18 @@ SCENARIO = "tests/fixtures/scenarios/delete_at_20.yaml"
 
 
 def _run(argv: list[str], stdin: bytes | None = None, env: dict[str, str] | None = None) -> tuple[int, str, str]:
-    proc = subprocess.run([sys.executable, *argv], cwd=ROOT, input=stdin, capture_output=True, timeout=120,
-                          env=env)
-    return proc.returncode, proc.stdout.decode("utf-8"), proc.stderr.decode("utf-8")
+    proc = run_program(argv, stdin=stdin, env=env)
+    return proc.returncode, proc.stdout, proc.stderr
 
 
 def podlife(*args: str, stdin: bytes | None = None) -> tuple[int, str, str]:
-    return _run(["-m", "explainer.podlife", "explain", *args], stdin)
+    proc = podlife_cli(*args, stdin=stdin)
+    return proc.returncode, proc.stdout, proc.stderr
 
 
 def manage(*args: str, stdin: bytes | None = None) -> tuple[int, str, str]:
-    return _run(["manage.py", "explain", *args], stdin)
+    proc = explain_cli(*args, stdin=stdin, env={"COLUMNS": os.environ.get("COLUMNS", "")})
+    return proc.returncode, proc.stdout, proc.stderr
 
 
 # Every flag, every format, good and bad input, a directory and standard input.

@@ -4,11 +4,11 @@ from __future__ import annotations
 from string import Template
 from typing import Any, Callable
 
-from .base import Finding, RuleContext, Severity, references
+from .base import Draft, Finding, RuleContext, Severity
 from .i18n import Text, gettext_noop
-from .registry import BY_ID, RULES
+from .registry import BY_ID, RULES, complete, references
 
-__all__ = ["BY_ID", "RULES", "Finding", "RuleContext", "Severity", "Text", "catalogue", "gettext_noop",
+__all__ = ["BY_ID", "RULES", "Draft", "Finding", "RuleContext", "Severity", "Text", "catalogue", "gettext_noop",
            "run_rules"]
 
 # Placeholder values for a rule's FIX when it is shown in the catalogue, outside any Pod.
@@ -19,7 +19,7 @@ EXAMPLE_VALUES = {"name": "my-container", "image": "example/image:1.0", "port": 
 
 def run_rules(ctx: RuleContext, disabled: frozenset[str] = frozenset()) -> list[Finding]:
     """Every finding of every rule for one Pod, but the ``disabled`` rules: errors first, then by line."""
-    found = [f for rule in RULES if rule.ID not in disabled for f in rule.check(ctx)]
+    found = [complete(draft) for rule in RULES if rule.ID not in disabled for draft in rule.check(ctx)]
     return sorted(found, key=Finding.sort_key)
 
 

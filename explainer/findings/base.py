@@ -9,6 +9,7 @@ from typing import Any, Callable
 
 from explainer.lifecycle.model import Container, Pod
 from explainer.lifecycle.scenario import Behaviour, Scenario, behaviour_for
+from explainer.lifecycle.sharing_report import SharingReport
 from explainer.lifecycle.simulate import Simulation
 from explainer.lifecycle.yamlload import format_path, parse_path, position
 
@@ -67,6 +68,21 @@ class Finding:
                 self.id, self.container or "")
 
 
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """What a rule's ``check`` yields: a finding about one Pod in the rule's words for this Pod,
+    without the rule's own (title, default severity, references), which the registry adds."""
+
+    id: str
+    container: str | None
+    path: str | None
+    line: int | None
+    explanation: Text
+    fix: str
+    severity: Severity | None = None   # None: the rule's SEVERITY
+    patch: tuple[Any, ...] = ()
+
+
 @dataclass
 class RuleContext:
     """One Pod as the API server stores it, plus what the pipeline already worked out."""
@@ -76,7 +92,7 @@ class RuleContext:
     gates: dict[str, bool] = field(default_factory=dict)
     scenario: Scenario = field(default_factory=Scenario)
     simulation: Simulation | None = None   # None when the API server rejects the Pod
-    sharing: dict[str, Any] = field(default_factory=dict)
+    sharing: SharingReport = field(default_factory=SharingReport)
 
     def line(self, path: str | tuple[Any, ...] | None) -> int | None:
         """Line of ``path`` in the manifest, or of the nearest enclosing field that exists."""
@@ -110,17 +126,11 @@ class RuleContext:
         return behaviour_for(c, self.pod, self.scenario)
 
     def finding(self, rule_id: str, c: Container | None, path: str | None, explanation: Text,
-                fix: str, *, severity: Severity | None = None, patch: tuple[Any, ...] | None = None) -> Finding:
-        """A Finding of the registered rule ``rule_id``; title and references come from it."""
-        from .registry import BY_ID  # the registry imports the rules, which import this module
-
-        rule = BY_ID[rule_id]
-        return Finding(rule_id, severity or rule.SEVERITY, c.name if c else None, path,
-                       self.line(path), Text(rule.TITLE), explanation, fix, references(rule), patch or ())
-
-
-def references(rule: Any) -> tuple[str, ...]:
-    return (rule.DOCS_URL,) + tuple(getattr(rule, "REFERENCES", ()))
+                fix: str, *, severity: Severity | None = None, patch: tuple[Any, ...] | None = None) -> Draft:
+        """What rule ``rule_id`` found in this Pod; the registry adds the rule's title, severity and
+        references (`registry.complete`), so this module knows no rule."""
+        return Draft(rule_id, c.name if c else None, path, self.line(path), explanation, fix, severity,
+                     patch or ())
 
 
 def flow_yaml(key: str, value: Any) -> str:

@@ -2,6 +2,10 @@
 from __future__ import annotations
 
 from types import ModuleType
+from typing import Any
+
+from .base import Draft, Finding
+from .i18n import Text
 
 from .rules import (
     ephemeral_in_spec,
@@ -64,3 +68,15 @@ def _by_id(rules: tuple[ModuleType, ...]) -> dict[str, ModuleType]:
 
 
 BY_ID: dict[str, ModuleType] = _by_id(RULES)
+
+
+def references(rule: Any) -> tuple[str, ...]:
+    return (rule.DOCS_URL,) + tuple(getattr(rule, "REFERENCES", ()))
+
+
+def complete(draft: Draft) -> Finding:
+    """The finding a rule yielded, with its rule's title, severity (unless the rule chose one for
+    this case) and references."""
+    rule = BY_ID[draft.id]
+    return Finding(draft.id, draft.severity or rule.SEVERITY, draft.container, draft.path, draft.line,
+                   Text(rule.TITLE), draft.explanation, draft.fix, references(rule), draft.patch)

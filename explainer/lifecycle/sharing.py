@@ -2,6 +2,18 @@
 from __future__ import annotations
 
 from .model import ROLE_APP, ROLE_SIDECAR, Container, Pod
+from .sharing_report import (
+    Exchange,
+    Exposure,
+    Filesystem,
+    Mount,
+    NamespaceGroup,
+    PortConflict,
+    PortUse,
+    SharingReport,
+    UndeclaredMount,
+    VolumeShare,
+)
 
 # The kubelet always mounts these read-only, whatever volumeMounts says (since 1.9.4/1.10).
 # https://kubernetes.io/docs/concepts/storage/volumes/#secret
@@ -34,24 +46,28 @@ _NODE_BECAUSE = {
 }
 
 
-def analyse_sharing(pod: Pod, debug_containers: tuple[Container, ...] = ()) -> dict:
-    """Every sharing fact about ``pod`` as plain JSON-ready data (docs/lifecycle-model.md §16)."""
+def analyse_sharing(pod: Pod, debug_containers: tuple[Container, ...] = ()) -> SharingReport:
+    """Every sharing fact about ``pod`` (docs/lifecycle-model.md §16); ``.jsonable()`` is the JSON form."""
     everyone = pod.all_containers + tuple(debug_containers)
     names = [c.name for c in everyone]
     host = {"network": pod.host_network, "ipc": pod.host_ipc, "uts": pod.host_network}
-    namespaces = {kind: {"groups": _shared_groups(names, kind, host[kind])} for kind in host}
-    namespaces["pid"] = {"groups": _pid_groups(pod, everyone)}
+    namespaces = {kind: tuple(_frozen(g) for g in _shared_groups(names, kind, host[kind])) for kind in host}
+    namespaces["pid"] = tuple(_frozen(g) for g in _pid_groups(pod, everyone))
     volumes, undeclared = _volumes(pod, everyone)
-    return {
-        "namespaces": namespaces,
-        "volumes": volumes,
-        "undeclared": undeclared,
-        "ports": [{"container": c.name, "containerPort": p.container_port, "protocol": p.protocol,
-                   "name": p.name, "hostPort": p.host_port} for c in everyone for p in c.ports],
-        "conflicts": _conflicts(pod),
-        "exposure": _exposure(pod, everyone),
-        "filesystem": dict(FILESYSTEM),
-    }
+    return SharingReport(
+        namespaces=namespaces,
+        volumes=volumes,
+        undeclared=undeclared,
+        ports=tuple(PortUse(c.name, p.container_port, p.protocol, p.name, p.host_port)
+                    for c in everyone for p in c.ports),
+        conflicts=tuple(PortConflict(x["port"], x["protocol"], tuple(x["containers"])) for x in _conflicts(pod)),
+        exposure=_exposure(pod, everyone),
+        filesystem=Filesystem(bool(FILESYSTEM["shared"]), str(FILESYSTEM["because"])),
+    )
+
+
+def _frozen(group: dict) -> NamespaceGroup:
+    return NamespaceGroup(tuple(group["containers"]), group["scope"], group["because"])
 
 
 def _group(names: list[str], scope: str, because: str) -> dict:
@@ -92,27 +108,25 @@ def _pid_groups(pod: Pod, everyone: tuple[Container, ...]) -> list[dict]:
     return unique
 
 
-def _volumes(pod: Pod, everyone: tuple[Container, ...]) -> tuple[list[dict], list[dict]]:
+def _volumes(pod: Pod, everyone: tuple[Container, ...]) -> tuple[tuple[VolumeShare, ...], tuple[UndeclaredMount, ...]]:
     declared = {v.name: v for v in pod.volumes}
-    undeclared = [{"volume": m.volume, "container": c.name, "mountPath": m.mount_path}
-                  for c in everyone for m in c.mounts if m.volume not in declared]
+    undeclared = tuple(UndeclaredMount(m.volume, c.name, m.mount_path)
+                       for c in everyone for m in c.mounts if m.volume not in declared)
     out = []
     for v in pod.volumes:
         forced = v.type in ALWAYS_READ_ONLY_TYPES
-        mounts = [{"container": c.name, "mountPath": m.mount_path,
-                   "readOnly": forced or m.read_only, "subPath": m.sub_path}
-                  for c in everyone for m in c.mounts if m.volume == v.name]
+        mounts = tuple(Mount(c.name, m.mount_path, forced or m.read_only, m.sub_path)
+                       for c in everyone for m in c.mounts if m.volume == v.name)
         writable: dict[str, bool] = {}
         for m in mounts:
-            writable[m["container"]] = writable.get(m["container"], False) or not m["readOnly"]
-        out.append({
-            "name": v.name, "type": v.type, "mounts": mounts,
-            "sources": [f"{_SOURCE_PREFIX.get(kind, kind)}/{name}" for kind, name in v.sources],
-            "exchanges": [{"from": w, "to": r} for w, rw in writable.items() if rw
-                          for r in writable if r != w],
-            "alwaysReadOnly": forced,
-        })
-    return out, undeclared
+            writable[m.container] = writable.get(m.container, False) or not m.read_only
+        out.append(VolumeShare(
+            v.name, v.type, mounts,
+            tuple(f"{_SOURCE_PREFIX.get(kind, kind)}/{name}" for kind, name in v.sources),
+            tuple(Exchange(w, r) for w, rw in writable.items() if rw for r in writable if r != w),
+            forced,
+        ))
+    return tuple(out), undeclared
 
 
 def _clashes(containers: list[Container]) -> list[dict]:
@@ -143,7 +157,7 @@ def _conflicts(pod: Pod) -> list[dict]:
     return out
 
 
-def _exposure(pod: Pod, everyone: tuple[Container, ...]) -> list[dict]:
+def _exposure(pod: Pod, everyone: tuple[Container, ...]) -> tuple[Exposure, ...]:
     volumes = {v.name: v for v in pod.volumes if v.type in _DATA_TYPES}
     found: dict[tuple[str, str], list[str]] = {}
     for c in everyone:
@@ -154,15 +168,14 @@ def _exposure(pod: Pod, everyone: tuple[Container, ...]) -> list[dict]:
             names = found.setdefault((f"{kind}/{name}", via), [])
             if c.name not in names:
                 names.append(c.name)
-    return [{"source": source, "containers": names, "via": via}
-            for (source, via), names in found.items()]
+    return tuple(Exposure(source, tuple(names), via) for (source, via), names in found.items())
 
 
 # How the text names the namespaces that every Pod shares by default.
 _DEFAULT_NAMES = {"network": "network", "ipc": "IPC", "uts": "UTS"}
 
 
-def default_namespaces(sharing: dict) -> list[str]:
+def default_namespaces(sharing: SharingReport) -> list[str]:
     """The namespaces shared as in every Pod: one Pod-scope group holding every container."""
     everyone = set()
     for ns in sharing["namespaces"].values():
@@ -173,7 +186,7 @@ def default_namespaces(sharing: dict) -> list[str]:
             and set(ns["groups"][0]["containers"]) == everyone]
 
 
-def sharing_as_text(sharing: dict, *, compact: bool = False) -> str:
+def sharing_as_text(sharing: SharingReport, *, compact: bool = False) -> str:
     """The result of ``analyse_sharing`` as a few plain-English lines per topic.
 
     ``compact`` says the namespaces every Pod shares by default in one line, and only the

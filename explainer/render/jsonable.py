@@ -1,12 +1,15 @@
 """The JSON contract (schemaVersion 1), one shape for the CLI and the API."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from ..comparison import Comparison
 from ..explain import Explanation, PodReport
 from ..lifecycle.errors import ErrorRecord
 from ..lifecycle.i18n import Phrase
 from ..lifecycle.model import Container
+from ..lifecycle.trace import StatusPoint
 
 SCHEMA_VERSION = 1
 
@@ -56,7 +59,7 @@ def pod_to_dict(r: PodReport) -> dict[str, Any]:
         "errors": [error_to_dict(e) for e in r.errors],
         "warnings": [error_to_dict(w) for w in r.warnings],
         "notes": [str(n) for n in r.notes],
-        "sharing": r.sharing,
+        "sharing": r.sharing.jsonable(),
         "findings": [f.to_dict() if hasattr(f, "to_dict") else f for f in r.findings],
         "suppressedFindings": [s.to_dict() for s in r.suppressed],
     }
@@ -77,3 +80,42 @@ def pod_to_dict(r: PodReport) -> dict[str, Any]:
                               "guaranteed": dep.guaranteed} for dep in sim.dependencies],
         })
     return out
+
+
+def _identity(message: str) -> str:
+    return message
+
+
+# ---- a comparison (issue 5) ---------------------------------------------------------------------
+def _status_point(p: StatusPoint | None) -> dict[str, Any] | None:
+    if p is None:
+        return None
+    return {"t": p.t, "status": p.status, "phase": p.phase, "ready": p.ready, "readyContainers": p.ready_count,
+            "restarts": p.restarts}
+
+
+def _finding_ref(f: Any) -> dict[str, Any]:
+    return f.to_dict() if hasattr(f, "to_dict") else dict(f)
+
+
+def comparison_to_dict(c: Comparison, gettext: Callable[[str], str] = _identity) -> dict[str, Any]:
+    """The comparison as JSON-ready data (sentences through ``gettext``; English by default)."""
+    return {
+        "kubernetesVersion": {"before": c.left.version, "after": c.right.version},
+        "summary": [t.render(gettext) for t in c.summary],
+        "pods": [{
+            "kind": p.kind, "name": p.name,
+            "before": p.left.pod.name if p.left is not None else None,
+            "after": p.right.pod.name if p.right is not None else None,
+            "viewEnd": p.view_end,
+            "summary": [t.render(gettext) for t in p.summary],
+            "findings": {"new": [_finding_ref(f) for f in p.new], "fixed": [_finding_ref(f) for f in p.fixed],
+                         "unchanged": [_finding_ref(f) for f in p.unchanged]},
+            "sharing": [{"topic": s.topic, "change": s.change, "subject": s.subject,
+                         "containers": list(s.containers), "text": s.text.render(gettext)} for s in p.sharing],
+            "starts": [{"container": s.container, "role": s.role, "before": s.before, "after": s.after,
+                        "delta": s.delta, "cause": s.cause.render(gettext) if s.cause else None}
+                       for s in p.starts],
+            "final": {"before": _status_point(p.final_before), "after": _status_point(p.final_after)},
+        } for p in c.pods],
+    }

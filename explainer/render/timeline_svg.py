@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
@@ -75,15 +76,27 @@ def _svg_id(report: PodReport) -> str:
     return "tl" + hashlib.sha1(key.encode("utf-8")).hexdigest()[:8]
 
 
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """Where a timeline sits when two share one time axis (`render.compare.shared_axis_svgs`): its
+    drawing moved ``offset`` px right inside a document ``width`` px wide whose t = 0 is at
+    ``time_origin``, and ``id_suffix`` on its ids (two timelines of one Pod in one page)."""
+
+    offset: float
+    width: float
+    time_origin: float
+    view_end: float
+    id_suffix: str = ""
+
+
 def svg_document(report: PodReport, lay: TimelineLayout, *, gettext: Gettext = _identity,
-                 title: str | None = None) -> str:
+                 title: str | None = None, placement: Placement | None = None) -> str:
     """Draw ``lay`` (the layout of ``report``) as a standalone SVG document.
 
     No script and no external reference; every text is escaped; hover details are <title>s.
     """
     _ = gettext
-    sid = _svg_id(report)
-    hatch = f"url(#{sid}-dots)"
+    sid = _svg_id(report) + (placement.id_suffix if placement is not None else "")
     sim = report.simulation
     heading = title if title is not None else _("Timeline of Pod {pod}").format(pod=lay.pod)
     if sim is not None:
@@ -96,9 +109,17 @@ def svg_document(report: PodReport, lay: TimelineLayout, *, gettext: Gettext = _
     else:
         desc = lay.note
     w, h = _n(lay.width), _n(lay.height)
-    o: list[str] = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}"'
-        f' class="tl-root" role="img" aria-labelledby="{sid}-title {sid}-desc">',
+    root = f'xmlns="http://www.w3.org/2000/svg" class="tl-root" role="img" aria-labelledby="{sid}-title {sid}-desc"'
+    if placement is None:
+        start = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}"'
+                 f' class="tl-root" role="img" aria-labelledby="{sid}-title {sid}-desc">']
+    else:   # the wider document, its background, then this drawing moved right
+        pw, ph = f"{placement.width:g}", f"{lay.height:g}"
+        start = [f'<svg {root} width="{pw}" height="{ph}" viewBox="0 0 {pw} {ph}"'
+                 f' data-view-end="{placement.view_end:g}" data-px-per-second="{lay.px_per_second:g}"'
+                 f' data-time-origin="{placement.time_origin:g}"><rect class="tl-bg" width="{pw}" height="{ph}"/>'
+                 f'<g transform="translate({placement.offset:g} 0)">']
+    o: list[str] = start + [
         f'<title id="{sid}-title">{_t(heading)}</title>',
         f'<desc id="{sid}-desc">{_t(desc)}</desc>',
         f"<style>{STYLE}</style>",
@@ -112,7 +133,7 @@ def svg_document(report: PodReport, lay: TimelineLayout, *, gettext: Gettext = _
     o += _svg_background(lay)
     o += _svg_strip(lay, sid)
     o += _svg_lanes(lay, sid)
-    o.append("</svg>")
+    o.append("</svg>" if placement is None else "</g></svg>")
     return "\n".join(o) + "\n"
 
 

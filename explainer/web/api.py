@@ -28,15 +28,15 @@ from django.views.decorators.csrf import csrf_exempt
 from explainer.explain import explain
 from explainer.lifecycle import defaults as d
 from explainer.lifecycle.errors import ErrorRecord, ManifestError
-from explainer.lifecycle.redact import find_secrets, redact
 from explainer.lifecycle.scenario import scenario_from_data
-from explainer.lifecycle.yamlload import Limits, load_documents
-from explainer.render.compare import compare, comparison_to_dict
+from explainer.lifecycle.scenario_text import plain, read_scenario_text
+from explainer.render.compare import compare
 from explainer.render.bounded import bound_answer
-from explainer.render.jsonable import error_to_dict, explanation_to_dict
+from explainer.render.jsonable import comparison_to_dict, explanation_to_dict
 from explainer.web.models import KIND_EXPLAIN, Permalink
 from explainer.web.openapi import openapi_document
-from explainer.web.security import rate_limited, request_limits
+from explainer.web.security import JSON_PARAMS, error_response, request_limits
+from explainer.web.share import share_input
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +44,6 @@ View = Callable[..., HttpResponse]
 # Errors that make the request itself bad (400); validation and schema errors describe a Pod
 # the API server would reject: the request was fine, the answer says why (200).
 INPUT_KINDS = frozenset({"syntax", "structure", "limit", "scenario", "input"})
-SCENARIO_LIMITS = Limits(max_bytes=64 * 1024)
-JSON_PARAMS = {"ensure_ascii": False}
 
 
 class ApiError(Exception):
@@ -55,22 +53,6 @@ class ApiError(Exception):
                  **extra: Any) -> None:
         super().__init__(message)
         self.status, self.message, self.records, self.extra = status, message, records or [], extra
-
-
-def error_response(status: int, message: str, records: list[ErrorRecord] | None = None,
-                   **extra: Any) -> JsonResponse:
-    """The JSON error answer.  It cannot fail: text that cannot be written as UTF-8 (a lone
-    surrogate echoed from the input) is written with \\u escapes instead (issue 11)."""
-    try:
-        body = {"error": message, "errors": [error_to_dict(r) for r in records or []], **extra}
-        try:
-            return JsonResponse(body, status=status, json_dumps_params=JSON_PARAMS)
-        except UnicodeEncodeError:
-            return JsonResponse(body, status=status)   # ensure_ascii: every character escaped
-    except Exception:   # a record that cannot be turned into JSON at all: the message alone
-        log.exception("could not write an API error")
-        return JsonResponse({"error": str(message).encode("ascii", "backslashreplace").decode("ascii"),
-                             "errors": []}, status=status)
 
 
 # ---- CSRF for the cookie-based use -------------------------------------------------------------
@@ -222,14 +204,6 @@ def _manifest(data: dict[str, Any], limit: int, setting: str = "EXPLAINER_MAX_MA
     return manifest
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
-
-
 def _scenario(data: dict[str, Any]) -> dict[str, Any] | None:
     """The scenario as a checked, plain mapping (None for none); 400 with its errors otherwise."""
     raw = data.get("scenario")
@@ -237,11 +211,10 @@ def _scenario(data: dict[str, Any]) -> dict[str, Any] | None:
         return None
     if isinstance(raw, str):
         try:
-            docs = load_documents(raw, SCENARIO_LIMITS)
+            raw = read_scenario_text(raw)
         except ManifestError as exc:
             raise ApiError(400, "The scenario is not valid YAML.",
                            [_as_scenario(r) for r in exc.records]) from None
-        raw = docs[0].data if docs else None
         if raw is None:
             return None
     elif not isinstance(raw, dict):
@@ -250,10 +223,10 @@ def _scenario(data: dict[str, Any]) -> dict[str, Any] | None:
         scenario_from_data(raw)
     except ManifestError as exc:
         raise ApiError(400, "The scenario is not valid.", list(exc.records)) from None
-    plain = _plain(raw)
-    if isinstance(plain.get("containers"), dict):
-        plain["containers"] = {k: v for k, v in plain["containers"].items() if v}
-    return {k: v for k, v in plain.items() if v not in ({}, [], None)} or None
+    plain_data = plain(raw)
+    if isinstance(plain_data.get("containers"), dict):
+        plain_data["containers"] = {k: v for k, v in plain_data["containers"].items() if v}
+    return {k: v for k, v in plain_data.items() if v not in ({}, [], None)} or None
 
 
 def _as_scenario(r: ErrorRecord) -> ErrorRecord:
@@ -307,18 +280,19 @@ def permalinks_view(request: HttpRequest) -> HttpResponse:
     decision = data.get("secrets")
     if decision not in (None, "", "redact", "keep"):
         raise _field_error("secrets", 'secrets must be "redact" or "keep".')
-    if rate_limited(request, "share"):     # one budget per client for the share form and the API
+    outcome = share_input(request, manifest, scenario, version, decision)
+    if outcome.status == "too_large":   # `_manifest` refuses a larger one first, with the same message
+        size = len(manifest.encode("utf-8"))
+        raise _field_error("manifest", f"The manifest is {size:,} bytes; the limit is {outcome.limit:,} bytes.", 413)
+    if outcome.status == "rate_limited":   # one budget per client for the share form and the API
         raise ApiError(429, "Too many links created from your address; try again later.")
-    hits = find_secrets(manifest)          # after the rate limit: a limited client costs no scan
-    if hits and decision not in ("redact", "keep"):
+    if outcome.status == "secrets":
         return _json({"error": "The manifest seems to hold credentials; a permalink is readable by anyone who "
                       'has it. Send the request again with "secrets": "redact" (values replaced by '
                       '<redacted>) or "secrets": "keep".',
-                      "errors": [], "secrets": [{"line": h.line, "what": h.what} for h in hits]}, 409)
-    redacted = bool(hits) and decision == "redact"
-    if redacted:
-        manifest = redact(manifest)
-    link, token = Permalink.store(manifest, scenario, version, redacted=redacted)
+                      "errors": [], "secrets": [{"line": h.line, "what": h.what} for h in outcome.hits]}, 409)
+    link, token = outcome.link, outcome.token
+    assert link is not None
     body: dict[str, Any] = {"id": link.id, "url": _link_url(request, link), "redacted": link.redacted}
     if token is None:
         return _json(body)

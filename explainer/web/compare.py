@@ -16,7 +16,6 @@ import re
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
-from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -26,12 +25,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from explainer.lifecycle import defaults as d
 from explainer.lifecycle.errors import ErrorRecord, ManifestError
-from explainer.lifecycle.redact import find_secrets, redact
 from explainer.render.compare import Comparison, compare, shared_axis_svgs
 from explainer.web.forms import ExplainForm
 from explainer.web.models import KIND_COMPARE, KIND_EXPLAIN, Permalink
 from explainer.web.present import ROLE_LABELS, finding_view as _finding
-from explainer.web.security import rate_limited
+from explainer.web.share import share_comparison, share_input
 from explainer.web.views import HtmxHttpRequest, form_errors
 from explainer.web.whatif import scenario_as_yaml, scenario_from_post
 
@@ -213,20 +211,18 @@ def _compare_pasted(request: HtmxHttpRequest) -> HttpResponse:
         except ManifestError as exc:
             errors += list(exc.records)
     if not errors:
-        manifest = form.cleaned_data["manifest"]
-        decision = request.POST.get("secrets", "")
-        hits = []
-        if len(manifest.encode("utf-8")) > settings.MAX_STORED_BYTES:
-            box["too_large"] = settings.MAX_STORED_BYTES
-        elif rate_limited(request, "share"):   # before the credential scan
+        outcome = share_input(request, form.cleaned_data["manifest"], scenario, form.cleaned_data["version"],
+                              request.POST.get("secrets", ""))
+        if outcome.status == "too_large":
+            box["too_large"] = outcome.limit
+        elif outcome.status == "rate_limited":
             errors.append(ErrorRecord(gettext("Too many links created from your address; try again later."),
                                       kind="input", reason=RATE_LIMITED))
-        elif (hits := find_secrets(manifest)) and decision not in ("redact", "keep"):
-            box["hits"] = hits
+        elif outcome.status == "secrets":
+            box["hits"] = list(outcome.hits)
         else:
-            redacted = bool(hits) and decision == "redact"
-            right, token = Permalink.store(redact(manifest) if redacted else manifest, scenario or None,
-                                           form.cleaned_data["version"], redacted=redacted)
+            right, token = outcome.link, outcome.token
+            assert right is not None
             assert left is not None
             link, _ = Permalink.store_compare(left.id, right.id)
             target = reverse("web:compare-permalink", args=[link.id])
@@ -262,13 +258,14 @@ def share(request: HtmxHttpRequest) -> HttpResponse:
             errors.append(ErrorRecord(gettext("Give two permalinks to compare."), kind="input"))
         return _page(request, {"errors": errors, "left_raw": left_raw, "right_raw": right_raw,
                                "left": left, "right": right}, status=_status(errors))
-    if rate_limited(request, "share"):   # it stores a link: one budget with every other share
+    outcome = share_comparison(request, left, right)
+    if outcome.status == "rate_limited":
         errors.append(ErrorRecord(gettext("Too many links created from your address; try again later."),
                                   kind="input", reason=RATE_LIMITED))
         return _page(request, {"errors": errors, "left_raw": left_raw, "right_raw": right_raw,
                                "left": left, "right": right}, status=429)
-    link, _ = Permalink.store_compare(left.id, right.id)
-    return HttpResponseRedirect(reverse("web:compare-permalink", args=[link.id]), status=303)
+    assert outcome.link is not None
+    return HttpResponseRedirect(reverse("web:compare-permalink", args=[outcome.link.id]), status=303)
 
 
 @require_GET

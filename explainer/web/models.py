@@ -15,7 +15,7 @@ from django.conf import settings
 from django.db import IntegrityError, models, transaction
 
 from explainer.explain import Explanation, explain
-from explainer.web.security import request_limits
+from explainer.web.limits import request_limits
 
 KIND_EXPLAIN, KIND_COMPARE = "explain", "compare"
 

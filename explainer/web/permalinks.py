@@ -14,7 +14,6 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from explainer.lifecycle.errors import ManifestError
-from explainer.lifecycle.redact import find_secrets, redact
 from explainer.render.diagram import DiagramError, render_png, render_svg, sharing_diagram
 from explainer.render.bounded import bound_answer
 from explainer.render.jsonable import explanation_to_dict
@@ -25,6 +24,7 @@ from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Fai
 from explainer.web.forms import ExplainForm
 from explainer.web.models import KIND_EXPLAIN, Permalink
 from explainer.web.security import error_response, rate_limited
+from explainer.web.share import share_input
 from explainer.web.present import translate_errors
 from explainer.web.views import HtmxHttpRequest, form_errors, run_explain
 from explainer.web.whatif import scenario_as_yaml, scenario_from_post
@@ -39,27 +39,25 @@ def share(request: HtmxHttpRequest) -> HttpResponse:
     if not form.is_valid():
         context["errors"] = form_errors(form)
         return render(request, template, context)
-    manifest = form.cleaned_data["manifest"]
     try:
         scenario = scenario_from_post(request.POST)
     except ManifestError as exc:
         context["errors"] = translate_errors(exc.records)
         return render(request, template, context)
-    if len(manifest.encode("utf-8")) > settings.MAX_STORED_BYTES:
-        context["too_large"] = settings.MAX_STORED_BYTES
-        return render(request, template, context)
-    if rate_limited(request, "share"):   # before the credential scan: a limited client costs nothing more
-        return error_response(request, 429, gettext("Too many links created from your address; try again later."))
-    decision = request.POST.get("secrets", "")
-    hits = find_secrets(manifest)
-    if hits and decision not in ("redact", "keep"):
-        context["hits"] = [{"line": h.line, "what": h.text.render(gettext) if h.text else h.what} for h in hits]
-        return render(request, template, context)
-    redacted = bool(hits) and decision == "redact"
-    if redacted:
-        manifest = redact(manifest)
-    link, token = Permalink.store(manifest, scenario or None, form.cleaned_data["version"], redacted=redacted)
-    context.update({"link": link, "token": token, "url": request.build_absolute_uri(_url(link))})
+    outcome = share_input(request, form.cleaned_data["manifest"], scenario, form.cleaned_data["version"],
+                          request.POST.get("secrets", ""))
+    if outcome.status == "rate_limited":
+        return error_response(429, gettext("Too many links created from your address; try again later."),
+                              request=request)
+    if outcome.status == "too_large":
+        context["too_large"] = outcome.limit
+    elif outcome.status == "secrets":
+        context["hits"] = [{"line": h.line, "what": h.text.render(gettext) if h.text else h.what}
+                           for h in outcome.hits]
+    else:
+        assert outcome.link is not None
+        context.update({"link": outcome.link, "token": outcome.token,
+                        "url": request.build_absolute_uri(_url(outcome.link))})
     return render(request, template, context)
 
 
@@ -186,8 +184,8 @@ def _picture(request: HttpRequest, pid: str, which: str, fmt: str) -> HttpRespon
     try:
         body = _cached_export(request, link, f"{which}.{fmt}", make)
     except RenderLimited:
-        return error_response(request, 429, gettext("Too many pictures drawn for your address; try again in "
-                                                    "a minute."))
+        return error_response(429, gettext("Too many pictures drawn for your address; try again in a minute."),
+                              request=request)
     if isinstance(body, Failure):
         return HttpResponse(body.message, status=503, content_type="text/plain; charset=utf-8")
     response = HttpResponse(body, content_type=CONTENT_TYPES[fmt])

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Callable
+from collections.abc import Sequence
+from typing import Any, Callable
 
 from django.conf import settings
 from django.core.cache import cache
@@ -22,10 +23,13 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
-from explainer.lifecycle.yamlload import Limits
+from explainer.lifecycle.errors import ErrorRecord
+from explainer.render.jsonable import error_to_dict
+from explainer.web.limits import request_limits  # noqa: F401  (where the views have always found it)
 
 logger = logging.getLogger(__name__)
 
+JSON_PARAMS = {"ensure_ascii": False}
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
        "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; "
        "frame-ancestors {ancestors}")
@@ -35,12 +39,29 @@ def _wants_json(request: HttpRequest) -> bool:
     return request.path.startswith("/api/")
 
 
-def error_response(request: HttpRequest, status: int, message: str) -> HttpResponse:
-    """A plain, friendly error: JSON for the API, a small page otherwise.  Never a traceback."""
-    if _wants_json(request):
-        return JsonResponse({"error": message, "errors": [{"message": message}]}, status=status)
-    html = render_to_string("error.html", {"status": status, "message": message}, request=request)
-    return HttpResponse(html, status=status)
+def error_response(status: int, message: str, records: Sequence[ErrorRecord] | None = None, *,
+                   request: HttpRequest | None = None, **extra: Any) -> HttpResponse:
+    """Every error answer of the site, never a traceback.
+
+    With a ``request`` outside the API: a small HTML page with the message.  Otherwise JSON,
+    ``{"error": message, "errors": [records], **extra}``; a request under ``/api/`` that names no
+    records gets the message as its one record.  The JSON cannot fail: text that cannot be written
+    as UTF-8 (a lone surrogate echoed from the input) is written with \\u escapes instead (issue 11)."""
+    if request is not None and not _wants_json(request):
+        html = render_to_string("error.html", {"status": status, "message": message}, request=request)
+        return HttpResponse(html, status=status)
+    try:
+        errors = ([{"message": message}] if records is None and request is not None
+                  else [error_to_dict(r) for r in records or []])
+        body = {"error": message, "errors": errors, **extra}
+        try:
+            return JsonResponse(body, status=status, json_dumps_params=JSON_PARAMS)
+        except UnicodeEncodeError:
+            return JsonResponse(body, status=status)   # ensure_ascii: every character escaped
+    except Exception:   # a record that cannot be turned into JSON at all: the message alone
+        logger.exception("could not write an error answer")
+        return JsonResponse({"error": str(message).encode("ascii", "backslashreplace").decode("ascii"),
+                             "errors": []}, status=status)
 
 
 class SecurityHeadersMiddleware:
@@ -50,10 +71,10 @@ class SecurityHeadersMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         length = request.META.get("CONTENT_LENGTH") or "0"
         if length.isdigit() and int(length) > settings.MAX_REQUEST_BYTES:
-            response = error_response(request, 413, _("The request is %(size)s bytes; the limit is %(limit)s bytes "
-                                                      "(EXPLAINER_MAX_REQUEST_BYTES raises it where the explainer "
-                                                      "runs).")
-                                      % {"size": f"{int(length):,}", "limit": f"{settings.MAX_REQUEST_BYTES:,}"})
+            response = error_response(413, _("The request is %(size)s bytes; the limit is %(limit)s bytes "
+                                             "(EXPLAINER_MAX_REQUEST_BYTES raises it where the explainer runs).")
+                                      % {"size": f"{int(length):,}", "limit": f"{settings.MAX_REQUEST_BYTES:,}"},
+                                      request=request)
         else:
             response = self.get_response(request)
         embeddable = getattr(response, "embeddable", False)
@@ -64,20 +85,12 @@ class SecurityHeadersMiddleware:
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, RequestDataTooBig):
-            return error_response(request, 413, _("The request body is too large (EXPLAINER_MAX_REQUEST_BYTES "
-                                                  "raises the limit where the explainer runs)."))
+            return error_response(413, _("The request body is too large (EXPLAINER_MAX_REQUEST_BYTES "
+                                         "raises the limit where the explainer runs)."), request=request)
         if _wants_json(request):   # the API answers JSON even for what its own handler missed
             logger.error("unhandled error on %s %s", request.method, request.path, exc_info=exception)
-            return JsonResponse({"error": "Internal error: the explainer could not answer this request.",
-                                 "errors": []}, status=500)
+            return error_response(500, "Internal error: the explainer could not answer this request.", [])
         return None
-
-
-def request_limits() -> Limits:
-    """What one request may make the explainer read and simulate (the CLI has no Pod limits)."""
-    return Limits(max_bytes=settings.MAX_MANIFEST_BYTES, max_pods=settings.MAX_PODS,
-                  max_containers=settings.MAX_CONTAINERS, bytes_setting="EXPLAINER_MAX_MANIFEST_BYTES",
-                  pods_setting="EXPLAINER_MAX_PODS", containers_setting="EXPLAINER_MAX_CONTAINERS")
 
 
 def client_key(request: HttpRequest) -> str:

@@ -236,8 +236,8 @@ def diagram(request: HttpRequest, digest: str) -> HttpResponse:
         if dot is None:
             raise Http404("This diagram is no longer cached: explain the manifest again.")
         if rate_limited(request, "render"):
-            return error_response(request, 429, gettext("Too many pictures drawn for your address; try again in "
-                                                        "a minute."))
+            return error_response(429, gettext("Too many pictures drawn for your address; try again in "
+                                               "a minute."), request=request)
         try:
             body = '<?xml version="1.0" encoding="UTF-8"?>\n' + render_svg(dot)
         except DiagramError as exc:

@@ -11,7 +11,7 @@ import yaml
 
 from explainer.lifecycle.errors import ManifestError
 from explainer.lifecycle.i18n import Text, gettext_noop
-from explainer.lifecycle.yamlload import Limits, load_documents
+from explainer.lifecycle.scenario_text import plain, read_scenario_text
 
 PREFIX = "c."
 CONTROLS = ("crashes", "startup", "run", "ignore_term")
@@ -36,12 +36,11 @@ def scenario_from_post(data: Any) -> dict[str, Any]:
     text = (data.get("scenario") or "").strip()
     scenario: dict[str, Any] = {}
     if text:
-        docs = load_documents(text, Limits(max_bytes=64 * 1024))
-        raw = docs[0].data if docs else None
+        raw = read_scenario_text(text)
         if raw is not None and not isinstance(raw, dict):
             raise ManifestError(Text(gettext_noop("The scenario must be a mapping (deleteAt, containers, ...).")),
                                 kind="scenario")
-        scenario = _plain(raw or {})
+        scenario = plain(raw or {})
     containers = scenario.get("containers")
     if containers is None:
         containers = scenario["containers"] = {}
@@ -88,15 +87,6 @@ def _apply(entry: dict[str, Any], control: str, value: str | None) -> None:
         runs = entry.get("runs")
         if isinstance(runs, list) and runs:
             runs[-1] = {"runSeconds": n}
-
-
-def _plain(value: Any) -> Any:
-    """LMap/LList -> dict/list, so the mapping can be edited and dumped."""
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value
 
 
 def scenario_as_yaml(scenario: dict[str, Any]) -> str:

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from explainer.findings.i18n import Names, Text
 from explainer.findings.rules import missing_resources, sidecar_start_order_assumed
 from explainer.findings.scripts import localhost_use, looks_like_proxy
+from tests.profiles import examples
 
 from .conftest import context_for
 
@@ -64,7 +65,7 @@ def _manifest(containers: list[dict[str, Any]]) -> str:
                            "spec": {"containers": specs}})
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(CONTAINER, min_size=1, max_size=6))
 def test_start_order_rule_decides_as_the_pairwise_comparison_did(containers: list[dict[str, Any]]) -> None:
     ctx = context_for(_manifest(containers))
@@ -80,7 +81,7 @@ def test_start_order_rule_decides_as_the_pairwise_comparison_did(containers: lis
             assert f"may send traffic through, but {name}" in text and f"start-up {others} can reach" in text
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(CONTAINER, min_size=1, max_size=6))
 def test_missing_resources_names_every_other_running_container(containers: list[dict[str, Any]]) -> None:
     ctx = context_for(_manifest(containers))

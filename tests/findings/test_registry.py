@@ -1,6 +1,7 @@
 """Every rule is complete (docstring, constants, fixtures) and registered once (docs/style.md, "A new finding")."""
 from __future__ import annotations
 
+import ast
 import importlib
 import re
 from pathlib import Path
@@ -9,7 +10,9 @@ from types import ModuleType
 import pytest
 
 from explainer.findings import BY_ID, RULES, Finding, Severity, Text, catalogue
-from explainer.findings.registry import _by_id
+from explainer.findings.base import Draft
+from explainer.findings.docstring import PARTS, docstring_of, docstring_text, rule_docstring
+from explainer.findings.registry import _by_id, complete
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "findings"
 RULES_DIR = Path(__file__).resolve().parents[2] / "explainer" / "findings" / "rules"
@@ -78,6 +81,7 @@ def test_catalogue_lists_every_rule_with_text() -> None:
         assert "$" not in e["example"].replace("$(", ""), f"{e['id']}: placeholder left in the example"
 
 
+
 CATALOGUE_TEXT = {"what": "WHAT", "why": "WHY", "fix": "FIX_TEXT", "fires_when": "FIRES_WHEN",
                   "quiet_when": "QUIET_WHEN"}
 
@@ -105,24 +109,7 @@ def test_catalogue_goes_through_gettext() -> None:
 
 def _docstring_text(rule: ModuleType) -> dict[str, str]:
     """What, why, fix, fires-when and quiet-when as the rule's docstring words them, one line each."""
-    paragraphs = [p.strip() for p in (rule.__doc__ or "").strip().split("\n\n") if p.strip()]
-    what = " ".join(paragraphs[0].split()) if paragraphs else ""
-    why, fix, when = [], "", {"Fires when:": "", "Quiet when:": ""}
-    for p in paragraphs[1:]:
-        flat = " ".join(p.split())
-        if flat.startswith("Fix:"):
-            fix = flat.removeprefix("Fix:").strip()
-            fix = fix[:1].upper() + fix[1:]
-        elif flat.startswith(tuple(when)):
-            key = ""
-            for line in p.splitlines():
-                line = line.strip()
-                key = next((k for k in when if line.startswith(k)), key)
-                when[key] = (when[key] + " " + line.removeprefix(key).strip()).strip()
-        else:
-            why.append(flat)
-    return {"what": what, "why": "\n\n".join(why), "fix": fix,
-            "fires_when": when["Fires when:"], "quiet_when": when["Quiet when:"]}
+    return docstring_text(rule.__doc__ or "")
 
 
 def test_finding_to_dict_is_the_public_shape() -> None:
@@ -144,3 +131,41 @@ def test_finding_to_dict_is_the_public_shape() -> None:
 def test_severities_are_ordered() -> None:
     assert Severity.ERROR.rank < Severity.WARNING.rank < Severity.INFO.rank
     assert Severity.ERROR.at_least(Severity.WARNING) and not Severity.INFO.at_least(Severity.WARNING)
+
+
+@pytest.mark.parametrize("rule", RULES, ids=_ids)
+def test_the_docstring_can_be_written_from_the_catalogue_text(rule: ModuleType) -> None:
+    """`findings/docstring.py` writes a rule's docstring from WHAT ... QUIET_WHEN: it reads back as
+    the same text, and says what the module's own docstring says (so it can replace it)."""
+    written = docstring_of(rule)
+    catalogue_text = {key: getattr(rule, name) for key, name in PARTS.items()}
+    assert docstring_text(written) == catalogue_text
+    assert docstring_text(written) == docstring_text(rule.__doc__ or "") == _docstring_text(rule)
+    assert all(len(line) <= 96 or " " not in line for line in written.splitlines())
+
+
+def test_the_written_docstring_has_the_catalogue_layout() -> None:
+    doc = rule_docstring("A container runs privileged.", "First why.\n\nSecond why.", "Drop it.",
+                         "a container sets privileged.", "none does.")
+    assert doc == ("A container runs privileged.\n\nFirst why.\n\nSecond why.\n\nFix: Drop it.\n\n"
+                   "Fires when: a container sets privileged.\nQuiet when: none does.\n")
+
+
+def test_the_base_knows_no_rule() -> None:
+    """base.py imports neither the registry nor a rule, at load time or in a function (issue 16)."""
+    tree = ast.parse((RULES_DIR.parent / "base.py").read_text(encoding="utf-8"))
+    names = [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
+    names += [a.name for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names]
+    assert not [n for n in names if "registry" in n or "rules" in n], names
+
+
+def test_the_registry_adds_the_rules_title_severity_and_references() -> None:
+    draft = Draft("privileged-container", "app", "spec.containers[0].securityContext.privileged", 9,
+                  Text("app runs privileged."), "fix\n")
+    rule = BY_ID["privileged-container"]
+    f = complete(draft)
+    assert (f.id, f.severity, f.title.render(), f.references) == (
+        rule.ID, rule.SEVERITY, rule.TITLE, (rule.DOCS_URL, *rule.REFERENCES))
+    assert (f.container, f.path, f.line, f.explanation, f.fix, f.patch) == (
+        draft.container, draft.path, draft.line, draft.explanation, draft.fix, ())
+    assert complete(Draft(draft.id, None, None, None, draft.explanation, "", Severity.ERROR)).severity is Severity.ERROR

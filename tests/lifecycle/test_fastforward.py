@@ -18,6 +18,7 @@ from explainer.lifecycle import defaults as d
 from explainer.lifecycle.fastforward import FF_PERIODS
 from explainer.lifecycle.simulate import Simulation, simulate
 from explainer.lifecycle.summarise import KEEP_CYCLES, summarise_crash_loops
+from tests.profiles import examples
 
 
 def _manifest(apps: list[dict[str, Any]], init: list[dict[str, Any]] = (), policy: str = "Always",
@@ -142,7 +143,7 @@ def test_five_hundred_containers_for_a_day_have_exact_counts() -> None:
     assert sim.fast_forwards and sum(sim.fast_forwards[0].restarts.values()) > n * 250
     summaries = [e for e in sim.events if "more restarts" in e.message]
     assert len(summaries) == n and len(sim.events) < 64 * n
-    # the cost is measured by `make bench` (explainer/bench.py, bounded-cost rows), not here
+    # the cost is measured by `make bench` (benchmarks/bench.py, bounded-cost rows), not here
 
 
 def test_the_independent_count_matches_the_step_by_step_run() -> None:
@@ -186,7 +187,7 @@ def _cases(draw: Any) -> tuple[str, dict[str, Any]]:
     return _manifest(apps, init, policy), scenario
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_cases())
 def test_generated_pods_fast_forward_to_the_full_simulation(case: tuple[str, dict[str, Any]]) -> None:
     manifest, scenario = case
@@ -237,7 +238,7 @@ def _busy_cases(draw: Any) -> tuple[str, dict[str, Any]]:
     return _manifest(apps, init, draw(st.sampled_from(["Always", "OnFailure", "Never"]))), scenario
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_busy_cases())
 def test_loops_beside_probes_hooks_and_sidecars_fast_forward_to_the_full_simulation(
         case: tuple[str, dict[str, Any]]) -> None:

@@ -23,8 +23,9 @@ from explainer.lifecycle.scenario import scenario_from_data
 from explainer.lifecycle.simulate import Simulation, simulate
 from explainer.lifecycle.trace import TraceEvent
 from explainer.render.jsonable import explanation_to_dict
+from tests.profiles import examples
 
-SETTINGS = settings(max_examples=150, deadline=None,
+SETTINGS = settings(max_examples=examples(150), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 # The event types of the JSON contract (issue 2, "Outputs"); generated scenarios use no

@@ -1,6 +1,7 @@
 """analyse_sharing: namespaces, volumes, ports and Secret/ConfigMap exposure of one Pod."""
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import pytest
 from explainer.lifecycle.model import Container, Pod
 from explainer.lifecycle.parse import parse_manifest
 from explainer.lifecycle.sharing import analyse_sharing, sharing_as_text
+from explainer.lifecycle.sharing_report import Mount, VolumeShare
 
 
 def _pod(name: str) -> Pod:
@@ -131,7 +133,7 @@ def test_ports_are_listed_with_names_and_host_ports() -> None:
 
 
 def test_result_is_json_ready_with_the_public_keys() -> None:
-    sharing = analyse_sharing(_pod("sharing_emptydir"))
+    sharing = analyse_sharing(_pod("sharing_emptydir")).jsonable()
     assert set(sharing) == {"namespaces", "volumes", "undeclared", "ports", "conflicts",
                             "exposure", "filesystem"}
     assert set(sharing["namespaces"]) == {"network", "ipc", "uts", "pid"}
@@ -151,3 +153,16 @@ def test_result_is_json_ready_with_the_public_keys() -> None:
 ])
 def test_text_names_what_is_shared(fixture: str, debug: tuple, expected: str) -> None:
     assert expected in sharing_as_text(analyse_sharing(_pod(fixture), debug))
+
+
+def test_the_report_is_typed_and_frozen_and_its_json_form_reads_the_same() -> None:
+    report = analyse_sharing(_pod("sharing_emptydir"))
+    (volume,) = report.volumes
+    assert isinstance(volume, VolumeShare) and isinstance(volume.mounts[0], Mount)
+    assert [(x.writer, x.reader) for x in volume.exchanges] == [(x["from"], x["to"])
+                                                                 for x in report["volumes"][0]["exchanges"]]
+    assert [g.scope for g in report.groups("network")] == ["pod"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        report.volumes = ()   # type: ignore[misc]
+    assert report.jsonable() == report.jsonable() and report.jsonable() is not report.jsonable()
+    assert report.get("nothing", 7) == 7

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from explainer.lifecycle.errors import ManifestError
 from explainer.lifecycle.parse import parse_manifest
 from explainer.lifecycle.yamlload import LList, LMap, Limits, load_documents, position
+from tests.profiles import examples
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 INVALID = FIXTURES / "invalid"
@@ -156,7 +157,7 @@ def test_binary_data_names_the_character_and_offset() -> None:
     assert "binary" in rec.message and "offset 14" in rec.message
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(st.one_of(st.text(max_size=300), st.binary(max_size=300).map(lambda b: b.decode("latin-1"))))
 def test_arbitrary_text_either_loads_or_is_a_manifest_error(text: str) -> None:
     try:

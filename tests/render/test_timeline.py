@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from explainer.bench import generated_pod
+from benchmarks.pods import generated_pod
 from explainer.explain import PodReport, explain
 from explainer.render.timeline import (
     STATES,

@@ -13,6 +13,7 @@ from explainer.examples import EXAMPLES
 from explainer.lifecycle.yamlload import load_documents
 from explainer.schema.compiled import Compiler
 from explainer.schema.validate import _definitions, _FORMAT_CHECKS, _proves_valid, _schema, _validator
+from tests.profiles import examples
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 SEEDS = sorted((FIXTURES / "schema").glob("*.yaml")) + sorted((FIXTURES / "pods").glob("*.yaml"))
@@ -69,7 +70,7 @@ def _nodes(value: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return out
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.data())
 def test_a_mutated_manifest_is_never_called_valid_when_jsonschema_finds_an_error(data: Any) -> None:
     obj = copy.deepcopy(data.draw(st.sampled_from(OBJECTS)))

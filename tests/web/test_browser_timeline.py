@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from explainer.bench import generated_pod
+from benchmarks.pods import generated_pod
 from explainer.web.models import Permalink
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -2,19 +2,17 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from functools import cache
 from pathlib import Path
 
 import pytest
 
+from tests.cli import explain_cli, run_program
+
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 SIDECAR = FIXTURES / "scenarios" / "native_sidecar.yaml"
 DELETE_AT_20 = FIXTURES / "scenarios" / "delete_at_20.yaml"
-PYTHON = ROOT / ".venv" / "bin" / "python"
 
 # The event types of the JSON contract (issue 2, "Outputs").
 CONTRACT_TYPES = {
@@ -23,15 +21,6 @@ CONTRACT_TYPES = {
     "exited", "backoff", "delete_requested", "prestop_started", "prestop_done", "terminating",
     "killed", "sandbox_lost",
 }
-
-
-def explain_cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
-    python = str(PYTHON) if PYTHON.exists() else sys.executable
-    # Text wraps to COLUMNS when stdout is not a terminal: fix it, so the lines are known.
-    proc = subprocess.run([python, "manage.py", "explain", *args], cwd=ROOT, input=stdin,
-                          capture_output=True, timeout=120, env={**os.environ, "COLUMNS": "120"})
-    return subprocess.CompletedProcess(proc.args, proc.returncode, proc.stdout.decode("utf-8"),
-                                       proc.stderr.decode("utf-8"))
 
 
 @cache
@@ -193,3 +182,10 @@ def test_k8s_version_picks_that_versions_schema(version: str, ok: bool) -> None:
     if not ok:
         assert [e["message"] for e in data["errors"]] == [
             f'unknown field "protocol" (not in the Kubernetes {version} schema)']
+
+
+def test_manage_py_explain_runs_as_a_program() -> None:
+    """The one run in a process of its own (the other tests run the command in this process)."""
+    proc = run_program(["manage.py", "explain", str(SIDECAR), "--format", "json"])
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == json.loads(explain_cli(str(SIDECAR), "--format", "json").stdout)

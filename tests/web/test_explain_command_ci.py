@@ -10,7 +10,7 @@ import jsonschema
 import pytest
 
 from explainer.findings import RULES
-from tests.web.test_explain_command import explain_cli
+from tests.cli import explain_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_PATH = ROOT / ".cache" / "sarif-schema-2.1.0.json"

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.cli import explain_cli
+
 ROOT = Path(__file__).resolve().parents[2]
-PYTHON = ROOT / ".venv" / "bin" / "python"
 JOB = ROOT / "tests/fixtures/suppress/job-object-annotation.yaml"
 SUMMARY = [
     f"{JOB}:17: warning sidecar-start-order-assumed proxy: Start order assumed between app containers",
@@ -20,9 +20,7 @@ SUMMARY = [
 
 
 def run(*args: str, cwd: Path = ROOT, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    python = str(PYTHON) if PYTHON.exists() else sys.executable
-    return subprocess.run([python, str(ROOT / "manage.py"), "explain", *args], cwd=cwd, capture_output=True,
-                          text=True, timeout=120, env={**os.environ, **(env or {})})
+    return explain_cli(*args, cwd=cwd, env={"COLUMNS": os.environ.get("COLUMNS", ""), **(env or {})})
 
 
 def test_summary_is_one_line_per_finding() -> None:

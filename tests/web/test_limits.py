@@ -11,7 +11,7 @@ import explainer.web.permalinks as permalinks
 from explainer.render.diagram import DiagramError
 from explainer.web.cache import BoundedLocMemCache
 from explainer.web.models import Permalink, RateCount
-from explainer.web import security
+from explainer.web import security, share
 from explainer.web.security import client_key, rate_limited
 from tests.conftest import load_manifest
 
@@ -141,8 +141,8 @@ def test_rate_limits_are_counted_in_the_database_without_redis(settings, monkeyp
 def test_a_limited_client_costs_no_credential_scan(client: Client, settings, monkeypatch) -> None:
     settings.SHARE_RATE_LIMIT = 1
     scans = []
-    original = permalinks.find_secrets
-    monkeypatch.setattr(permalinks, "find_secrets", lambda text: scans.append(1) or original(text))
+    original = share.find_secrets
+    monkeypatch.setattr(share, "find_secrets", lambda text: scans.append(1) or original(text))
     codes = [client.post("/share/", {"manifest": INIT + f"# {i}\n", "version": "1.34"}).status_code
              for i in range(3)]
     assert codes == [200, 429, 429] and len(scans) == 1

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from explainer.loadtest import Server
+from benchmarks.loadtest import Server
 
 pytestmark = pytest.mark.slow
 TIMEOUT = 120
@@ -66,7 +66,7 @@ def _pods(n: int) -> str:
 
 
 def _csrf(server: Server) -> dict[str, str]:
-    from explainer.loadtest import _csrf as pair
+    from benchmarks.loadtest import _csrf as pair
     cookie, token = pair(server.base)
     return {"Cookie": f"csrftoken={cookie}", "X-CSRFToken": token, "HX-Request": "true"}
 

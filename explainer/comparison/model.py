@@ -1,0 +1,93 @@
+"""The result of comparing two explanations: per Pod pair, what changed (data plus `Text` ids)."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..explain import Explanation, PodReport
+from ..lifecycle.i18n import Text, gettext_noop as _
+from ..lifecycle.trace import StatusPoint
+
+EPS = 1e-6
+
+ROLE_WORDS = {"init": _("init container"), "sidecar": _("sidecar"), "app": _("container"),
+              "ephemeral": _("ephemeral container")}
+def _secs(t: float) -> str:
+    return f"{round(t, 3):g}"
+
+
+def _role(role: str) -> Text:
+    return Text(ROLE_WORDS.get(role, ROLE_WORDS["app"]))
+
+
+def _names(names: Iterable[str]) -> str:
+    return ", ".join(names)
+
+
+# ---- the result -------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class StartChange:
+    """When one container first starts, before and after (None: never, or not in that manifest)."""
+
+    container: str
+    role: str
+    before: float | None
+    after: float | None
+    in_before: bool = True
+    in_after: bool = True
+    cause: Text | None = None
+
+    @property
+    def delta(self) -> float | None:
+        if self.before is None or self.after is None:
+            return None
+        return round(self.after - self.before, 6)
+
+    @property
+    def changed(self) -> bool:
+        if (self.before is None) != (self.after is None) or self.in_before != self.in_after:
+            return True
+        return self.delta is not None and abs(self.delta) > EPS
+
+
+@dataclass(frozen=True, slots=True)
+class SharingChange:
+    topic: str                     # volume | namespace | port
+    change: str                    # added | removed
+    subject: str                   # the volume's name, the namespace ("pid"), the port ("8080/TCP")
+    containers: tuple[str, ...]
+    text: Text
+
+
+@dataclass
+class PodPair:
+    kind: str
+    name: str
+    left: PodReport | None
+    right: PodReport | None
+    new: list[Any] = field(default_factory=list)          # findings only in the right-hand manifest
+    fixed: list[Any] = field(default_factory=list)        # findings only in the left-hand one
+    unchanged: list[Any] = field(default_factory=list)    # (the right-hand copies)
+    sharing: list[SharingChange] = field(default_factory=list)
+    starts: list[StartChange] = field(default_factory=list)
+    final_before: StatusPoint | None = None
+    final_after: StatusPoint | None = None
+    view_end: float = 10.0         # one time window for both timelines: set by `render.compare.compare`
+    summary: list[Text] = field(default_factory=list)
+
+    @property
+    def changed_starts(self) -> list[StartChange]:
+        return [s for s in self.starts if s.changed]
+
+
+@dataclass
+class Comparison:
+    left: Explanation
+    right: Explanation
+    pods: list[PodPair] = field(default_factory=list)
+    summary: list[Text] = field(default_factory=list)
+
+    @property
+    def same(self) -> bool:
+        return not any(p.summary for p in self.pods) and self.left.version == self.right.version

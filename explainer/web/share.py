@@ -1,0 +1,63 @@
+"""Storing a permalink: the one share flow behind the page's Share, the compare page's paste and the API.
+
+Every way of storing an input goes through `share_input` (and a comparison of two stored inputs
+through `share_comparison`), in one order: the size check, the rate limit (before the credential
+scan, so a limited client costs nothing more), the credential scan, the person's decision about
+what it found (redact or keep), the redaction and the store.  Each caller turns the `ShareOutcome`
+into its own answer (a partial, a redirect, JSON); a security fix is made here, once.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from django.conf import settings
+from django.http import HttpRequest
+
+from explainer.lifecycle.redact import Hit, find_secrets, redact
+from explainer.web.models import Permalink
+from explainer.web.security import rate_limited
+
+DECISIONS = ("redact", "keep")
+Status = Literal["stored", "too_large", "rate_limited", "secrets"]
+
+
+@dataclass(frozen=True)
+class ShareOutcome:
+    """What became of a share: ``stored`` (``link``, and ``token`` the first time only), ``too_large``
+    (``limit`` bytes), ``rate_limited``, or ``secrets`` (the credentials ``hits``: ask the person)."""
+
+    status: Status
+    link: Permalink | None = None
+    token: str | None = None
+    hits: tuple[Hit, ...] = ()
+    limit: int = 0
+    redacted: bool = False
+
+
+def share_input(request: HttpRequest, manifest: str, scenario: dict | None, version: str,
+                decision: str | None) -> ShareOutcome:
+    """Store ``manifest`` (with its scenario and version) as a permalink, or say why not.
+
+    ``decision`` is the person's answer to the credential warning: "redact", "keep", or anything
+    else for no answer yet (then found credentials stop the share with ``secrets``)."""
+    limit = settings.MAX_STORED_BYTES
+    if len(manifest.encode("utf-8")) > limit:
+        return ShareOutcome("too_large", limit=limit)
+    if rate_limited(request, "share"):   # before the credential scan: a limited client costs nothing more
+        return ShareOutcome("rate_limited")
+    hits = find_secrets(manifest)
+    if hits and decision not in DECISIONS:
+        return ShareOutcome("secrets", hits=tuple(hits))
+    redacted = bool(hits) and decision == "redact"
+    link, token = Permalink.store(redact(manifest) if redacted else manifest, scenario or None, version,
+                                  redacted=redacted)
+    return ShareOutcome("stored", link=link, token=token, redacted=redacted)
+
+
+def share_comparison(request: HttpRequest, left: Permalink, right: Permalink) -> ShareOutcome:
+    """The comparison of two stored inputs gets its own permalink: one rate-limit budget with every share."""
+    if rate_limited(request, "share"):
+        return ShareOutcome("rate_limited")
+    link, token = Permalink.store_compare(left.id, right.id)
+    return ShareOutcome("stored", link=link, token=token)
