@@ -196,7 +196,8 @@ class StartupMixin:
         self.emit(c, "created", message=Text(_("image {image}"), {"image": c.spec.image}))
         self.emit(c, "started", message=self._run_text(c, run), assumed="runSeconds" in c.b.assumed)
         if run.seconds is not None:
-            self.s.at(now + run.seconds, HAPPEN, self._exit, c, c.gen, run.exit_code, "natural")
+            how = "oom" if run.reason == "OOMKilled" else "natural"
+            self.s.at(now + run.seconds, HAPPEN, self._exit, c, c.gen, run.exit_code, how)
         return "started"
 
     @staticmethod
@@ -229,12 +230,26 @@ class StartupMixin:
         if gen != c.gen or not c.in_poststart:
             return
         c.in_poststart = False
+        if c.b.post_start_exit_code:
+            self._poststart_failed(c)
+            return
         self.emit(c, "poststart_done", reason="PostStartHookSucceeded" if c.b.post_start_seconds else None,
                   message=c.spec.post_start.detail if c.spec.post_start else "",
                   assumed="postStartSeconds" in c.b.assumed)
         self._running(c)
         if self.busy:
             self._start_queue()
+
+    def _poststart_failed(self, c: CState) -> None:
+        """`startContainer` (kuberuntime_container.go): a failed postStart hook records FailedPostStartHook
+        and calls `killContainer` with reason FailedPostStartHook (preStop and the Pod's grace period,
+        `setTerminationGracePeriod`); the start counts as failed, and the restart policy and back-off
+        decide what follows.  The start loop goes on with the next container after the kill (§9, §24.3)."""
+        self.emit(c, "poststart_done", exit_code=c.b.post_start_exit_code, reason="FailedPostStartHook",
+                  message=Text(_("the hook failed: the kubelet kills the container")),
+                  assumed="postStartSeconds" in c.b.assumed)
+        self.busy = True
+        self._begin_kill(c, self.pod.termination_grace_period, "FailedPostStartHook", ordered=False)
 
     def _running(self, c: CState) -> None:
         """The container is reported Running; its probes begin."""
