@@ -15,6 +15,7 @@ from .errors import ErrorRecord, ManifestError
 from .evidence import heap_over_limit, missing_hook_binary, poststart_self_call, probe_blockers
 from .i18n import Phrase, Text, gettext_noop as _
 from .model import Container, Pod
+from .probe_reach import ProbeFault, probe_faults
 from .signals import exit_code as signal_exit_code
 from .yamlload import Limits, format_path, load_documents, position
 
@@ -69,6 +70,7 @@ class Behaviour:
     stop_seconds: float | None = 0.0     # None: ignores SIGTERM
     stop_exit_code: int = d.EXIT_SIGTERM
     assumed: dict[str, Phrase] = field(default_factory=dict)
+    probe_faults: dict[str, ProbeFault] = field(default_factory=dict)   # probes that cannot pass (probe_reach.py)
 
     def run(self, n: int) -> Run:
         """The n-th run (0-based); the last entry repeats."""
@@ -272,6 +274,7 @@ def behaviour_for(c: Container, pod: Pod, scenario: Scenario) -> Behaviour:
         # a process the stop signal ends exits 128 + n (lifecycle.stopSignal, docs/lifecycle-model.md §19)
         stop_exit_code=int(raw.get("stopExitCode", signal_exit_code(c.stop_signal))),
         assumed=assumed,
+        probe_faults=probe_faults(c, pod),
     )
 
 
