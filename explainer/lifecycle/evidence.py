@@ -260,43 +260,6 @@ def loopback_bind(c: Container) -> Bind | None:
     return None
 
 
-def probe_blockers(pod: Pod, c: Container) -> dict[str, tuple[str, Phrase]]:
-    """Probes of ``c`` that can never pass: kind -> (rule id, why).
-
-    The kubelet runs httpGet and tcpSocket probes from the node, against ``host`` or else the
-    Pod IP (pkg/kubelet/prober/prober.go `runProbe`: ``host = status.PodIP`` when empty;
-    `newProbeRequest` keeps the scheme), so a probe on ``localhost`` reaches the node's
-    loopback, and a server bound to 127.0.0.1 is never reached on the Pod IP.
-    """
-    out: dict[str, tuple[str, Phrase]] = {}
-    bind = loopback_bind(c)
-    for probe in c.probes:
-        raw = probe_raw(pod, c, probe.kind) or {}
-        get = raw.get("httpGet") if isinstance(raw.get("httpGet"), dict) else None
-        tcp = raw.get("tcpSocket") if isinstance(raw.get("tcpSocket"), dict) else None
-        body = get or tcp
-        if body is None:
-            continue
-        host = str(body.get("host") or "").strip().lower()
-        if host in LOOPBACK_HOSTS and not pod.host_network:
-            out[probe.kind] = ("probe-host-loopback", Phrase(
-                _("it asks the node's {host}, not the container: the kubelet makes the connection from the node"),
-                {"host": host}))
-            continue
-        if get is not None:
-            bad = scheme_mismatch(c, get)
-            if bad is not None:
-                out[probe.kind] = ("probe-scheme-mismatch", Phrase(
-                    _("it speaks {used} to a port that speaks {wants} ({why})"),
-                    {"used": bad[0], "wants": bad[1], "why": bad[2]}))
-                continue
-        if bind is not None and not host and not pod.host_network and resolve_port(c, body.get("port")) == bind.port:
-            out[probe.kind] = ("app-listens-on-loopback", Phrase(
-                _("{program} listens on 127.0.0.1:{port} only (no {flag} in the command), and the probe "
-                  "connects to the Pod IP"), {"program": bind.program, "port": bind.port, "flag": bind.flag}))
-    return out
-
-
 # ---- hooks that fail (§24.3) ------------------------------------------------------------------------------
 
 # Images known to ship no shell and no coreutils: distroless and scratch-based ones.

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
+from .evidence import LOOPBACK_HOSTS, loopback_bind, scheme_mismatch
 from .i18n import Phrase, gettext_noop as _
 from .model import Container, Pod, Probe
 
@@ -30,6 +31,7 @@ _NETWORK = ("httpGet", "tcpSocket", "grpc")
 class ProbeFault:
     outcome: str                   # ERRORS | FAILS (see the module docstring)
     why: Phrase                    # English, translatable: "port name http is not declared by app"
+    rule: str | None = None        # the finding that speaks about this mistake, when one does
 
 
 def probe_fault(probe: Probe, c: Container, pod: Pod) -> ProbeFault | None:
@@ -110,8 +112,47 @@ def _nothing_listens(probe: Probe, c: Container, pod: Pod) -> ProbeFault | None:
                                                    "ports": ", ".join(str(p) for p in sorted(declared))}))
 
 
+def _host_loopback(probe: Probe, c: Container, pod: Pod) -> ProbeFault | None:
+    """``host: localhost`` without hostNetwork: pkg/kubelet/prober/prober.go `runProbe` connects from the
+    node to ``host`` (the Pod IP only when it is empty), so the probe reaches the node's loopback (§8.1)."""
+    host = (probe.host or "").strip().lower()
+    if host not in LOOPBACK_HOSTS or pod.host_network:
+        return None
+    return ProbeFault(FAILS, Phrase(_("it asks the node's {host}, not the container: the kubelet makes the "
+                                      "connection from the node"), {"host": host}), "probe-host-loopback")
+
+
+def _scheme_mismatch(probe: Probe, c: Container, pod: Pod) -> ProbeFault | None:
+    """HTTP to a port named https (or 443/8443), or HTTPS to a port named http (or 80): `runProbe` builds
+    the URL with the scheme as written, and the other side cannot answer it (§8.1)."""
+    if probe.handler != "httpGet":
+        return None
+    bad = scheme_mismatch(c, {"port": probe.port, "scheme": probe.scheme})
+    if bad is None:
+        return None
+    return ProbeFault(FAILS, Phrase(_("it speaks {used} to a port that speaks {wants} ({why})"),
+                                    {"used": bad[0], "wants": bad[1], "why": bad[2]}), "probe-scheme-mismatch")
+
+
+def _loopback_server(probe: Probe, c: Container, pod: Pod) -> ProbeFault | None:
+    """The server on the probed port listens on 127.0.0.1 only (uvicorn without --host, ...): the check
+    from the node to the Pod IP is refused (evidence.py `loopback_bind`; §8.1)."""
+    if probe.host is not None or pod.host_network:
+        return None
+    bind = loopback_bind(c)
+    if bind is None or resolve_port(probe.port, c) != bind.port:
+        return None
+    return ProbeFault(FAILS, Phrase(_("{program} listens on 127.0.0.1:{port} only (no {flag} in the command), "
+                                      "and the probe connects to the Pod IP"),
+                                    {"program": bind.program, "port": bind.port, "flag": bind.flag}),
+                      "app-listens-on-loopback")
+
+
 # The reasons, most certain first.  Add one: a function of (probe, container, pod) -> ProbeFault | None.
 REASONS: tuple[Callable[[Probe, Container, Pod], ProbeFault | None], ...] = (
     _undeclared_name,
+    _host_loopback,
+    _scheme_mismatch,
+    _loopback_server,
     _nothing_listens,
 )

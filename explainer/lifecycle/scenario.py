@@ -12,7 +12,7 @@ from typing import Any
 from . import defaults as d
 from .commands import guess_run, guess_stop, hook_seconds
 from .errors import ErrorRecord, ManifestError
-from .evidence import heap_over_limit, missing_hook_binary, poststart_self_call, probe_blockers
+from .evidence import heap_over_limit, missing_hook_binary, poststart_self_call
 from .i18n import Phrase, Text, gettext_noop as _
 from .model import Container, Pod
 from .probe_reach import ProbeFault, probe_faults
@@ -263,7 +263,7 @@ def behaviour_for(c: Container, pod: Pod, scenario: Scenario) -> Behaviour:
         runs=runs,
         image_pull_fails=raw.get("imagePull") == "fails",
         startup_seconds=float(raw.get("startupSeconds", 0) or 0),
-        failing_probes=_failing_probes(c, pod, raw, assumed),
+        failing_probes=frozenset(raw.get("failingProbes") or ()),
         post_start_seconds=(float(raw.get("postStartSeconds", 0) or 0) if post_start_code else
                             _hook_default(c.post_start, raw, "postStartSeconds", assumed, 0.0)),
         post_start_exit_code=post_start_code,
@@ -333,17 +333,6 @@ def _runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase
     if "exitCode" not in raw and seconds is not None:
         assumed.setdefault("exitCode", Phrase(_("assumed to exit with code 0")))
     return (Run(seconds, int(raw.get("exitCode", 0))),)
-
-
-def _failing_probes(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase]) -> frozenset[str]:
-    """The scenario's failingProbes, else the probes the manifest shows cannot pass (evidence.py, §24.2)."""
-    if "failingProbes" in raw:
-        return frozenset(raw.get("failingProbes") or ())
-    blocked = probe_blockers(pod, c) if c.role in ("app", "sidecar") else {}
-    if blocked:
-        assumed["failingProbes"] = Phrase(_("its {kinds} probe never passes: {why}"), {
-            "kinds": ", ".join(sorted(blocked)), "why": next(iter(blocked.values()))[1]})
-    return frozenset(blocked)
 
 
 def _oom_runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase]) -> tuple[Run, ...] | None:

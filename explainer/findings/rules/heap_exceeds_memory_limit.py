@@ -1,17 +1,17 @@
 """A JVM's maximum heap (-Xmx) is at or above the container's memory limit: OOMKilled, crash loop.
 
-The memory limit is a cgroup limit on everything the container's processes use. A JVM needs
-memory beyond its heap (metaspace, thread stacks, the JIT's code cache, direct buffers, GC
-structures), so a heap allowed to grow to the limit takes the process over it: the kernel's
-OOM killer ends the container (exit code 137, reason OOMKilled), the kubelet restarts it,
-and under steady load it crash-loops with a growing back-off.
+The memory limit is a cgroup limit on everything the container's processes use. A JVM needs memory
+beyond its heap (metaspace, thread stacks, the JIT's code cache, direct buffers, GC structures), so
+a heap allowed to grow to the limit takes the process over it: the kernel's OOM killer ends the
+container (exit code 137, reason OOMKilled), the kubelet restarts it, and under steady load it
+crash-loops with a growing back-off.
 
-Fix: keep -Xmx well below the limit (about 75 % leaves room for the JVM's own memory), or drop
--Xmx and size the heap from the limit with -XX:MaxRAMPercentage=75.
+Fix: Keep -Xmx well below the limit (about 75 % leaves room for the JVM's own memory), or drop -Xmx
+and size the heap from the limit with -XX:MaxRAMPercentage=75.
 
 Fires when: the last -Xmx (or -XX:MaxHeapSize) on the command line, or in JAVA_TOOL_OPTIONS,
-JAVA_OPTS, _JAVA_OPTIONS or a similar options variable of the container's env, is at or above
-its resources.limits.memory.
+JAVA_OPTS, _JAVA_OPTIONS or a similar options variable of the container's env, is at or above its
+resources.limits.memory.
 Quiet when: the container has no memory limit, no -Xmx, or a heap below the limit.
 """
 from __future__ import annotations

@@ -1,14 +1,13 @@
 """An httpGet probe speaks HTTP to an HTTPS port (or HTTPS to a plain HTTP port): it never passes.
 
-``scheme`` defaults to HTTP. Sent to a TLS port, a plain request gets no valid answer (a TLS
-alert, or a 400 such as "client sent an HTTP request to an HTTPS server"); an HTTPS request
-to a plain port fails its handshake ("server gave HTTP response to HTTPS client"). Either
-way the probe fails every time (pkg/kubelet/prober/prober.go `runProbe` builds the URL from
-the scheme as written): a readiness probe keeps the Pod out of its Services for good, a
-liveness or startup probe restarts the container in a loop.
+scheme defaults to HTTP. Sent to a TLS port, a plain request gets no valid answer (a TLS alert, or a
+400 such as "client sent an HTTP request to an HTTPS server"); an HTTPS request to a plain port
+fails its handshake ("server gave HTTP response to HTTPS client"). Either way the probe fails every
+time: a readiness probe keeps the Pod out of its Services for good, a liveness or startup probe
+restarts the container in a loop.
 
-Fix: set ``scheme: HTTPS`` for a TLS port (the kubelet does not verify the certificate), or
-``scheme: HTTP`` for a plain one.
+Fix: Set scheme: HTTPS for a TLS port (the kubelet does not verify the certificate), or scheme: HTTP
+for a plain one.
 
 Fires when: an httpGet probe's port is named https (or ends in -https), or is 443 or 8443 and not
 named http, without scheme: HTTPS; or it sets scheme: HTTPS on a port named http or on port 80.
