@@ -37,7 +37,7 @@ EXIT_SIGKILL = 137
 EXIT_EXEC_NOT_FOUND = 126
 # What the model assumes when neither the manifest nor the scenario says.
 ASSUMED_FINITE_RUN_SECONDS = 1.0
-# A JVM whose -Xmx reaches its memory limit: when the heap has filled under load (§24.1)
+# A JVM whose -Xmx reaches its memory limit: when the heap has filled under load (docs/lifecycle-model.md §24.1)
 ASSUMED_OOM_SECONDS = 60.0
 DEFAULT_HORIZON_SECONDS = 300.0
 MAX_HORIZON_SECONDS = 86_400.0

@@ -124,7 +124,7 @@ def human_bytes(n: float) -> str:
     return f"{n:g}"
 
 
-# ---- probes the kubelet cannot pass (§24.2) ----------------------------------------------------------------
+# ---- probes the kubelet cannot pass (§8.1, §24.2) ---------------------------------------------------------
 
 def probe_raw(pod: Pod, c: Container, kind: str) -> dict | None:
     raw = raw_at(pod, f"{c.path}.{kind}Probe")

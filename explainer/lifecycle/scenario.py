@@ -336,7 +336,7 @@ def _runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase
 
 
 def _oom_runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase]) -> tuple[Run, ...] | None:
-    """A JVM whose maximum heap reaches the memory limit is OOM-killed once the heap fills (§24.1)."""
+    """A JVM whose maximum heap reaches the memory limit is OOM-killed once the heap fills (docs/lifecycle-model.md §24.1)."""
     if c.role not in ("app", "sidecar") or {"runs", "runSeconds", "exitCode"} & set(raw):
         return None
     over = heap_over_limit(pod, c)
@@ -350,7 +350,7 @@ def _oom_runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Ph
 
 
 def _post_start_fails(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase]) -> int:
-    """The scenario's postStartExitCode, else 1 when the hook calls the container's own server (§24.3)."""
+    """The scenario's postStartExitCode, else 1 when the hook calls the container's own server (docs/lifecycle-model.md §24.3)."""
     if "postStartExitCode" in raw:
         return int(raw["postStartExitCode"])
     if "postStartSeconds" in raw:
@@ -367,7 +367,7 @@ def _post_start_fails(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict
 
 
 def _pre_stop_fails(c: Container, raw: dict[str, Any], assumed: dict[str, Phrase]) -> int:
-    """The scenario's preStopExitCode, else 126 when the image has no such program (§24.3)."""
+    """The scenario's preStopExitCode, else 126 when the image has no such program (docs/lifecycle-model.md §24.3)."""
     if "preStopExitCode" in raw:
         return int(raw["preStopExitCode"])
     prog = None if "preStopSeconds" in raw else missing_hook_binary(c)
