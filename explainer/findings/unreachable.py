@@ -35,7 +35,8 @@ def consequence(c: Container, probes: list[Probe]) -> Phrase:
     kinds = {p.kind for p in probes}
     for p in probes:
         if p.kind in ("startup", "liveness"):
-            budget = p.initial_delay + p.failure_threshold * p.period
+            # checks at initialDelaySeconds + k x periodSeconds (probes.py): the last one needed kills
+            budget = p.initial_delay + (p.failure_threshold - 1) * p.period
             return Phrase(gettext_noop(
                 "The kubelet kills and restarts {c} about {budget} s after each start ({kind} probe: "
                 "{failures} failures {period} s apart), so it never stays up: CrashLoopBackOff.{ready}"),

@@ -358,11 +358,14 @@ def _post_start_fails(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict
     call = poststart_self_call(pod, c)
     if call is None:
         return 0
-    assumed["postStartSeconds"] = Phrase(
+    why = Phrase(
         _("the hook calls port {port} of its own container as it starts; the server is not listening yet, "
           "so the call is refused at once") if call.certain else
         _("the hook calls port {port} of its own container after a fixed wait; assumed refused, as when the "
           "server is slower than the wait"), {"port": call.port})
+    assumed["postStartExitCode"] = why
+    if not call.certain:   # the event is marked assumed only where the race may go either way
+        assumed["postStartSeconds"] = why
     return 1
 
 

@@ -10,14 +10,16 @@ Always) get SIGTERM only after every app container has exited.
 Fix: Make the proxy a native sidecar (Kubernetes 1.29 and later); else give it a preStop that
 outlasts the app's drain.
 
-Fires when: a container in containers of a Pod that is not a Job's is a proxy by its name or image,
-or declares a port another app container reaches on localhost, and its own preStop ends before the
-app containers have drained.
+Fires when: a container in containers of a Pod that is not a Job's is a database or mesh proxy by
+its name or image (cloud-sql-proxy, istio-proxy, linkerd-proxy, pgbouncer, ...), or a proxy by its
+name whose port another app container reaches on localhost, and its own preStop ends before the app
+containers have drained.
 Quiet when: the proxy is a native sidecar, the Pod has no other app container, or the proxy's
 preStop outlasts the app's preStop and shutdown.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
@@ -26,7 +28,7 @@ from explainer.lifecycle.model import Container
 from ..base import Finding, RuleContext, Severity, fill
 from ..i18n import Names, Text, gettext_noop
 from ..patch import to_native_sidecar
-from ..scripts import localhost_use, looks_like_proxy
+from ..scripts import image_name, localhost_use, looks_like_proxy
 
 ID = "classic-sidecar-stops-before-app"
 TITLE = gettext_noop("Proxy stops before the app at deletion")
@@ -52,12 +54,14 @@ FIX_TEXT = gettext_noop(
     "Make the proxy a native sidecar (Kubernetes 1.29 and later); else give it a preStop that outlasts the "
     "app's drain.")
 FIRES_WHEN = gettext_noop(
-    "a container in containers of a Pod that is not a Job's is a proxy by its name or image, or declares a "
-    "port another app container reaches on localhost, and its own preStop ends before the app containers "
-    "have drained.")
+    "a container in containers of a Pod that is not a Job's is a database or mesh proxy by its name or image "
+    "(cloud-sql-proxy, istio-proxy, linkerd-proxy, pgbouncer, ...), or a proxy by its name whose port another "
+    "app container reaches on localhost, and its own preStop ends before the app containers have drained.")
 QUIET_WHEN = gettext_noop(
     "the proxy is a native sidecar, the Pod has no other app container, or the proxy's preStop outlasts "
     "the app's preStop and shutdown.")
+_SIDECAR_PROXY = re.compile(r"cloud-?sql-proxy|gce-proxy|cloudsql|istio-proxy|proxyv2|linkerd2?-proxy|"
+                            r"alloydb-auth-proxy|spanner-proxy|pgbouncer|rds-proxy|db-proxy|sql-proxy", re.I)
 FIX = """
 initContainers:
   - name: $name  # moved here from containers
@@ -73,8 +77,13 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     reach = [localhost_use(a)[0] for a in apps]
     for j, s in enumerate(apps):
         ports = {p.container_port for p in s.ports}
-        users = [a for i, a in enumerate(apps) if i != j and reach[i] & ports]
-        if not users and not looks_like_proxy(s):
+        # a proxy that reaches s is in front of it (kube-rbac-proxy, oauth2-proxy): not a client of s
+        users = [a for i, a in enumerate(apps) if i != j and reach[i] & ports and not looks_like_proxy(a)]
+        # a proxy by its name or image that the others reach on localhost; without a port to go by, only
+        # proxies that exist to carry the app's own traffic out (database and mesh sidecars): an envoy may
+        # well be the Pod's main workload, and a server a config reloader calls is no proxy at all
+        sidecar_proxy = bool(_SIDECAR_PROXY.search(f"{s.name} {image_name(s.image)}"))
+        if not sidecar_proxy and not (users and looks_like_proxy(s)):
             continue
         if not users and any(looks_like_proxy(a) for a in apps if a is not s):
             continue   # proxies side by side (no app among them to speak of)
@@ -102,8 +111,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
 def _how(s: Container, users: list[Container]) -> Text:
     if users:
         return Text(gettext_noop("a helper reached on localhost by {users}"), {"users": Names([u.name for u in users])})
-    return Text(gettext_noop("a proxy (inferred from its name or image) that the other containers send traffic "
-                             "through"))
+    return Text(gettext_noop("a database or mesh proxy (inferred from its name or image) that the other "
+                             "containers send traffic through"))
 
 
 def _drain(ctx: RuleContext, apps: list[Container]) -> float | None:
