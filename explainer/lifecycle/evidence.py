@@ -320,8 +320,8 @@ def poststart_self_call(pod: Pod, c: Container) -> SelfCall | None:
         raw = raw_at(pod, c.path + ".lifecycle.postStart.httpGet") or {}
         port = resolve_port(c, raw.get("port")) if isinstance(raw, dict) else None
         host = str(raw.get("host") or "") if isinstance(raw, dict) else ""
-        if port is None or (host and host.lower() not in LOOPBACK_HOSTS):
-            return None
+        if port is None or port not in own or (host and host.lower() not in LOOPBACK_HOSTS):
+            return None   # another container's port (a mesh agent's, say) or another host: not its own server
         return SelfCall(port, "httpGet", certain=True)
     if hook.handler != "exec":
         return None

@@ -74,6 +74,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     apps = ctx.pod.containers
     if ctx.pod.batch or len(apps) < 2:
         return
+    # kuberuntime_container.go `killContainersWithSyncResult` stops every regular container at once;
+    # only native sidecars wait (kuberuntime_termination_order.go `newTerminationOrdering`)
     reach = [localhost_use(a)[0] for a in apps]
     for j, s in enumerate(apps):
         ports = {p.container_port for p in s.ports}

@@ -74,6 +74,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     surge = rolling.get("maxSurge") if isinstance(rolling, dict) else None
     if not _positive(surge):
         return
+    # pkg/controller/daemon/update.go `rollingUpdate`: with maxSurge the new Pod is created beside the old
+    # one on its node; the scheduler's NodePorts filter then refuses it while the old Pod holds the port
     held = [(c, p.host_port or p.container_port) for c in pod.init_containers + pod.containers for p in c.ports
             if p.host_port or pod.host_network]
     if not held:

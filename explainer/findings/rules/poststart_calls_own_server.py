@@ -68,6 +68,8 @@ EXAMPLE = {}
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     for c in ctx.pod.containers + ctx.pod.sidecars:
+        # kuberuntime_container.go `startContainer`: postStart runs as soon as the runtime has started the
+        # container; on failure `killContainer` with reason FailedPostStartHook (evidence.py reads the call)
         call = poststart_self_call(ctx.pod, c)
         if call is None:
             continue

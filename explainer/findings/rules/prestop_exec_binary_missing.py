@@ -73,6 +73,8 @@ _ONLY_SLEEP = re.compile(r"^\s*(?:exec\s+)?(?:/bin/|/usr/bin/)?sleep\s+(\d+)\s*$
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     for c in ctx.pod.containers + ctx.pod.sidecars:
+        # kuberuntime_container.go `executePreStopHook` runs the command in the container and only records
+        # FailedPreStopHook when it fails; `killContainer` goes on to the stop signal
         prog = missing_hook_binary(c)
         if prog is None:
             continue

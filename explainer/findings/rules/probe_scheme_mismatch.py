@@ -65,6 +65,7 @@ EXAMPLE = {"kind": "readinessProbe", "port": "https", "scheme": "HTTPS"}
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     for c in ctx.pod.containers + ctx.pod.sidecars:
+        # pkg/kubelet/prober/prober.go `runProbe` builds the URL with the scheme as written (HTTP by default)
         probes = blocked(ctx, c, ID)
         if not probes:
             continue
