@@ -50,7 +50,9 @@ def test_fix_rewrites_in_place_keeping_comments_formatting_and_other_documents(w
     kept = [ln for ln in before.splitlines() if ln in after.splitlines()]
     assert len(kept) >= len(before.splitlines()) - 8
     # the report: each fix, what needs a person, the totals; stdout explains the fixed file
-    assert "multi_document.yaml:37: fixed sidecar-start-order-assumed (envoy-proxy)" in err
+    # the proxy's move to a native sidecar fixes two findings at once (its start and its stop order); the
+    # report names the one applied first (findings at one line go by rule id)
+    assert "multi_document.yaml:37: fixed classic-sidecar-stops-before-app (envoy-proxy)" in err
     assert "fixed probe-on-plain-init (migrate)" in err
     assert "needs a person: info missing-resources (shop): No resource requests" in err
     assert err.rstrip().endswith("fixed 4 findings in 1 file; 4 need a person")

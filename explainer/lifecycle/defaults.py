@@ -33,8 +33,12 @@ IMAGE_BACKOFF_MAX_SECONDS = 300
 # Exit codes the runtime reports: 128 + SIGTERM (15) and 128 + SIGKILL (9).
 EXIT_SIGTERM = 143
 EXIT_SIGKILL = 137
+# runc: "exec failed: ... no such file or directory" for an exec hook whose program the image lacks
+EXIT_EXEC_NOT_FOUND = 126
 # What the model assumes when neither the manifest nor the scenario says.
 ASSUMED_FINITE_RUN_SECONDS = 1.0
+# A JVM whose -Xmx reaches its memory limit: when the heap has filled under load (docs/lifecycle-model.md §24.1)
+ASSUMED_OOM_SECONDS = 60.0
 DEFAULT_HORIZON_SECONDS = 300.0
 MAX_HORIZON_SECONDS = 86_400.0
 MAX_EVENTS = 200_000

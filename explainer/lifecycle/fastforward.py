@@ -171,7 +171,7 @@ class FastForwardMixin:
                 c.announced, c.force_restart, c.requested, c.ever_created, c.has_status,
                 now - c.start_t if (c.spec.name in busy or c.in_poststart) else None,
                 min(c.runs, len(c.b.runs) - 1),
-                st.state, st.waiting_reason, st.exit_code, st.last_exit, st.started, st.ready, st.will_restart))
+                st.state, st.waiting_reason, st.exit_code, st.last_exit, st.started, st.ready, st.will_restart, st.exit_reason))
         pod = (self.sandbox, self.sandbox_ever, self.initialized, self.sync_pending, self.sync_wanted,
                self.alive_total, self.alive_apps, self.forced_phase, self.status_reason)
         return (pod, tuple(per_container), tuple(pending)), one_offs

@@ -19,6 +19,9 @@ class Probe:
     failure_threshold: int
     termination_grace_period: int | None
     line: int | None
+    port: int | str | None = None  # httpGet/tcpSocket/grpc port as written: a number or a port name
+    host: str | None = None        # httpGet.host (empty: the Pod's IP)
+    scheme: str | None = None      # httpGet.scheme (HTTP by default)
 
 
 @dataclass(frozen=True, slots=True)

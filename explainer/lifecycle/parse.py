@@ -364,6 +364,7 @@ class _Builder:
             failure_threshold=self.integer(m, pp, "failureThreshold", d.PROBE_FAILURE_THRESHOLD, 1) or 3,
             termination_grace_period=self.integer(m, pp, "terminationGracePeriodSeconds", None, 1),
             line=position(self.root, pp)[0],
+            **_probe_target(m, handler),
         )
 
     def hook(self, c: dict, cp: tuple[Any, ...], key: str) -> Hook | None:
@@ -492,6 +493,21 @@ def _volume_sources(m: dict, vtype: str) -> tuple[tuple[str, str], ...]:
                         found.append((kind, s[key]["name"]))
         return tuple(found)
     return ()
+
+
+def _probe_target(m: dict, handler: str) -> dict[str, Any]:
+    """The port (a number or a name), host and scheme a network probe connects to."""
+    body = m.get(handler)
+    if handler not in ("httpGet", "tcpSocket", "grpc") or not isinstance(body, dict):
+        return {}
+    port = body.get("port")
+    out: dict[str, Any] = {"port": port if isinstance(port, (int, str)) and not isinstance(port, bool) else None}
+    if handler == "httpGet":
+        out["host"] = body["host"] if isinstance(body.get("host"), str) and body["host"] else None
+        out["scheme"] = body["scheme"] if isinstance(body.get("scheme"), str) else "HTTP"
+    elif handler == "tcpSocket":
+        out["host"] = body["host"] if isinstance(body.get("host"), str) and body["host"] else None
+    return out
 
 
 def _handler_detail(m: dict, handler: str) -> str:

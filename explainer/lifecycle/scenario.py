@@ -12,14 +12,16 @@ from typing import Any
 from . import defaults as d
 from .commands import guess_run, guess_stop, hook_seconds
 from .errors import ErrorRecord, ManifestError
+from .evidence import heap_over_limit, missing_hook_binary, poststart_self_call
 from .i18n import Phrase, Text, gettext_noop as _
 from .model import Container, Pod
+from .probe_reach import ProbeFault, probe_faults
 from .signals import exit_code as signal_exit_code
 from .yamlload import Limits, format_path, load_documents, position
 
 PROBE_KINDS = ("startup", "readiness", "liveness")
 _CONTAINER_KEYS = {"runSeconds", "exitCode", "runs", "imagePull", "startupSeconds", "failingProbes",
-                   "postStartSeconds", "preStopSeconds", "preStopExitCode", "stopSeconds", "stopExitCode"}
+                   "postStartSeconds", "postStartExitCode", "preStopSeconds", "preStopExitCode", "stopSeconds", "stopExitCode"}
 _TOP_KEYS = {"kubernetesVersion", "deleteAt", "deleteGracePeriodSeconds", "sandboxLostAt", "until",
              "containers", "debug", "featureGates", "imageUpdates", "crashLoopBackOff"}
 
@@ -28,6 +30,7 @@ _TOP_KEYS = {"kubernetesVersion", "deleteAt", "deleteGracePeriodSeconds", "sandb
 class Run:
     seconds: float | None          # None: runs until stopped
     exit_code: int
+    reason: str | None = None      # OOMKilled: the kernel ends the run, not the program
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,11 +64,13 @@ class Behaviour:
     startup_seconds: float = 0.0
     failing_probes: frozenset[str] = frozenset()
     post_start_seconds: float = 0.0
+    post_start_exit_code: int = 0        # not 0: the hook fails (FailedPostStartHook), the container is killed
     pre_stop_seconds: float | None = 0.0
     pre_stop_exit_code: int = 0
     stop_seconds: float | None = 0.0     # None: ignores SIGTERM
     stop_exit_code: int = d.EXIT_SIGTERM
     assumed: dict[str, Phrase] = field(default_factory=dict)
+    probe_faults: dict[str, ProbeFault] = field(default_factory=dict)   # probes that cannot pass (probe_reach.py)
 
     def run(self, n: int) -> Run:
         """The n-th run (0-based); the last entry repeats."""
@@ -251,19 +256,25 @@ def behaviour_for(c: Container, pod: Pod, scenario: Scenario) -> Behaviour:
     """The resolved behaviour of ``c``: scenario values first, then guesses from the manifest."""
     raw = {k: v for k, v in scenario.containers.get(c.name, {}).items() if v is not None}   # null: not given
     assumed: dict[str, Phrase] = {}
-    runs = _runs(c, pod, raw, assumed)
+    runs = _oom_runs(c, pod, raw, assumed) or _runs(c, pod, raw, assumed)
+    post_start_code = _post_start_fails(c, pod, raw, assumed)
+    pre_stop_code = _pre_stop_fails(c, raw, assumed)
     return Behaviour(
         runs=runs,
         image_pull_fails=raw.get("imagePull") == "fails",
         startup_seconds=float(raw.get("startupSeconds", 0) or 0),
         failing_probes=frozenset(raw.get("failingProbes") or ()),
-        post_start_seconds=_hook_default(c.post_start, raw, "postStartSeconds", assumed, 0.0),
-        pre_stop_seconds=_hook_default(c.pre_stop, raw, "preStopSeconds", assumed, 0.0),
-        pre_stop_exit_code=int(raw.get("preStopExitCode", 0)),
+        post_start_seconds=(float(raw.get("postStartSeconds", 0) or 0) if post_start_code else
+                            _hook_default(c.post_start, raw, "postStartSeconds", assumed, 0.0)),
+        post_start_exit_code=post_start_code,
+        pre_stop_seconds=(float(raw.get("preStopSeconds", 0) or 0) if pre_stop_code and "preStopExitCode" not in raw
+                          else _hook_default(c.pre_stop, raw, "preStopSeconds", assumed, 0.0)),
+        pre_stop_exit_code=pre_stop_code,
         stop_seconds=_stop_seconds(c, pod, raw, assumed),
         # a process the stop signal ends exits 128 + n (lifecycle.stopSignal, docs/lifecycle-model.md §19)
         stop_exit_code=int(raw.get("stopExitCode", signal_exit_code(c.stop_signal))),
         assumed=assumed,
+        probe_faults=probe_faults(c, pod),
     )
 
 
@@ -277,7 +288,7 @@ def validate_behaviour(raw: dict[str, Any], name: str, root: Any = None) -> list
     _duration(raw, ("stopSeconds",), errors, root=root, prefix=pre, words=("never",))
     for key in ("startupSeconds", "postStartSeconds"):
         _number(raw, (key,), errors, root=root, prefix=pre)
-    for key in ("exitCode", "preStopExitCode", "stopExitCode"):
+    for key in ("exitCode", "postStartExitCode", "preStopExitCode", "stopExitCode"):
         _integer(raw, (key,), errors, root=root, prefix=pre, maximum=255)
     if raw.get("imagePull", "ok") not in ("ok", "fails"):
         errors.append(_record(root, pre + ("imagePull",), Text(_("imagePull of {name} must be ok or fails."),
@@ -322,6 +333,53 @@ def _runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase
     if "exitCode" not in raw and seconds is not None:
         assumed.setdefault("exitCode", Phrase(_("assumed to exit with code 0")))
     return (Run(seconds, int(raw.get("exitCode", 0))),)
+
+
+def _oom_runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase]) -> tuple[Run, ...] | None:
+    """A JVM whose maximum heap reaches the memory limit is OOM-killed once the heap fills (docs/lifecycle-model.md §24.1)."""
+    if c.role not in ("app", "sidecar") or {"runs", "runSeconds", "exitCode"} & set(raw):
+        return None
+    over = heap_over_limit(pod, c)
+    if over is None:
+        return None
+    heap, _limit, written = over
+    assumed["runSeconds"] = Phrase(_("its heap ({heap}) can grow to the memory limit ({limit}) before the JVM's "
+                                     "own memory is counted: assumed OOM-killed after {seconds} s of load"),
+                                   {"heap": heap.written, "limit": written, "seconds": f"{d.ASSUMED_OOM_SECONDS:g}"})
+    return (Run(d.ASSUMED_OOM_SECONDS, d.EXIT_SIGKILL, "OOMKilled"),)
+
+
+def _post_start_fails(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase]) -> int:
+    """The scenario's postStartExitCode, else 1 when the hook calls the container's own server (docs/lifecycle-model.md §24.3)."""
+    if "postStartExitCode" in raw:
+        return int(raw["postStartExitCode"])
+    if "postStartSeconds" in raw:
+        return 0
+    call = poststart_self_call(pod, c)
+    if call is None:
+        return 0
+    why = Phrase(
+        _("the hook calls port {port} of its own container as it starts; the server is not listening yet, "
+          "so the call is refused at once") if call.certain else
+        _("the hook calls port {port} of its own container after a fixed wait; assumed refused, as when the "
+          "server is slower than the wait"), {"port": call.port})
+    assumed["postStartExitCode"] = why
+    if not call.certain:   # the event is marked assumed only where the race may go either way
+        assumed["postStartSeconds"] = why
+    return 1
+
+
+def _pre_stop_fails(c: Container, raw: dict[str, Any], assumed: dict[str, Phrase]) -> int:
+    """The scenario's preStopExitCode, else 126 when the image has no such program (docs/lifecycle-model.md §24.3)."""
+    if "preStopExitCode" in raw:
+        return int(raw["preStopExitCode"])
+    prog = None if "preStopSeconds" in raw else missing_hook_binary(c)
+    if prog is None:
+        return 0
+    assumed["preStopSeconds"] = Phrase(_("the image {image} has no {prog} (inferred from the image name): the "
+                                         "runtime cannot start the hook, which fails at once with code 126"),
+                                       {"image": c.image, "prog": prog})
+    return d.EXIT_EXEC_NOT_FOUND
 
 
 def _hook_default(hook: Any, raw: dict[str, Any], key: str, assumed: dict[str, Phrase],

@@ -49,7 +49,8 @@ class Simulation:
 # Event messages without fields, made once (the simulation may emit hundreds of thousands).
 # How a container's main process ended (`_exit`'s ``how``):
 _EXIT_HOW = {"natural": Text(_("the main process ends")), "sigterm": Text(_("exits after SIGTERM")),
-             "sigkill": Text(_("killed by SIGKILL"))}
+             "sigkill": Text(_("killed by SIGKILL")),
+             "oom": Text(_("the kernel's OOM killer ends it: memory reached the container's limit"))}
 _NO_LONGER_RUNNING = Text(_("the container is no longer running"))
 _GONE_WITH_SANDBOX = Text(_("gone with the sandbox"))
 
@@ -218,6 +219,7 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
         if state == WAITING:
             st.waiting_reason = reason or self.default_wait
         elif state == EXITED:
+            st.exit_reason = reason if reason == "OOMKilled" else None
             st.exit_code = exit_code
             st.last_exit = exit_code
             st.started = st.ready = False
@@ -272,12 +274,12 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
         aborted_poststart = c.in_poststart
         c.in_poststart = False
         rule = self.restart_all_rule(c, code)
-        self._set(c, EXITED, exit_code=code, will_restart=True if rule is not None else None)
-        reason = "Completed" if code == 0 else "Error"
+        reason = "OOMKilled" if how == "oom" else "Completed" if code == 0 else "Error"
+        self._set(c, EXITED, exit_code=code, will_restart=True if rule is not None else None, reason=reason)
         message = _EXIT_HOW.get(how, how)
         if how == "sigterm" and c.spec.stop_signal is not None:
             message = Text(_("exits after its stop signal {signal}"), {"signal": c.spec.stop_signal})
-        assumed = (how == "natural" and "runSeconds" in c.b.assumed) or (how == "sigterm" and "stopSeconds" in c.b.assumed)
+        assumed = (how in ("natural", "oom") and "runSeconds" in c.b.assumed) or (how == "sigterm" and "stopSeconds" in c.b.assumed)
         self.emit(c, "exited", exit_code=code, reason=reason, message=message, assumed=assumed)
         if was_ready:
             self.emit(c, "not_ready", message=_NO_LONGER_RUNNING)
@@ -288,7 +290,9 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
             return
         if rule is not None:      # acted on by the next sync (`ShouldAllContainersRestart`)
             self.restart_all = (c, code, rule)
-        if kill is not None:      # a single kill (probe failure) has finished: the worker is free
+        if kill is not None and kill.reason == "FailedPostStartHook":
+            self._start_queue()   # `SyncPod` goes on with the next container to start (then frees the worker)
+        elif kill is not None:    # a single kill (probe failure) has finished: the worker is free
             self._free()
         if aborted_poststart and self.busy:
             self.notes.append(Text(_("{c} exited while its postStart hook ran: the hook fails "

@@ -10,6 +10,7 @@ from typing import Any
 
 from . import defaults as d
 from .i18n import Text, gettext_noop as _
+from .probe_reach import ERRORS
 from .probes import INF, Checks, failure_time, success_time
 from .restart_rules import is_restartable
 from .runtime import CState
@@ -19,6 +20,23 @@ from .status import EXITED, RUNNING, WAITING
 
 _RUNS_UNTIL_STOPPED = Text(_("runs until stopped"))
 _READY_NO_PROBE = Text(_("no readinessProbe: ready once started"))
+# What the kubelet makes of a probe that cannot pass (probe_reach.py; docs/lifecycle-model.md §8.1).
+_FAULT_ERRORS = {
+    "readiness": _("{c}'s readiness probe can never pass: {why}. Every check errors and the kubelet discards "
+                   "the result, so {c} is never Ready."),
+    "liveness": _("{c}'s liveness probe can never pass: {why}. Every check errors and the kubelet discards the "
+                  "result, so the probe never kills {c} either: it only records \"probe errored\" events."),
+    "startup": _("{c}'s startup probe can never pass: {why}. Every check errors and the kubelet discards the "
+                 "result, so {c} never counts as started: its liveness and readiness probes never run, it is "
+                 "never Ready, and it is not killed for it."),
+    "sidecar": _("{c}'s startup probe can never pass: {why}. Every check errors and the kubelet discards the "
+                 "result, so sidecar {c} never counts as started and the containers after it never start."),
+}
+_FAULT_FAILS = {
+    "readiness": _("{c}'s readiness probe can never pass: {why}. Every check fails, so {c} is never Ready."),
+    "kills": _("{c}'s {kind} probe can never pass: {why}. Every check fails, so the kubelet kills {c} after "
+               "failureThreshold checks, and again after every restart."),
+}
 
 
 class StartupMixin:
@@ -196,7 +214,8 @@ class StartupMixin:
         self.emit(c, "created", message=Text(_("image {image}"), {"image": c.spec.image}))
         self.emit(c, "started", message=self._run_text(c, run), assumed="runSeconds" in c.b.assumed)
         if run.seconds is not None:
-            self.s.at(now + run.seconds, HAPPEN, self._exit, c, c.gen, run.exit_code, "natural")
+            how = "oom" if run.reason == "OOMKilled" else "natural"
+            self.s.at(now + run.seconds, HAPPEN, self._exit, c, c.gen, run.exit_code, how)
         return "started"
 
     @staticmethod
@@ -229,6 +248,9 @@ class StartupMixin:
         if gen != c.gen or not c.in_poststart:
             return
         c.in_poststart = False
+        if c.b.post_start_exit_code:
+            self._poststart_failed(c)
+            return
         self.emit(c, "poststart_done", reason="PostStartHookSucceeded" if c.b.post_start_seconds else None,
                   message=c.spec.post_start.detail if c.spec.post_start else "",
                   assumed="postStartSeconds" in c.b.assumed)
@@ -236,14 +258,29 @@ class StartupMixin:
         if self.busy:
             self._start_queue()
 
+    def _poststart_failed(self, c: CState) -> None:
+        """`startContainer` (kuberuntime_container.go): a failed postStart hook records FailedPostStartHook
+        and calls `killContainer` with reason FailedPostStartHook (preStop and the Pod's grace period,
+        `setTerminationGracePeriod`); the start counts as failed, and the restart policy and back-off
+        decide what follows.  The start loop goes on with the next container after the kill (§9, §24.3)."""
+        self.emit(c, "poststart_done", exit_code=c.b.post_start_exit_code, reason="FailedPostStartHook",
+                  message=Text(_("the hook failed: the kubelet kills the container")),
+                  assumed="postStartSeconds" in c.b.assumed)
+        self.busy = True
+        self._begin_kill(c, self.pod.termination_grace_period, "FailedPostStartHook", ordered=False)
+
     def _running(self, c: CState) -> None:
         """The container is reported Running; its probes begin."""
         if c.spec.role == "ephemeral":
             return
         self._set(c, RUNNING)
         self._snapshot()
+        if c.runs == 1 and c.b.probe_faults:
+            self._note_probe_faults(c)
         if c.spec.startup_probe is None:
             self._started(c, immediate_readiness=False)
+        elif self._errors(c, "startup"):
+            pass     # never started, never killed for it: errored checks are thrown away (probe_reach.py)
         else:
             p = c.spec.startup_probe
             checks = Checks(c.start_t + p.initial_delay, p.period, self.s.now)
@@ -257,7 +294,7 @@ class StartupMixin:
         self.request_sync()
 
     def _healthy_from(self, c: CState, kind: str) -> float:
-        if kind in c.b.failing_probes:
+        if kind in c.b.failing_probes or kind in c.b.probe_faults:
             return INF
         return c.start_t + c.b.startup_seconds
 
@@ -284,7 +321,7 @@ class StartupMixin:
             if ok is not None:
                 self.s.at(ok, HAPPEN, self._ready, c, c.gen)
         lp = c.spec.liveness_probe
-        if lp is not None:
+        if lp is not None and not self._errors(c, "liveness"):
             checks = Checks(c.start_t + lp.initial_delay, lp.period, now)
             fail = failure_time(checks, self._healthy_from(c, "liveness"), lp.failure_threshold)
             if fail is not None:
@@ -297,6 +334,28 @@ class StartupMixin:
         self.book.changed(c.st)
         self.emit(c, "ready", message=c.spec.readiness_probe.detail if c.spec.readiness_probe else
                   _READY_NO_PROBE)
+
+    @staticmethod
+    def _errors(c: CState, kind: str) -> bool:
+        """The probe errors on every check: pkg/kubelet/prober/worker.go `doProbe` throws the result away,
+        so the worker keeps its initial value (docs/lifecycle-model.md §8.1)."""
+        fault = c.b.probe_faults.get(kind)
+        return fault is not None and fault.outcome == ERRORS
+
+    def _note_probe_faults(self, c: CState) -> None:
+        """Say once per container why a probe can never pass, and what the kubelet makes of it (§8.1)."""
+        for kind in ("startup", "readiness", "liveness"):
+            fault = c.b.probe_faults.get(kind)
+            if fault is None:
+                continue
+            fields = {"c": c.spec.name, "kind": kind, "why": fault.why}
+            if fault.outcome == ERRORS:
+                then = _FAULT_ERRORS[kind]
+                if kind == "startup" and c.spec.role == "sidecar":
+                    then = _FAULT_ERRORS["sidecar"]
+            else:
+                then = _FAULT_FAILS["readiness" if kind == "readiness" else "kills"]
+            self.notes.append(Text(then, fields))
 
     # ---- probes that fail -------------------------------------------------------------------
     def _probe_failed(self, c: CState, gen: int, kind: str) -> None:

@@ -26,7 +26,7 @@ class RuntimeStatus:
     """The part of a container's status the Pod-level rules read."""
 
     __slots__ = ("role", "index", "state", "waiting_reason", "exit_code", "last_exit", "started",
-                 "ready", "restarts", "contrib", "will_restart")
+                 "ready", "restarts", "contrib", "will_restart", "exit_reason")
 
     def __init__(self, role: str, index: int, waiting_reason: str) -> None:
         self.role, self.index = role, index
@@ -39,9 +39,10 @@ class RuntimeStatus:
         self.restarts = 0
         self.contrib: tuple[int, ...] = _ZERO
         self.will_restart = True               # `ContainerShouldRestart` for the last exit
+        self.exit_reason: str | None = None    # OOMKilled: what the runtime reports instead of Error
 
     def terminated_reason(self) -> str:
-        return "Completed" if self.exit_code == 0 else "Error"
+        return self.exit_reason or ("Completed" if self.exit_code == 0 else "Error")
 
 
 def _contribution(s: RuntimeStatus) -> tuple[int, ...]:

@@ -113,6 +113,9 @@ def _sentence(e: TraceEvent, c: Container | None, pod: Pod, events: list[TraceEv
                       "container of the Pod shares."))
     if k == "started" and c is not None:
         return _started(e, c, pod)
+    if k == "poststart_done" and e.reason == "FailedPostStartHook":
+        return Text(_("{c}'s postStart hook fails (FailedPostStartHook, exit code {code}): the kubelet kills {c}, "
+                      "and the start counts as failed."), {"c": name, "code": e.exit_code})
     if k == "poststart_done":
         return Text(_("{c}'s postStart hook finishes; only now is {c} reported Running, and only now does the "
                       "kubelet go on to the next container."), {"c": name})
@@ -145,6 +148,9 @@ def _sentence(e: TraceEvent, c: Container | None, pod: Pod, events: list[TraceEv
         if e.reason == "GracePeriodExceeded":
             return Text(_("The grace period runs out while {c}'s preStop hook still runs; the kubelet stops waiting "
                           "for it."), {"c": name})
+        if e.reason == "FailedPreStopHook":
+            return Text(_("{c}'s preStop hook fails (FailedPreStopHook, exit code {code}); the kubelet goes on to "
+                          "the stop signal at once."), {"c": name, "code": e.exit_code})
         return Text(_("{c}'s preStop hook ends."), {"c": name})
     if k == "terminating":
         if c is not None and c.role == "sidecar":

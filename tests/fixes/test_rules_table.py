@@ -15,9 +15,15 @@ FINDINGS = ROOT / "tests" / "fixtures" / "findings"
 
 # (rule, fixable on its fires.yaml fixture, what the fix does / why a person must decide)
 FIXABLE: list[tuple[str, bool, str]] = [
+    ("app-listens-on-loopback", True, "adds the address flag (--host 0.0.0.0, --bind 0.0.0.0:PORT, ...) when the server's "
+                                       "words are items of the command list; inside a shell script a person edits it"),
+    ("classic-sidecar-stops-before-app", True, "moves the proxy to initContainers as a native sidecar, where the version "
+                                                "runs them (a startupProbe on its declared port where the app reaches it)"),
     ("ephemeral-in-spec", True, "removes the ephemeral container (the API server refuses it on create)"),
     ("file-shared-without-volume", False, "which directory an empty volume may cover without hiding the "
                                           "image's own files is a choice about the images"),
+    ("heap-exceeds-memory-limit", False, "the heap size (or a larger limit) is a person's choice about the program"),
+    ("hostport-blocks-surge", True, "sets maxSurge: 0 (and maxUnavailable: 1 where it was 0): the old Pod frees the port first"),
     ("init-never-completes", True, "makes it a native sidecar (restartPolicy: Always, a startupProbe on its "
                                    "declared port when later containers reach it), only where the version "
                                    "runs native sidecars and its command certainly runs until stopped (a "
@@ -34,13 +40,20 @@ FIXABLE: list[tuple[str, bool, str]] = [
                                     "declared one misspelt) is a choice"),
     ("native-sidecar-unsupported", False, "upgrade, enable the gate, or rewrite as a classic sidecar the app "
                                           "waits for: a choice; a classic sidecar in a Job never completes"),
+    ("npm-pid1-swallows-sigterm", False, "what the start script runs (node server.js, ...) is in package.json, not in the manifest"),
     ("port-conflict", False, "a new port must be configured in the program too"),
+    ("poststart-calls-own-server", False, "how to wait for the server (and whether the image has curl) is the author's"),
     ("prestop-exceeds-grace", True, "raises terminationGracePeriodSeconds to the hook plus the shutdown plus "
                                     "10 s; a hook that never ends or a process that ignores SIGTERM needs a "
                                     "person"),
+    ("prestop-exec-binary-missing", True, "replaces a hook that only sleeps with the sleep action (1.30 and later); a hook that "
+                                           "does more needs a person"),
     ("privileged-container", False, "which privileges the program needs is a choice about the program"),
+    ("probe-host-loopback", True, "removes host, so the kubelet probes the Pod IP; not when the server listens on "
+                                   "loopback only (its command must change first)"),
     ("probe-on-plain-init", True, "removes the probes and hooks a plain init container cannot have (one "
                                   "that never completes becomes a native sidecar instead, keeping them)"),
+    ("probe-scheme-mismatch", True, "sets the scheme the port's name or number speaks"),
     ("process-namespace-assumed", True, "sets shareProcessNamespace: true, unless a container signals PID 1"),
     ("readiness-probe-missing", True, "adds a TCP readinessProbe on the first TCP port the container declares"),
     ("restart-all-containers-gate-off", False, "target a newer version, turn the gate on, or restart only "

@@ -1,0 +1,109 @@
+"""A preStop exec runs sh, sleep or curl in an image that has none (distroless, scratch): it fails at
+once.
+
+The kubelet runs an exec hook inside the container's own filesystem. Distroless and scratch-based
+images carry the program and little else: no shell, no sleep, no curl. The runtime cannot start the
+command ("executable file not found", exit code 126), the hook fails at once with FailedPreStopHook,
+and the kill goes on straight to SIGTERM: the delay that was meant to let endpoints drain never
+happens, and requests in flight are dropped.
+
+Fix: Use the sleep action (preStop: {sleep: {seconds: 5}}, beta and on by default from Kubernetes
+1.30, GA in 1.34), which needs no binary in the image; else a binary the image has.
+
+Fires when: a preStop exec hook runs a shell or a common tool (sh, bash, sleep, curl, wget, kill,
+...) and the container's image is known by its name to have none (distroless, scratch-based,
+well-known minimal images); the finding says it is inferred from the image name.
+Quiet when: the hook is a sleep or httpGet action, runs the image's own binary, or the image is not
+known to lack a shell (a :debug or -alpine variant has one).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from explainer.lifecycle.defaults import DOCS
+from explainer.lifecycle.evidence import missing_hook_binary
+from explainer.lifecycle.versions import version_tuple
+
+from ..base import Finding, RuleContext, Severity, fill
+from ..i18n import Text, gettext_noop
+from ..patch import Remove, SetKey, path_of
+
+ID = "prestop-exec-binary-missing"
+TITLE = gettext_noop("preStop runs a program the image does not have")
+SEVERITY = Severity.WARNING
+DOCS_URL = DOCS["hooks"] + "#hook-handler-implementations"
+REFERENCES = (
+    "https://github.com/kubernetes-csi/csi-driver-host-path/issues/175",
+    "https://github.com/linkerd/linkerd2/issues/6723",
+    "https://github.com/projectcontour/contour/issues/1254",
+    "https://github.com/GoogleCloudPlatform/cloud-sql-proxy/issues/317",
+    "https://github.com/aws/aws-app-mesh-controller-for-k8s/issues/605",
+    "https://github.com/zendesk/samson/pull/3468",
+)
+WHAT = gettext_noop(
+    "A preStop exec runs sh, sleep or curl in an image that has none (distroless, scratch): it fails at once.")
+WHY = gettext_noop(
+    "The kubelet runs an exec hook inside the container's own filesystem. Distroless and scratch-based "
+    "images carry the program and little else: no shell, no sleep, no curl. The runtime cannot start the "
+    "command (\"executable file not found\", exit code 126), the hook fails at once with "
+    "FailedPreStopHook, and the kill goes on straight to SIGTERM: the delay that was meant to let "
+    "endpoints drain never happens, and requests in flight are dropped.")
+FIX_TEXT = gettext_noop(
+    "Use the sleep action (preStop: {sleep: {seconds: 5}}, beta and on by default from Kubernetes 1.30, GA "
+    "in 1.34), which needs no binary in the image; else a binary the image has.")
+FIRES_WHEN = gettext_noop(
+    "a preStop exec hook runs a shell or a common tool (sh, bash, sleep, curl, wget, kill, ...) and the "
+    "container's image is known by its name to have none (distroless, scratch-based, well-known minimal "
+    "images); the finding says it is inferred from the image name.")
+QUIET_WHEN = gettext_noop(
+    "the hook is a sleep or httpGet action, runs the image's own binary, or the image is not known to lack "
+    "a shell (a :debug or -alpine variant has one).")
+FIX = """
+- name: $name
+  lifecycle:
+    preStop:
+      sleep:
+        seconds: $seconds        # runs in the kubelet: no binary needed in the image
+"""
+EXAMPLE = {"seconds": "5"}
+SLEEP_ACTION_ON = (1, 30)          # PodLifecycleSleepAction: beta, on by default
+_ONLY_SLEEP = re.compile(r"^\s*(?:exec\s+)?(?:/bin/|/usr/bin/)?sleep\s+(\d+)\s*$")
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    for c in ctx.pod.containers + ctx.pod.sidecars:
+        # kuberuntime_container.go `executePreStopHook` runs the command in the container and only records
+        # FailedPreStopHook when it fails; `killContainer` goes on to the stop signal
+        prog = missing_hook_binary(c)
+        if prog is None:
+            continue
+        hook = c.pre_stop
+        seconds = _sleep_only(hook.command)
+        explanation = Text(gettext_noop(
+            "The preStop hook of {c} runs {prog}, and the image {image} has none (inferred from the image "
+            "name: it is a distroless or scratch-based image). The runtime cannot start the hook, which fails "
+            "at once (FailedPreStopHook, exit code 126); SIGTERM follows immediately, so {what} never "
+            "happens."),
+            {"c": c.name, "prog": prog, "image": c.image,
+             "what": Text(gettext_noop("the {seconds} s drain delay"), {"seconds": seconds}) if seconds
+             else Text(gettext_noop("what the hook was meant to do"))})
+        fix_seconds = seconds if seconds and seconds <= ctx.pod.termination_grace_period else 5
+        path = ctx.container_path(c, "lifecycle.preStop")
+        patch = None
+        if seconds and seconds <= ctx.pod.termination_grace_period and \
+                version_tuple(ctx.version) >= SLEEP_ACTION_ON:
+            patch = (SetKey(path_of(path + ".sleep"), {"seconds": seconds}, after="exec"), Remove(path_of(path + ".exec")))
+        yield ctx.finding(ID, c, path + ".exec.command", explanation, fill(FIX, name=c.name, seconds=fix_seconds),
+                          patch=patch)
+
+
+def _sleep_only(command: tuple[str, ...]) -> int | None:
+    """N when the hook does nothing but ``sleep N`` (bare or through ``sh -c``): the sleep action replaces it."""
+    words = list(command)
+    if len(words) >= 3 and words[0].rsplit("/", 1)[-1] in ("sh", "bash", "ash", "dash") and words[1] == "-c":
+        text = " ".join(words[2:])
+    else:
+        text = " ".join(words)
+    m = _ONLY_SLEEP.match(text)
+    return int(m.group(1)) if m else None

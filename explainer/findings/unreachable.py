@@ -1,0 +1,59 @@
+"""What a probe that can never pass does to its container: the words the probe rules share.
+
+They are Phrases (translatable strings, as the core hands its reasons over), so the three
+rules that quote them render them in their own sentences.
+
+The reasons come from explainer/lifecycle/probe_reach.py `probe_faults`, which the simulation
+reads too (the probe fails on the timeline for the same reason the finding gives).
+"""
+from __future__ import annotations
+
+from explainer.lifecycle.probe_reach import probe_faults
+from explainer.lifecycle.i18n import Phrase
+from explainer.lifecycle.model import Container, Probe
+
+from .base import RuleContext
+from .i18n import gettext_noop
+
+_ORDER = ("startup", "readiness", "liveness")
+
+
+def blocked(ctx: RuleContext, c: Container, rule_id: str) -> list[tuple[Probe, Phrase]]:
+    """``c``'s probes that cannot pass for the reason ``rule_id`` names, with why (startup first)."""
+    faults = probe_faults(c, ctx.pod)
+    out = []
+    for kind in _ORDER:
+        probe = next((p for p in c.probes if p.kind == kind), None)
+        fault = faults.get(kind)
+        if probe is not None and fault is not None and fault.rule == rule_id:
+            out.append((probe, fault.why))
+    return out
+
+
+def consequence(c: Container, probes: list[Probe]) -> Phrase:
+    """What the kubelet does about the failing probes, worst first."""
+    kinds = {p.kind for p in probes}
+    for p in probes:
+        if p.kind in ("startup", "liveness"):
+            # checks at initialDelaySeconds + k x periodSeconds (probes.py): the last one needed kills
+            budget = p.initial_delay + (p.failure_threshold - 1) * p.period
+            return Phrase(gettext_noop(
+                "The kubelet kills and restarts {c} about {budget} s after each start ({kind} probe: "
+                "{failures} failures {period} s apart), so it never stays up: CrashLoopBackOff.{ready}"),
+                {"c": c.name, "budget": budget, "kind": p.kind, "failures": p.failure_threshold,
+                 "period": p.period,
+                 "ready": Phrase(gettext_noop(" It never becomes Ready either.")) if "readiness" in kinds or
+                 p.kind == "startup" else ""})
+    return Phrase(gettext_noop(
+        "{c} never becomes Ready: the Pod gets no Service traffic, and a rollout that waits for it never "
+        "progresses."), {"c": c.name})
+
+
+def listing(probes: list[tuple[Probe, Phrase]]) -> Phrase:
+    """"the readiness probe (GET /healthz on port 8080): why; the liveness probe (...): why"."""
+    parts = [Phrase(gettext_noop("the {kind} probe ({detail}): {why}"),
+                  {"kind": p.kind, "detail": p.detail, "why": why}) for p, why in probes]
+    out = parts[0]
+    for part in parts[1:]:
+        out = Phrase(gettext_noop("{a}; {b}"), {"a": out, "b": part})
+    return out
