@@ -107,7 +107,7 @@ def _volumes(pod: Pod, everyone: tuple[Container, ...]) -> tuple[list[dict], lis
             writable[m["container"]] = writable.get(m["container"], False) or not m["readOnly"]
         out.append({
             "name": v.name, "type": v.type, "mounts": mounts,
-            "sources": [f"{_SOURCE_PREFIX.get(kind, kind)}/{name}" for kind, name in v.sources],
+            "sources": [_source_label(kind, name) for kind, name in v.sources],
             "exchanges": [{"from": w, "to": r} for w, rw in writable.items() if rw
                           for r in writable if r != w],
             "alwaysReadOnly": forced,
@@ -141,6 +141,13 @@ def _conflicts(pod: Pod) -> list[dict]:
         else:
             out += [x for x in _clashes(before + [c]) if c.name in x["containers"]]
     return out
+
+
+def _source_label(kind: str, name: str) -> str:
+    """``secret/db``, ``persistentVolumeClaim/data``; a host path is already a path: ``hostPath:/sys/fs/bpf``."""
+    if kind == "path":
+        return f"{_SOURCE_PREFIX[kind]}:{name}"
+    return f"{_SOURCE_PREFIX.get(kind, kind)}/{name}"
 
 
 def _exposure(pod: Pod, everyone: tuple[Container, ...]) -> list[dict]:
