@@ -6,12 +6,14 @@ or defaulted, and every such value is reported as assumed.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import defaults as d
 from .commands import guess_run, guess_stop, hook_seconds
 from .errors import ErrorRecord, ManifestError
+from .expand import Expanded, expand_container, expand_hook
 from .i18n import Phrase, Text, gettext_noop as _
 from .model import Container, Pod
 from .probe_reach import ProbeFault, probe_faults
@@ -253,16 +255,20 @@ def behaviour_for(c: Container, pod: Pod, scenario: Scenario) -> Behaviour:
     """The resolved behaviour of ``c``: scenario values first, then guesses from the manifest."""
     raw = {k: v for k, v in scenario.containers.get(c.name, {}).items() if v is not None}   # null: not given
     assumed: dict[str, Phrase] = {}
-    runs = _runs(c, pod, raw, assumed)
+    # the process sees its arguments after the kubelet's $(VAR) and a shell's $VAR (docs/lifecycle-model.md §9.1)
+    exp = expand_container(c)
+    ce = c if (exp.command, exp.args) == (c.command, c.args) else dataclasses.replace(
+        c, command=exp.command, args=exp.args)
+    runs = _runs(ce, pod, raw, assumed, exp)
     return Behaviour(
         runs=runs,
         image_pull_fails=raw.get("imagePull") == "fails",
         startup_seconds=float(raw.get("startupSeconds", 0) or 0),
         failing_probes=frozenset(raw.get("failingProbes") or ()),
-        post_start_seconds=_hook_default(c.post_start, raw, "postStartSeconds", assumed, 0.0),
-        pre_stop_seconds=_hook_default(c.pre_stop, raw, "preStopSeconds", assumed, 0.0),
+        post_start_seconds=_hook_default(c.post_start, c, raw, "postStartSeconds", assumed, 0.0),
+        pre_stop_seconds=_hook_default(c.pre_stop, c, raw, "preStopSeconds", assumed, 0.0),
         pre_stop_exit_code=int(raw.get("preStopExitCode", 0)),
-        stop_seconds=_stop_seconds(c, pod, raw, assumed),
+        stop_seconds=_stop_seconds(ce, pod, raw, assumed),
         # a process the stop signal ends exits 128 + n (lifecycle.stopSignal, docs/lifecycle-model.md §19)
         stop_exit_code=int(raw.get("stopExitCode", signal_exit_code(c.stop_signal))),
         assumed=assumed,
@@ -302,7 +308,8 @@ def validate_behaviour(raw: dict[str, Any], name: str, root: Any = None) -> list
     return errors
 
 
-def _runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase]) -> tuple[Run, ...]:
+def _runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase],
+          exp: Expanded | None = None) -> tuple[Run, ...]:
     if isinstance(raw.get("runs"), list) and raw["runs"]:
         return tuple(Run(_as_duration(r.get("runSeconds", "forever"), "forever"), int(r.get("exitCode", 0)))
                      for r in raw["runs"])
@@ -322,12 +329,16 @@ def _runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase
             assumed["runSeconds"] = Phrase(_("the scenario gives an exit code, so it is assumed to exit after 1 s"))
         elif not guess.certain:
             assumed["runSeconds"] = guess.why
+        elif exp is not None and exp.unknown:
+            assumed["runSeconds"] = Phrase(_("its command uses {names}, set outside the manifest (valueFrom or "
+                                             "envFrom), so what it does is not known: {why}"),
+                                           {"names": _names(exp.unknown), "why": guess.why})
     if "exitCode" not in raw and seconds is not None:
         assumed.setdefault("exitCode", Phrase(_("assumed to exit with code 0")))
     return (Run(seconds, int(raw.get("exitCode", 0))),)
 
 
-def _hook_default(hook: Any, raw: dict[str, Any], key: str, assumed: dict[str, Phrase],
+def _hook_default(hook: Any, c: Container, raw: dict[str, Any], key: str, assumed: dict[str, Phrase],
                   fallback: float) -> float | None:
     if key in raw:
         return _as_duration(raw[key], "forever")
@@ -336,13 +347,24 @@ def _hook_default(hook: Any, raw: dict[str, Any], key: str, assumed: dict[str, P
     if hook.handler == "sleep" and hook.sleep_seconds is not None:
         return float(hook.sleep_seconds)
     if hook.handler == "exec":
-        seconds = hook_seconds(" ".join(hook.command))
+        exp = expand_hook(hook.command, c)
+        seconds = hook_seconds(" ".join(exp.command))
         assumed[key] = (Phrase(_("the hook's command loops forever")) if seconds is None else
                         Phrase(_("the hook's command sleeps {seconds} s"), {"seconds": f"{seconds:g}"}) if seconds else
                         Phrase(_("the hook is assumed to finish at once")))
+        if exp.unknown:
+            assumed[key] = Phrase(_("the hook's command uses {names}, set outside the manifest (valueFrom or "
+                                    "envFrom): {why}"), {"names": _names(exp.unknown), "why": assumed[key]})
+        elif exp.used and seconds:
+            assumed[key] = Phrase(_("{why}, with {names} from the container's env"),
+                                  {"names": _names(exp.used), "why": assumed[key]})
         return seconds
     assumed[key] = Phrase(_("the {handler} hook is assumed to answer at once"), {"handler": hook.handler})
     return fallback
+
+
+def _names(names: tuple[str, ...]) -> str:
+    return ", ".join(f"${n}" for n in names)
 
 
 def _stop_seconds(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase]) -> float | None:
