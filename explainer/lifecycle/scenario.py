@@ -17,6 +17,7 @@ from .expand import Expanded, expand_container, expand_hook
 from .i18n import Phrase, Text, gettext_noop as _
 from .model import Container, Pod
 from .probe_reach import ProbeFault, probe_faults
+from .shutdown import SIGNAL, Stop, exit_stops, prestop_stops
 from .signals import exit_code as signal_exit_code
 from .yamlload import Limits, format_path, load_documents, position
 
@@ -70,6 +71,8 @@ class Behaviour:
     stop_exit_code: int = d.EXIT_SIGTERM
     assumed: dict[str, Phrase] = field(default_factory=dict)
     probe_faults: dict[str, ProbeFault] = field(default_factory=dict)   # probes that cannot pass (probe_reach.py)
+    pre_stop_stops: tuple[Stop, ...] = ()    # calls in its preStop hook that end a main process (shutdown.py)
+    exit_stops: tuple[Stop, ...] = ()        # calls after its own work that end another container
 
     def run(self, n: int) -> Run:
         """The n-th run (0-based); the last entry repeats."""
@@ -273,6 +276,8 @@ def behaviour_for(c: Container, pod: Pod, scenario: Scenario) -> Behaviour:
         stop_exit_code=int(raw.get("stopExitCode", signal_exit_code(c.stop_signal))),
         assumed=assumed,
         probe_faults=probe_faults(c, pod),
+        pre_stop_stops=_pre_stop_stops(c, pod),
+        exit_stops=exit_stops(ce, ce.script, pod) if c.role != "ephemeral" else (),
     )
 
 
@@ -361,6 +366,16 @@ def _hook_default(hook: Any, c: Container, raw: dict[str, Any], key: str, assume
         return seconds
     assumed[key] = Phrase(_("the {handler} hook is assumed to answer at once"), {"handler": hook.handler})
     return fallback
+
+
+def _pre_stop_stops(c: Container, pod: Pod) -> tuple[Stop, ...]:
+    hook = c.pre_stop
+    if hook is None or hook.handler != "exec":
+        return ()
+    stops = prestop_stops(c, " ".join(expand_hook(hook.command, c).command), pod)
+    if pod.share_process_namespace:   # PID 1 is the pause process there, not the main process
+        stops = tuple(s for s in stops if s.kind != SIGNAL)
+    return stops
 
 
 def _names(names: tuple[str, ...]) -> str:
