@@ -16,6 +16,7 @@ from .errors import ErrorRecord, ManifestError
 from .expand import Expanded, expand_container, expand_hook
 from .i18n import Phrase, Text, gettext_noop as _
 from .model import Container, Pod
+from .mounted_scripts import hook_text
 from .probe_reach import ProbeFault, probe_faults
 from .shutdown import SIGNAL, Stop, exit_stops, prestop_stops
 from .signals import exit_code as signal_exit_code
@@ -353,7 +354,7 @@ def _hook_default(hook: Any, c: Container, raw: dict[str, Any], key: str, assume
         return float(hook.sleep_seconds)
     if hook.handler == "exec":
         exp = expand_hook(hook.command, c)
-        seconds = hook_seconds(" ".join(exp.command))
+        seconds = hook_seconds(hook_text(c, exp.command))
         assumed[key] = (Phrase(_("the hook's command loops forever")) if seconds is None else
                         Phrase(_("the hook's command sleeps {seconds} s"), {"seconds": f"{seconds:g}"}) if seconds else
                         Phrase(_("the hook is assumed to finish at once")))
@@ -372,7 +373,7 @@ def _pre_stop_stops(c: Container, pod: Pod) -> tuple[Stop, ...]:
     hook = c.pre_stop
     if hook is None or hook.handler != "exec":
         return ()
-    stops = prestop_stops(c, " ".join(expand_hook(hook.command, c).command), pod)
+    stops = prestop_stops(c, hook_text(c, expand_hook(hook.command, c).command), pod)
     if pod.share_process_namespace:   # PID 1 is the pause process there, not the main process
         stops = tuple(s for s in stops if s.kind != SIGNAL)
     return stops
