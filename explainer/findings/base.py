@@ -1,6 +1,7 @@
 """Finding, Severity and RuleContext: what every rule reads and what it yields."""
 from __future__ import annotations
 
+import dataclasses
 import json
 from dataclasses import dataclass, field
 from enum import Enum
@@ -10,7 +11,8 @@ from typing import Any, Callable
 from explainer.lifecycle.model import Container, Pod
 from explainer.lifecycle.scenario import Behaviour, Scenario, behaviour_for
 from explainer.lifecycle.sharing_report import SharingReport
-from explainer.lifecycle.simulate import Simulation
+from explainer.lifecycle.simulate import Simulation, simulate
+from explainer.lifecycle.trace import TraceEvent
 from explainer.lifecycle.yamlload import format_path, parse_path, position
 
 from .i18n import Text, gettext_noop
@@ -83,6 +85,36 @@ class Draft:
     patch: tuple[Any, ...] = ()
 
 
+class TraceTime(str):
+    """A moment a finding states, read from a simulation's trace (``t``); shown as "12" (seconds).
+
+    Every time a finding names on the timeline is one of these, so a test can check it against the
+    trace the timeline draws (tests/findings/test_trace_times.py)."""
+
+    t: float
+
+    def __new__(cls, t: float) -> TraceTime:
+        obj = super().__new__(cls, format(t, "g"))
+        obj.t = t
+        return obj
+
+    def __reduce__(self) -> tuple[Any, ...]:   # pickle (the explanation cache) rebuilds it from its time
+        return (TraceTime, (self.t,))
+
+
+@dataclass(frozen=True, slots=True)
+class Deletion:
+    """A deletion of the Pod and what it did to one container: from the timeline's own trace when the
+    scenario deletes the Pod (``on_trace``), else from the same model deleting it at 0 s."""
+
+    at: float
+    events: tuple[TraceEvent, ...]      # the container's events from the deletion on
+    on_trace: bool
+
+    def first(self, *types: str) -> TraceEvent | None:
+        return next((e for e in self.events if e.type in types), None)
+
+
 @dataclass
 class RuleContext:
     """One Pod as the API server stores it, plus what the pipeline already worked out."""
@@ -118,6 +150,28 @@ class RuleContext:
 
     def spec_path(self, field_path: str) -> str:
         return format_path(self.pod.spec_path + parse_path(field_path))
+
+    def trace_time(self, c: Container, *types: str) -> TraceTime | None:
+        """When ``c`` first has an event of ``types`` on the timeline's trace (None: never, or no trace)."""
+        if self.simulation is None:
+            return None
+        e = next((e for e in self.simulation.events if e.container == c.name and e.type in types), None)
+        return TraceTime(e.t) if e is not None else None
+
+    def deletion(self, c: Container) -> Deletion | None:
+        """What a deletion does to ``c``: the scenario's (on the trace), else one at 0 s simulated the same way."""
+        if self.simulation is None:
+            return None
+        events = self.simulation.events
+        at = next((e.t for e in events if e.type == "delete_requested"), None)
+        on_trace = at is not None
+        if at is None:   # once everything has started (the last start, ready or hook end of the trace)
+            at = max((e.t for e in events if e.type in ("started", "ready", "poststart_done", "startup_probe_ok")),
+                     default=0.0) + 1.0
+            scenario = dataclasses.replace(self.scenario, delete_at=at, until=None, sandbox_lost_at=None)
+            events = simulate(self.pod, scenario, container_restart_rules=any(
+                x.restart_rules for x in self.pod.all_containers), version=self.version).events
+        return Deletion(at, tuple(e for e in events if e.t >= at and e.container == c.name), on_trace)
 
     def behaviour(self, c: Container) -> Behaviour:
         """How ``c`` behaves: the simulation's view when there is one, else the same guesses."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .i18n import Phrase, gettext_noop as _
 from .model import Container
+from .mounted_scripts import runs_shell_script
 
 # Each pattern with why the run never ends (the whole reason, a message id).
 _FOREVER_PATTERNS = (
@@ -20,9 +21,10 @@ _FOREVER_PATTERNS = (
     (re.compile(r"\bwhile\s+(true|:|\[\s*1\s*\]|\(\(\s*1\s*\)\))\s*;?\s*do\b"),
      _("its command loops forever (while true)")),
     (re.compile(r"\bfor\s*\(\(\s*;\s*;\s*\)\)"), _("its command loops forever (for ((;;)))")),
-    (re.compile(r"\btail\s+(-[a-zA-Z]*f\b|--follow\b)"), _("its command follows a file forever (tail -f)")),
+    (re.compile(r"\btail\s+(-[a-zA-Z]*[fF]\b|--follow\b)"), _("its command follows a file forever (tail -f)")),
     (re.compile(r"\bsleep\s+\d{4,}\b"), None),  # handled below as long finite sleeps
 )
+_LOOPS = (_FOREVER_PATTERNS[1][1], _FOREVER_PATTERNS[2][1])
 _WAIT_LOOP = re.compile(r"\b(until|while\s+!)\b[^;]{0,400};\s*do\b")
 # Heuristics read at most this much of a command: enough for any real script, and it
 # bounds the work a hostile 1 MiB command can cause.
@@ -51,10 +53,10 @@ class RunGuess:
 def guess_run(c: Container, default_finite: bool) -> RunGuess:
     """How long one run of ``c``'s main process lasts, and why we think so."""
     script = c.script[:_SCAN_LIMIT]
-    for pattern, why in _FOREVER_PATTERNS[:4]:
-        if pattern.search(script):
-            return RunGuess(None, Phrase(why), certain=True)
-    if _WAIT_LOOP.search(script):
+    why = _forever(script)
+    if why is not None:
+        return RunGuess(None, Phrase(why), certain=True)
+    if _WAIT_LOOP.search(script) or _left_loop(script):
         return RunGuess(1.0, Phrase(_("its command waits in a loop for something outside the Pod; "
                                     "assumed to be there after 1 s")))
     sleeps = [float(n) * _UNITS[u] for n, u in _SLEEP.findall(script)]
@@ -86,7 +88,8 @@ def guess_stop(c: Container, pid1: bool = True) -> tuple[float | None, Phrase]:
     argv = c.command + c.args
     if argv and pid1:
         prog = argv[0]
-        if _SHELLS.match(prog) and "trap" not in c.script:
+        # a mounted script with a shell's #! line runs as that shell (mounted_scripts.py)
+        if (_SHELLS.match(prog) or runs_shell_script(c, prog)) and "trap" not in c.script:
             execs = _EXEC.findall(c.script[:_SCAN_LIMIT])
             if not execs:
                 return None, Phrase(_("a shell as PID 1 ignores SIGTERM unless it traps it"))
@@ -112,11 +115,30 @@ def hook_seconds(script: str) -> float | None:
     how long is unknown, so only the sleeps outside loops count.
     """
     script = script[:_SCAN_LIMIT]
-    for pattern, _why in _FOREVER_PATTERNS[:4]:
-        if pattern.search(script):
-            return None
+    if _forever(script) is not None:
+        return None
     outside = _LOOP.sub(" ", script)
     return sum(float(n) * _UNITS[u] for n, u in _SLEEP.findall(outside))
+
+
+# A `while true` / `for ((;;))` loop whose body breaks, returns or exits ends when it has what it waits for.
+_LEFT_LOOP = re.compile(r"\b(?:while\s+(?:true|:)|for\s*\(\(\s*;\s*;\s*\)\))\s*;?\s*do\b(?:(?!\bdone\b).){0,4000}?"
+                        r"\b(?:break|return|exit)\b", re.S)
+
+
+def _forever(script: str) -> str | None:
+    """Why the script never ends (a message id), or None.  A loop that can leave (`break`, `return`,
+    `exit` in its body) is a wait, not forever."""
+    for pattern, why in _FOREVER_PATTERNS[:4]:
+        for m in pattern.finditer(script):
+            if not (why in _LOOPS and _LEFT_LOOP.match(script, m.start())):
+                return why
+    return None
+
+
+def _left_loop(script: str) -> bool:
+    return any(_LEFT_LOOP.match(script, m.start()) for pattern, _why in _FOREVER_PATTERNS[1:3]
+               for m in pattern.finditer(script))
 
 
 def _looks_like_server_command(c: Container) -> bool:

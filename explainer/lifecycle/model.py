@@ -117,6 +117,7 @@ class Container:
     stop_signal: str | None = None             # lifecycle.stopSignal
     resize_restart: tuple[str, ...] = ()       # resources whose resizePolicy is RestartContainer
     dropped: tuple[str, ...] = ()              # fields the API server dropped (gate off): for findings
+    files: tuple[tuple[str, str], ...] = ()    # (path, text) of ConfigMap scripts it runs (mounted_scripts.py)
 
     @property
     def probes(self) -> tuple[Probe, ...]:
@@ -124,8 +125,12 @@ class Container:
 
     @property
     def script(self) -> str:
-        """command + args as one text, for the heuristics that read shell."""
-        return " ".join(self.command + self.args)
+        """command + args as one text, for the heuristics that read shell, then the text of the
+        ConfigMap scripts they run (read like a script written inline)."""
+        text = " ".join(self.command + self.args)
+        if not self.files:
+            return text
+        return text + "".join(f"\n{body}" for path, body in self.files if path in text)   # not a hook's
 
 
 @dataclass(frozen=True, slots=True)

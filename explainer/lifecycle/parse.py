@@ -13,6 +13,7 @@ from . import defaults as d
 from .errors import ErrorRecord, ManifestError
 from .i18n import Text, gettext_noop as _
 from .indentation import diagnose_lost_indentation
+from .mounted_scripts import config_map_data, with_mounted_scripts
 from .model import (Container, EnvVar, Hook, Mount, Pod, PodSource, Port, Probe, RestartRule,
                     SourceRef, Volume)
 from .yamlload import Limits, format_path, load_documents, position
@@ -50,6 +51,7 @@ class Intake:
     skipped: list[Skipped] = field(default_factory=list)
     errors: list[ErrorRecord] = field(default_factory=list)
     objects: int = 0               # documents that hold anything (not only comments or ---)
+    config_maps: list[tuple[str | None, str, dict[str, str]]] = field(default_factory=list)
 
 
 def parse_manifest(text: str, limits: Limits = Limits()) -> Intake:
@@ -60,6 +62,8 @@ def parse_manifest(text: str, limits: Limits = Limits()) -> Intake:
             continue
         intake.objects += 1
         _document(doc.data, doc.index, (), intake, limits)
+    if intake.config_maps:   # scripts run from a ConfigMap of the same input (docs/lifecycle-model.md §9.3)
+        intake.pods = [with_mounted_scripts(p, intake.config_maps) for p in intake.pods]
     return intake
 
 
@@ -100,6 +104,8 @@ def _document(data: Any, index: int, at: tuple[Any, ...], intake: Intake, limits
         for i in range(len(items)):
             _document(root, index, at + ("items", i), intake, limits)
         return
+    if kind == "ConfigMap" and config_map_data(obj) is not None:
+        intake.config_maps.append(config_map_data(obj))
     if kind not in TEMPLATE_PATHS:
         intake.skipped.append(Skipped(index, kind, name, where[0],
                                       f"{kind} holds no Pod: nothing to simulate.", root, at))

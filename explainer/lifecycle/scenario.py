@@ -6,6 +6,7 @@ or defaulted, and every such value is reported as assumed.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,9 +14,12 @@ from . import defaults as d
 from .commands import guess_run, guess_stop, hook_seconds
 from .errors import ErrorRecord, ManifestError
 from .evidence import heap_over_limit, missing_hook_binary, poststart_self_call
+from .expand import Expanded, expand_container, expand_hook
 from .i18n import Phrase, Text, gettext_noop as _
 from .model import Container, Pod
+from .mounted_scripts import hook_text
 from .probe_reach import ProbeFault, probe_faults
+from .shutdown import SIGNAL, Stop, exit_stops, prestop_stops
 from .signals import exit_code as signal_exit_code
 from .yamlload import Limits, format_path, load_documents, position
 
@@ -71,6 +75,8 @@ class Behaviour:
     stop_exit_code: int = d.EXIT_SIGTERM
     assumed: dict[str, Phrase] = field(default_factory=dict)
     probe_faults: dict[str, ProbeFault] = field(default_factory=dict)   # probes that cannot pass (probe_reach.py)
+    pre_stop_stops: tuple[Stop, ...] = ()    # calls in its preStop hook that end a main process (shutdown.py)
+    exit_stops: tuple[Stop, ...] = ()        # calls after its own work that end another container
 
     def run(self, n: int) -> Run:
         """The n-th run (0-based); the last entry repeats."""
@@ -256,7 +262,11 @@ def behaviour_for(c: Container, pod: Pod, scenario: Scenario) -> Behaviour:
     """The resolved behaviour of ``c``: scenario values first, then guesses from the manifest."""
     raw = {k: v for k, v in scenario.containers.get(c.name, {}).items() if v is not None}   # null: not given
     assumed: dict[str, Phrase] = {}
-    runs = _oom_runs(c, pod, raw, assumed) or _runs(c, pod, raw, assumed)
+    # the process sees its arguments after the kubelet's $(VAR) and a shell's $VAR (docs/lifecycle-model.md §9.1)
+    exp = expand_container(c)
+    ce = c if (exp.command, exp.args) == (c.command, c.args) else dataclasses.replace(
+        c, command=exp.command, args=exp.args)
+    runs = _oom_runs(c, pod, raw, assumed) or _runs(ce, pod, raw, assumed, exp)
     post_start_code = _post_start_fails(c, pod, raw, assumed)
     pre_stop_code = _pre_stop_fails(c, raw, assumed)
     return Behaviour(
@@ -265,16 +275,18 @@ def behaviour_for(c: Container, pod: Pod, scenario: Scenario) -> Behaviour:
         startup_seconds=float(raw.get("startupSeconds", 0) or 0),
         failing_probes=frozenset(raw.get("failingProbes") or ()),
         post_start_seconds=(float(raw.get("postStartSeconds", 0) or 0) if post_start_code else
-                            _hook_default(c.post_start, raw, "postStartSeconds", assumed, 0.0)),
+                            _hook_default(c.post_start, c, raw, "postStartSeconds", assumed, 0.0)),
         post_start_exit_code=post_start_code,
         pre_stop_seconds=(float(raw.get("preStopSeconds", 0) or 0) if pre_stop_code and "preStopExitCode" not in raw
-                          else _hook_default(c.pre_stop, raw, "preStopSeconds", assumed, 0.0)),
+                          else _hook_default(c.pre_stop, c, raw, "preStopSeconds", assumed, 0.0)),
         pre_stop_exit_code=pre_stop_code,
-        stop_seconds=_stop_seconds(c, pod, raw, assumed),
+        stop_seconds=_stop_seconds(ce, pod, raw, assumed),
         # a process the stop signal ends exits 128 + n (lifecycle.stopSignal, docs/lifecycle-model.md §19)
         stop_exit_code=int(raw.get("stopExitCode", signal_exit_code(c.stop_signal))),
         assumed=assumed,
         probe_faults=probe_faults(c, pod),
+        pre_stop_stops=_pre_stop_stops(c, pod),
+        exit_stops=exit_stops(ce, ce.script, pod) if c.role != "ephemeral" else (),
     )
 
 
@@ -310,7 +322,8 @@ def validate_behaviour(raw: dict[str, Any], name: str, root: Any = None) -> list
     return errors
 
 
-def _runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase]) -> tuple[Run, ...]:
+def _runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase],
+          exp: Expanded | None = None) -> tuple[Run, ...]:
     if isinstance(raw.get("runs"), list) and raw["runs"]:
         return tuple(Run(_as_duration(r.get("runSeconds", "forever"), "forever"), int(r.get("exitCode", 0)))
                      for r in raw["runs"])
@@ -330,6 +343,10 @@ def _runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase
             assumed["runSeconds"] = Phrase(_("the scenario gives an exit code, so it is assumed to exit after 1 s"))
         elif not guess.certain:
             assumed["runSeconds"] = guess.why
+        elif exp is not None and exp.unknown:
+            assumed["runSeconds"] = Phrase(_("its command uses {names}, set outside the manifest (valueFrom or "
+                                             "envFrom), so what it does is not known: {why}"),
+                                           {"names": _names(exp.unknown), "why": guess.why})
     if "exitCode" not in raw and seconds is not None:
         assumed.setdefault("exitCode", Phrase(_("assumed to exit with code 0")))
     return (Run(seconds, int(raw.get("exitCode", 0))),)
@@ -382,7 +399,7 @@ def _pre_stop_fails(c: Container, raw: dict[str, Any], assumed: dict[str, Phrase
     return d.EXIT_EXEC_NOT_FOUND
 
 
-def _hook_default(hook: Any, raw: dict[str, Any], key: str, assumed: dict[str, Phrase],
+def _hook_default(hook: Any, c: Container, raw: dict[str, Any], key: str, assumed: dict[str, Phrase],
                   fallback: float) -> float | None:
     if key in raw:
         return _as_duration(raw[key], "forever")
@@ -391,13 +408,34 @@ def _hook_default(hook: Any, raw: dict[str, Any], key: str, assumed: dict[str, P
     if hook.handler == "sleep" and hook.sleep_seconds is not None:
         return float(hook.sleep_seconds)
     if hook.handler == "exec":
-        seconds = hook_seconds(" ".join(hook.command))
+        exp = expand_hook(hook.command, c)
+        seconds = hook_seconds(hook_text(c, exp.command))
         assumed[key] = (Phrase(_("the hook's command loops forever")) if seconds is None else
                         Phrase(_("the hook's command sleeps {seconds} s"), {"seconds": f"{seconds:g}"}) if seconds else
                         Phrase(_("the hook is assumed to finish at once")))
+        if exp.unknown:
+            assumed[key] = Phrase(_("the hook's command uses {names}, set outside the manifest (valueFrom or "
+                                    "envFrom): {why}"), {"names": _names(exp.unknown), "why": assumed[key]})
+        elif exp.used and seconds:
+            assumed[key] = Phrase(_("{why}, with {names} from the container's env"),
+                                  {"names": _names(exp.used), "why": assumed[key]})
         return seconds
     assumed[key] = Phrase(_("the {handler} hook is assumed to answer at once"), {"handler": hook.handler})
     return fallback
+
+
+def _pre_stop_stops(c: Container, pod: Pod) -> tuple[Stop, ...]:
+    hook = c.pre_stop
+    if hook is None or hook.handler != "exec":
+        return ()
+    stops = prestop_stops(c, hook_text(c, expand_hook(hook.command, c).command), pod)
+    if pod.share_process_namespace:   # PID 1 is the pause process there, not the main process
+        stops = tuple(s for s in stops if s.kind != SIGNAL)
+    return stops
+
+
+def _names(names: tuple[str, ...]) -> str:
+    return ", ".join(f"${n}" for n in names)
 
 
 def _stop_seconds(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase]) -> float | None:

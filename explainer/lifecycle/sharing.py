@@ -122,7 +122,7 @@ def _volumes(pod: Pod, everyone: tuple[Container, ...]) -> tuple[tuple[VolumeSha
             writable[m.container] = writable.get(m.container, False) or not m.read_only
         out.append(VolumeShare(
             v.name, v.type, mounts,
-            tuple(f"{_SOURCE_PREFIX.get(kind, kind)}/{name}" for kind, name in v.sources),
+            tuple(_source_label(kind, name) for kind, name in v.sources),
             tuple(Exchange(w, r) for w, rw in writable.items() if rw for r in writable if r != w),
             forced,
         ))
@@ -155,6 +155,13 @@ def _conflicts(pod: Pod) -> list[dict]:
         else:
             out += [x for x in _clashes(before + [c]) if c.name in x["containers"]]
     return out
+
+
+def _source_label(kind: str, name: str) -> str:
+    """``secret/db``, ``persistentVolumeClaim/data``; a host path is already a path: ``hostPath:/sys/fs/bpf``."""
+    if kind == "path":
+        return f"{_SOURCE_PREFIX[kind]}:{name}"
+    return f"{_SOURCE_PREFIX.get(kind, kind)}/{name}"
 
 
 def _exposure(pod: Pod, everyone: tuple[Container, ...]) -> tuple[Exposure, ...]:

@@ -263,7 +263,7 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
         return should_restart(c.spec, self.pod.restart_policy, exit_code)
 
     # ---- exits -------------------------------------------------------------------------------
-    def _exit(self, c: CState, gen: int, code: int, how: str) -> None:
+    def _exit(self, c: CState, gen: int, code: int, how: str | Text, assumed: bool | None = None) -> None:
         if gen != c.gen or not c.alive:
             return
         now = self.s.now
@@ -279,8 +279,12 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
         message = _EXIT_HOW.get(how, how)
         if how == "sigterm" and c.spec.stop_signal is not None:
             message = Text(_("exits after its stop signal {signal}"), {"signal": c.spec.stop_signal})
-        assumed = (how in ("natural", "oom") and "runSeconds" in c.b.assumed) or (how == "sigterm" and "stopSeconds" in c.b.assumed)
+        if assumed is None:
+            assumed = (how in ("natural", "oom") and "runSeconds" in c.b.assumed) or (how == "sigterm" and
+                                                                                     "stopSeconds" in c.b.assumed)
         self.emit(c, "exited", exit_code=code, reason=reason, message=message, assumed=assumed)
+        if how == "natural":
+            self._exit_stops(c, code)
         if was_ready:
             self.emit(c, "not_ready", message=_NO_LONGER_RUNNING)
         kill = c.kill
@@ -300,6 +304,15 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
                                    {"c": c.spec.name}))
             self._start_queue()
         self.request_sync()
+
+    def _exit_stops(self, c: CState, code: int) -> None:
+        """``c``'s command ends another container when its work is done (a proxy's shutdown endpoint; §9.2)."""
+        for stop in c.b.exit_stops:
+            target = self.cs.get(stop.target)
+            if target is None or not target.alive or (stop.on_success and code != 0):
+                continue
+            why = Text(_("{c} ends it when its work is done: {how}"), {"c": c.spec.name, "how": stop.how})
+            self.s.at(self.s.now, HAPPEN, self._script_stop, target, target.gen, stop, why)
 
     # ---- what the scenario does to the Pod ----------------------------------------------------
     def _delete(self) -> None:

@@ -18,6 +18,9 @@ from .scenario import Run
 from .scheduler import HAPPEN
 from .status import EXITED, RUNNING, WAITING
 
+_SANDBOX = Text(_("the kubelet creates the Pod sandbox: network namespace and IP"))
+_SANDBOX_HOST = Text(_("the kubelet creates the Pod sandbox in the node's network namespace (hostNetwork): "
+                       "the node's IP"))
 _RUNS_UNTIL_STOPPED = Text(_("runs until stopped"))
 _READY_NO_PROBE = Text(_("no readinessProbe: ready once started"))
 # What the kubelet makes of a probe that cannot pass (probe_reach.py; docs/lifecycle-model.md §8.1).
@@ -87,8 +90,9 @@ class StartupMixin:
                 self._snapshot()
                 return False
         self.sandbox = self.sandbox_ever = True
-        self.emit(None, "sandbox_ready",
-                  message=Text(_("the kubelet creates the Pod sandbox: network namespace and IP")))
+        # hostNetwork: the runtime makes no network namespace for the sandbox; the Pod gets the node's IP
+        # (pkg/kubelet/kuberuntime/util.go `namespacesForPod` -> `networkNamespaceForPod`: NamespaceMode_NODE)
+        self.emit(None, "sandbox_ready", message=_SANDBOX_HOST if self.pod.host_network else _SANDBOX)
         return True
 
     def _init_actions(self) -> tuple[list[CState], bool, bool]:

@@ -13,6 +13,7 @@ from .i18n import Text, gettext_noop as _
 from .probes import INF
 from .runtime import CState, Kill
 from .scheduler import HAPPEN
+from .shutdown import SIGNAL, Stop
 
 _GRACE_OVER = Text(_("the grace period is over: SIGKILL"))
 
@@ -32,6 +33,11 @@ class TerminationMixin:
             self.emit(c, "prestop_started", reason=reason, message=hook.detail)
             seconds = c.b.pre_stop_seconds
             end = now + seconds if seconds is not None else INF
+            for stop in c.b.pre_stop_stops:     # the hook ends a main process itself (§9.2)
+                target = self.cs.get(stop.target)
+                if target is not None and now + stop.offset <= min(end, k.deadline):
+                    self.s.at(now + stop.offset, HAPPEN, self._script_stop, target, target.gen, stop,
+                              Text(_("{c}'s preStop hook ends it: {how}"), {"c": c.spec.name, "how": stop.how}))
             if end < k.deadline:
                 self.s.at(end, HAPPEN, self._prestop_end, c, k, False)
             else:
@@ -52,6 +58,28 @@ class TerminationMixin:
                       message=Text(_("the hook failed; the kill goes on")) if code else "",
                       assumed="preStopSeconds" in c.b.assumed)
         self._after_prestop(c, k)
+
+    def _script_stop(self, c: CState, gen: int, stop: Stop, why: Text) -> None:
+        """A script ends ``c``'s main process (shutdown.py, §9.2): by a signal PID 1 answers as it answers
+        SIGTERM (a PID 1 without a handler ignores it), or by an endpoint after which it exits at once."""
+        if gen != c.gen or not c.alive:
+            return
+        if stop.kind == SIGNAL:
+            delay = c.b.stop_seconds
+            if delay is None:
+                self.notes.append(Text(_("t={t}s: {why}, but {c}'s main process has no handler for the signal "
+                                         "as PID 1 and ignores it."), {"t": f"{self.s.now:g}", "why": why,
+                                                                     "c": c.spec.name}))
+                return
+            code, assumed = c.b.stop_exit_code, "stopSeconds" in c.b.assumed
+        else:
+            delay, code, assumed = 0.0, 0, True   # the endpoint's exit code and speed are the proxy's own
+        if c.kill is not None and c.kill.stage == "term":
+            return      # the kubelet's own stop signal is already on its way
+        if delay == 0:
+            self._exit(c, c.gen, code, why, assumed)    # before the hook's own end at this instant
+        else:
+            self.s.at(self.s.now + delay, HAPPEN, self._exit, c, c.gen, code, why, assumed)
 
     def _after_prestop(self, c: CState, k: Kill) -> None:
         k.stage = "turn"

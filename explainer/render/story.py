@@ -39,7 +39,10 @@ def story(pod: Pod, sim: Simulation) -> list[Step]:
         if text is not None:
             kind = "restarted" if e.type == "started" and e.restart_count else e.type
             steps.append(Step(e.t, e.container, text, e.assumed, kind))
-    steps.append(Step(sim.end_time, None, _ending(sim)))
+    # the ending goes where its time is: after every event up to then (a tie keeps cause before its
+    # outcome), before any event that comes later (a Job's Pod deleted after it Succeeded)
+    at = next((i for i, s in enumerate(steps) if s.t > sim.end_time), len(steps))
+    steps.insert(at, Step(sim.end_time, None, _ending(sim)))
     return steps
 
 
@@ -109,6 +112,10 @@ def _sentence(e: TraceEvent, c: Container | None, pod: Pod, events: list[TraceEv
     name = e.container or ""
     k = e.type
     if k == "sandbox_ready":
+        if pod.host_network:
+            return Text(_("The kubelet creates the Pod sandbox. With hostNetwork: true it makes no network "
+                          "namespace of its own: every container uses the node's network namespace and IP "
+                          "address, and reaches the node's ports on localhost."))
         return Text(_("The kubelet creates the Pod sandbox: the network namespace and IP address that every "
                       "container of the Pod shares."))
     if k == "started" and c is not None:

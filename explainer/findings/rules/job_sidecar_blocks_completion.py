@@ -62,9 +62,11 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     finishing = [c.name for c in pod.containers if guesses[c.name].seconds is not None]
     if not finishing:
         return
+    # a worker that calls the helper's shutdown endpoint when done ends it (lifecycle/shutdown.py)
+    ended = {s.target for c in pod.containers if c.name in finishing for s in ctx.behaviour(c).exit_stops}
     for c in pod.containers:
         guess = guesses[c.name]
-        if guess.seconds is not None:
+        if guess.seconds is not None or c.name in ended:
             continue
         cronjob = Text(gettext_noop(" (and the CronJob's later runs start beside it, or are skipped under "
                                     "concurrencyPolicy: Forbid)")) if pod.source.kind == "CronJob" else ""

@@ -19,6 +19,8 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.model import Container
 
+from explainer.lifecycle.probes import INF, Checks, failure_time
+
 from ..base import Finding, RuleContext, Severity, fill, flow_yaml
 from ..i18n import Text, gettext_noop
 from ..patch import CopyOf, SetKey, path_of, plain
@@ -58,13 +60,18 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         budget = p.initial_delay + p.failure_threshold * p.period
         if budget >= SLOW_START_SECONDS:
             continue
+        # the kill falls on the failureThreshold-th check, as the simulation computes it (lifecycle/probes.py)
+        kill = failure_time(Checks(float(p.initial_delay), float(p.period), 0.0), INF, p.failure_threshold)
+        killed = ctx.trace_time(c, "liveness_failed")
+        here = Text(gettext_noop(" In this timeline the kubelet kills it at {t} s."), {"t": killed}) \
+            if killed is not None else ""
         explanation = Text(gettext_noop(
             "{c} has a livenessProbe ({detail}) and no startupProbe: the first check runs "
-            "at {delay} s and {failures} failures {period} s apart get it killed "
-            "about {budget} s after it starts. If {c} ever needs longer to start, the kubelet "
-            "kills and restarts it before it is up, again and again (CrashLoopBackOff)."),
+            "{delay} s after it starts, and after {failures} failed checks {period} s apart the kubelet kills it "
+            "{kill} s after it starts. If {c} ever needs longer to start, the kubelet "
+            "kills and restarts it before it is up, again and again (CrashLoopBackOff).{here}"),
             {"c": c.name, "detail": p.detail, "delay": p.initial_delay, "failures": p.failure_threshold,
-             "period": p.period, "budget": budget})
+             "period": p.period, "kill": format(kill or 0, "g"), "here": here})
         yield ctx.finding(ID, c, ctx.container_path(c, "livenessProbe"), explanation,
                           fill(FIX, name=c.name, handler=_handler(ctx, c)), patch=_patch(ctx, c))
 

@@ -18,9 +18,11 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from explainer.lifecycle.defaults import DOCS, MINIMUM_GRACE_PERIOD_SECONDS as MIN_GRACE
+from explainer.lifecycle.defaults import DOCS
+from explainer.lifecycle.model import Container
+from explainer.lifecycle.trace import TraceEvent
 
-from ..base import Finding, RuleContext, Severity, fill, flow_yaml
+from ..base import Finding, RuleContext, Severity, TraceTime, fill, flow_yaml
 from ..i18n import Text, gettext_noop
 from ..patch import SetKey
 
@@ -67,7 +69,6 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         term = None if pre is None else max(pre, apps_end) if c.role == "sidecar" else pre
         if term is not None and (term + stop <= grace if stop is not None else pre == 0 and term <= grace):
             continue
-        kill_at = grace + MIN_GRACE if term is None or term >= grace else max(grace, term + MIN_GRACE)
         if pre is None:
             what = Text(gettext_noop("preStop of {c} never ends ({why})"),
                         {"c": c.name, "why": b.assumed.get("preStopSeconds", Text(gettext_noop("it loops")))})
@@ -84,10 +85,11 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                                  "(at {apps_end} s here), from the same deadline."),
                     {"apps_end": format(apps_end, "g")}) if c.role == "sidecar" else ""
         cut = Text(gettext_noop("the hook") if pre is None or pre > grace else gettext_noop("its shutdown"))
-        explanation = Text(gettext_noop(
-            "{what}, but terminationGracePeriodSeconds is {grace} s: at deletion SIGKILL ends it at "
-            "{kill_at} s, cutting {cut} off (exit code 137).{side}"),
-            {"what": what, "grace": grace, "kill_at": format(kill_at, "g"), "cut": cut, "side": side})
+        outcome = _outcome(ctx, c, cut)
+        if outcome is None:
+            continue   # the simulated deletion shows no cut: nothing to warn about
+        explanation = Text(gettext_noop("{what}, but terminationGracePeriodSeconds is {grace} s: {outcome}{side}"),
+                           {"what": what, "grace": grace, "outcome": outcome, "side": side})
         needed = (term if term is not None else grace) + (stop or 0) + 10
         path = ctx.container_path(c, "lifecycle.preStop")
         raw = ctx.raw(path)
@@ -96,6 +98,34 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         grace_fix = int(needed) if pre is not None else grace
         yield ctx.finding(ID, c, path, explanation, fill(FIX, name=c.name, grace=grace_fix, hook=hook_yaml),
                           patch=_patch(ctx, pre, stop, c.role == "sidecar"))
+
+
+def _outcome(ctx: RuleContext, c: Container, cut: Text) -> Text | None:
+    """What the deletion does to ``c``, in the numbers of the timeline's trace (or, when the scenario does
+    not delete the Pod, of the same model deleting it once everything has started: times after it)."""
+    d = ctx.deletion(c)
+    if d is None:
+        return None
+    killed = d.first("killed")
+    hook_cut = next((e for e in d.events if e.type == "prestop_done" and e.reason == "GracePeriodExceeded"), None)
+    exited = d.first("exited")
+    if killed is None and (hook_cut is None or exited is None):
+        return None
+
+    def when(e: TraceEvent) -> Text:
+        if d.on_trace:
+            return Text(gettext_noop("at {t} s"), {"t": TraceTime(e.t)})
+        return Text(gettext_noop("{n} s after the deletion"), {"n": format(e.t - d.at, "g")})
+
+    if d.on_trace:
+        head = Text(gettext_noop("deleted at {t} s, "), {"t": TraceTime(d.at)})
+    else:
+        head = Text(gettext_noop("at deletion "))
+    if killed is not None:
+        return Text(gettext_noop("{head}SIGKILL ends it {when}, cutting {cut} off (exit code 137)."),
+                    {"head": head, "when": when(killed), "cut": cut})
+    return Text(gettext_noop("{head}the grace period cuts the hook off {when}; it exits on the stop signal "
+                             "{exit}."), {"head": head, "when": when(hook_cut), "exit": when(exited)})
 
 
 def _patch(ctx: RuleContext, pre: float | None, stop: float | None, sidecar: bool) -> tuple[SetKey, ...] | None:

@@ -1,0 +1,179 @@
+"""Scripts that end a main process themselves: ``kill -TERM 1``, a proxy's ``/quitquitquit``, ``nginx -s quit``.
+
+A preStop hook that signals PID 1 or calls a shutdown endpoint makes the container exit during the hook,
+not at the kubelet's SIGTERM; a Job's worker that calls its proxy's shutdown endpoint when it is done lets
+the proxy exit, so the Pod can complete (docs/lifecycle-model.md §9.2).  Only calls at a command's place in
+the script count (``work; curl …/quitquitquit``), not words inside another command's arguments.
+
+Which container an endpoint stops: the one that declares the port, else a known proxy on its default
+admin port with the endpoint switched on — Istio's pilot-agent (15020) and Envoy admin (15000),
+cloud-sql-proxy (``--admin-port``, 9091) only when started with ``--quitquitquit``, linkerd-proxy (4191,
+``/shutdown``) unless ``LINKERD2_PROXY_SHUTDOWN_ENDPOINT_ENABLED`` says false.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .commands import hook_seconds
+from .i18n import Phrase, gettext_noop as _
+from .model import Container, Pod
+
+SIGNAL, ENDPOINT = "signal", "endpoint"
+_SCAN_LIMIT = 16_384
+# Separators between commands of a shell script, and what the next command depends on.
+_SEP = re.compile(r"(\|\||&&|;|\n|\|)")
+_WORDS = re.compile(r"[^\s'\"]+|'[^']*'|\"[^\"]*\"")
+_URL = re.compile(r"(?:https?://)?(?:localhost|127\.0\.0\.1|\[::1\]|0\.0\.0\.0)(?::(\d+))?/(quitquitquit|shutdown)\b")
+# kill's ways to name SIGTERM, SIGINT and SIGQUIT (a handler in PID 1 may end it); SIGKILL from inside the
+# container's own PID namespace is ignored by its init process (pid_namespaces(7)), so it is not listed.
+_KILL_SIGNALS = {"", "-TERM", "-SIGTERM", "-15", "-s TERM", "-s SIGTERM", "-INT", "-SIGINT", "-2", "-s INT",
+                 "-QUIT", "-SIGQUIT", "-3", "-s QUIT", "-HUP", "-1"}
+_KILL_PID1 = re.compile(r"^kill\s+((?:-s\s+)?-?[A-Z0-9]*\s+)?1$")
+_ISTIO_IMAGE = re.compile(r"(^|/)(proxyv2|istio-proxy|proxy_debug)([:@]|$)")
+_LINKERD_IMAGE = re.compile(r"(^|/)(proxy|linkerd2?-proxy)([:@]|$)")
+_CLOUD_SQL_IMAGE = re.compile(r"(^|/)(cloud-sql-proxy|cloudsql-proxy|gce-proxy)([:@]|$)")
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """One call in a script that ends ``target``'s main process."""
+
+    target: str                    # the container whose main process ends
+    kind: str                      # SIGNAL (exits as it answers SIGTERM) | ENDPOINT (exits at once)
+    offset: float                  # seconds of top-level sleeps before the call (hooks)
+    how: Phrase                    # English, translatable: "kill -TERM 1", "POST /quitquitquit (cloud-sql-proxy)"
+    on_success: bool = False       # only after the previous command succeeded (``work && curl …``)
+
+
+def prestop_stops(c: Container, script: str, pod: Pod) -> tuple[Stop, ...]:
+    """Calls in ``c``'s preStop hook (``script``: its command, expanded) that end a main process."""
+    out = []
+    for before, op, cmd in _commands(script):
+        stop = _stop(cmd, c, pod, self_ok=True)
+        if stop is not None:
+            offset = hook_seconds(before) or 0.0
+            out.append(Stop(stop.target, stop.kind, offset, stop.how, op == "&&"))
+    return tuple(out)
+
+
+def exit_stops(c: Container, script: str, pod: Pod) -> tuple[Stop, ...]:
+    """Calls that end another container when ``c``'s main command has done its work: a shutdown endpoint
+    after the work (``work; curl …``), in an ``EXIT`` trap, or ``linkerd-await --shutdown -- work``."""
+    out = []
+    argv = script.split()
+    if argv[:1] and argv[0].rsplit("/", 1)[-1] == "linkerd-await" and "--shutdown" in argv:
+        target = _endpoint_target(4191, "shutdown", pod, c)
+        if target is not None:
+            out.append(Stop(target.name, ENDPOINT, 0.0, Phrase(_("linkerd-await --shutdown ends {target}"),
+                                                               {"target": target.name})))
+    trap = re.search(r"\btrap\s+(['\"])(.*?)\1\s+(?:EXIT|0)\b", script)
+    if trap:
+        for _before, _op, cmd in _commands(trap.group(2)):
+            stop = _stop(cmd, c, pod, self_ok=False)
+            if stop is not None:
+                out.append(stop)
+    commands = _commands(script)
+    for i, (_before, op, cmd) in enumerate(commands):
+        if i == 0 or op == "||":
+            continue      # the work itself, or a call made only when the work failed
+        stop = _stop(cmd, c, pod, self_ok=False)
+        if stop is not None:
+            out.append(Stop(stop.target, stop.kind, 0.0, stop.how, op == "&&"))
+    return tuple(dict.fromkeys(out))
+
+
+def _commands(script: str) -> list[tuple[str, str, str]]:
+    """(text before, operator before, command) for each command of a shell script, in order."""
+    script = script[:_SCAN_LIMIT]
+    parts = _SEP.split(script)
+    out = []
+    op = ""
+    pos = 0
+    for i, part in enumerate(parts):
+        if i % 2:
+            op = part
+        else:
+            cmd = part.strip()
+            if cmd:
+                out.append((script[:pos], op, cmd))
+        pos += len(part)
+    return out
+
+
+def _stop(cmd: str, c: Container, pod: Pod, self_ok: bool) -> Stop | None:
+    words = [w.strip("'\"") for w in _WORDS.findall(cmd)]
+    while words and (words[0] in ("exec", "command") or re.match(r"^[A-Za-z_]\w*=", words[0])):
+        words.pop(0)
+    if not words:
+        return None
+    prog = words[0].rsplit("/", 1)[-1]
+    text = " ".join(words)
+    if self_ok and prog == "kill" and _KILL_PID1.match(text):
+        flag = text[4:-1].strip()
+        if flag in _KILL_SIGNALS:
+            return Stop(c.name, SIGNAL, 0.0, Phrase(_("{command} signals its main process"), {"command": text}))
+        return None
+    if self_ok and prog == "nginx" and len(words) >= 3 and words[1] == "-s" and words[2] in ("quit", "stop"):
+        return Stop(c.name, SIGNAL, 0.0, Phrase(_("{command} signals its main process"), {"command": text}))
+    if self_ok and prog == "wait-shutdown":      # ingress-nginx: SIGTERM to the controller, then waits
+        return Stop(c.name, SIGNAL, 0.0, Phrase(_("{command} sends SIGTERM to the controller"), {"command": text}))
+    if self_ok and prog == "pilot-agent" and "request" in words and "quitquitquit" in words:
+        target = c if _is_istio(c) else None
+        return Stop(c.name, ENDPOINT, 0.0, Phrase(_("{command} ends the proxy"), {"command": text})) \
+            if target is not None else None
+    if prog in ("curl", "wget"):
+        m = _URL.search(text)
+        if m is None:
+            return None
+        port = int(m.group(1) or 80)
+        target = _endpoint_target(port, m.group(2), pod, c)
+        if target is None or (target is c and not self_ok):
+            return None
+        return Stop(target.name, ENDPOINT, 0.0, Phrase(_("{command} ends {target}"),
+                                                       {"command": f"{prog} …:{port}/{m.group(2)}",
+                                                        "target": target.name}))
+    return None
+
+
+def _endpoint_target(port: int, path: str, pod: Pod, caller: Container) -> Container | None:
+    """The container that serves ``/path`` on ``port`` and exits when it is called."""
+    running = [o for o in pod.init_containers + pod.containers if o.role != "init"]
+    for o in running:
+        if path == "quitquitquit" and _is_cloud_sql(o) and port == _cloud_sql_admin_port(o):
+            return o if "--quitquitquit" in o.args + o.command else None
+    for o in running:
+        if path == "quitquitquit" and _is_istio(o) and port in (15020, 15000):
+            return o
+        if path == "shutdown" and port == 4191 and _is_linkerd(o):
+            enabled = next((e.value for e in o.env if e.name == "LINKERD2_PROXY_SHUTDOWN_ENDPOINT_ENABLED"), None)
+            return o if enabled != "false" else None
+    declared = [o for o in running if any(p.container_port == port for p in o.ports)]
+    if path == "quitquitquit" and len(declared) == 1 and not _is_cloud_sql(declared[0]):
+        return declared[0]
+    return None
+
+
+def _is_istio(c: Container) -> bool:
+    return bool(_ISTIO_IMAGE.search(_image(c))) or c.name == "istio-proxy"
+
+
+def _is_linkerd(c: Container) -> bool:
+    return c.name == "linkerd-proxy" or ("linkerd" in c.image and bool(_LINKERD_IMAGE.search(_image(c))))
+
+
+def _is_cloud_sql(c: Container) -> bool:
+    return bool(_CLOUD_SQL_IMAGE.search(_image(c)))
+
+
+def _cloud_sql_admin_port(c: Container) -> int:
+    for i, a in enumerate(c.args):
+        if a.startswith("--admin-port="):
+            return int(a.split("=", 1)[1]) if a.split("=", 1)[1].isdigit() else 9091
+        if a == "--admin-port" and i + 1 < len(c.args) and c.args[i + 1].isdigit():
+            return int(c.args[i + 1])
+    return 9091
+
+
+def _image(c: Container) -> str:
+    return c.image.rsplit("@", 1)[0].lower()
