@@ -7,6 +7,20 @@ from typing import Any
 ROLE_INIT, ROLE_SIDECAR, ROLE_APP, ROLE_EPHEMERAL = "init", "sidecar", "app", "ephemeral"
 
 
+# Where each workload kind keeps its Pod template.
+TEMPLATE_PATHS: dict[str, tuple[str, ...]] = {
+    "Pod": ("spec",),
+    "Deployment": ("spec", "template", "spec"),
+    "StatefulSet": ("spec", "template", "spec"),
+    "DaemonSet": ("spec", "template", "spec"),
+    "ReplicaSet": ("spec", "template", "spec"),
+    "ReplicationController": ("spec", "template", "spec"),
+    "Job": ("spec", "template", "spec"),
+    "CronJob": ("spec", "jobTemplate", "spec", "template", "spec"),
+    "PodTemplate": ("template", "spec"),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Probe:
     kind: str                      # startup | readiness | liveness

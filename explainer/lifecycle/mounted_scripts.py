@@ -11,7 +11,7 @@ import dataclasses
 import re
 from typing import Any
 
-from .model import Container, Pod
+from .model import TEMPLATE_PATHS, Container, Pod
 
 _SHEBANG_SHELL = re.compile(r"^#!\s*(?:/usr)?/bin/(?:env\s+)?(?:ba|a|da|z)?sh\b")
 _MAX_FILE = 65_536
@@ -102,7 +102,6 @@ def _namespace(pod: Pod) -> str | None:
 
 
 def _template_tail(pod: Pod) -> tuple[str, ...]:
-    from .parse import TEMPLATE_PATHS
     return TEMPLATE_PATHS.get(pod.source.kind, ())
 
 

@@ -14,22 +14,10 @@ from .errors import ErrorRecord, ManifestError
 from .i18n import Text, gettext_noop as _
 from .indentation import diagnose_lost_indentation
 from .mounted_scripts import config_map_data, with_mounted_scripts
-from .model import (Container, EnvVar, Hook, Mount, Pod, PodSource, Port, Probe, RestartRule,
+from .model import (TEMPLATE_PATHS, Container, EnvVar, Hook, Mount, Pod, PodSource, Port, Probe, RestartRule,
                     SourceRef, Volume)
 from .yamlload import Limits, format_path, load_documents, position
 
-# Where each workload kind keeps its Pod template.
-TEMPLATE_PATHS: dict[str, tuple[str, ...]] = {
-    "Pod": ("spec",),
-    "Deployment": ("spec", "template", "spec"),
-    "StatefulSet": ("spec", "template", "spec"),
-    "DaemonSet": ("spec", "template", "spec"),
-    "ReplicaSet": ("spec", "template", "spec"),
-    "ReplicationController": ("spec", "template", "spec"),
-    "Job": ("spec", "template", "spec"),
-    "CronJob": ("spec", "jobTemplate", "spec", "template", "spec"),
-    "PodTemplate": ("template", "spec"),
-}
 _PROBE_HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc")
 _HOOK_HANDLERS = ("exec", "httpGet", "tcpSocket", "sleep")
 
