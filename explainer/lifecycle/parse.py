@@ -14,7 +14,7 @@ from .errors import ErrorRecord, ManifestError
 from .i18n import Text, gettext_noop as _
 from .indentation import diagnose_lost_indentation
 from .model import (Container, EnvVar, Hook, Mount, Pod, PodSource, Port, Probe, RestartRule,
-                    SourceRef, Volume)
+                    ServiceRef, SourceRef, Volume)
 from .yamlload import Limits, format_path, load_documents, position
 
 # Where each workload kind keeps its Pod template.
@@ -47,6 +47,7 @@ class Intake:
     pods: list[Pod] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
     errors: list[ErrorRecord] = field(default_factory=list)
+    services: list[ServiceRef] = field(default_factory=list)   # for the rules that ask what a Pod serves
 
 
 def parse_manifest(text: str, limits: Limits = Limits()) -> Intake:
@@ -96,6 +97,10 @@ def _document(data: Any, index: int, at: tuple[Any, ...], intake: Intake, limits
         for i in range(len(items)):
             _document(root, index, at + ("items", i), intake, limits)
         return
+    if kind == "Service":
+        service = _service(obj, name, index, where[0])
+        if service is not None:
+            intake.services.append(service)
     if kind not in TEMPLATE_PATHS:
         intake.skipped.append(Skipped(index, kind, name, where[0],
                                       f"{kind} holds no Pod: nothing to simulate."))
@@ -111,6 +116,21 @@ def _document(data: Any, index: int, at: tuple[Any, ...], intake: Intake, limits
         intake.errors.extend(errors)
     else:
         intake.pods.append(pod)
+
+
+def _service(obj: dict, name: str, index: int, line: int | None) -> ServiceRef | None:
+    """A Service's selector and target ports; one of an odd shape is simply not used."""
+    spec = obj.get("spec")
+    if not isinstance(spec, dict) or not isinstance(spec.get("selector"), dict):
+        return None
+    selector = tuple(sorted((str(k), str(v)) for k, v in spec["selector"].items()))
+    targets: list[int | str] = []
+    for p in spec.get("ports") or []:
+        if isinstance(p, dict):
+            t = p.get("targetPort", p.get("port"))
+            if isinstance(t, (int, str)) and not isinstance(t, bool):
+                targets.append(int(t) if isinstance(t, str) and t.isdigit() else t)
+    return ServiceRef(name, selector, tuple(targets), index, line)
 
 
 def _get(data: Any, path: tuple[Any, ...]) -> Any:
