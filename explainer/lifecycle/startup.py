@@ -10,6 +10,7 @@ from typing import Any
 
 from . import defaults as d
 from .i18n import Text, gettext_noop as _
+from .model import Probe
 from .probes import INF, Checks, failure_time, success_time
 from .restart_rules import is_restartable
 from .runtime import CState
@@ -248,13 +249,39 @@ class StartupMixin:
             p = c.spec.startup_probe
             checks = Checks(c.start_t + p.initial_delay, p.period, self.s.now)
             healthy = self._healthy_from(c, "startup")
-            fail = failure_time(checks, healthy, p.failure_threshold)
+            fail = self._failure_time(c, p, checks, healthy)
             if fail is not None:
                 self.s.at(fail, HAPPEN, self._probe_failed, c, c.gen, "startup")
             else:
                 ok = success_time(checks, healthy, 1)
                 self.s.at(ok, HAPPEN, self._startup_ok, c, c.gen)
         self.request_sync()
+
+    def _failure_time(self, c: CState, p: Probe, checks: Checks, healthy: float) -> float | None:
+        """When ``p`` has failed failureThreshold times in a row.  With timeoutSeconds >= periodSeconds a
+        failing check is taken to run until its timeout (what such a timeout is for), and the probe worker
+        runs one check at a time: worker.go `run` calls `doProbe` and only then waits for the ticker,
+        whose channel keeps one missed tick, so the next check starts as the last one times out
+        (docs/lifecycle-model.md §8.1)."""
+        if p.timeout < p.period:
+            return failure_time(checks, healthy, p.failure_threshold)
+        slow = Checks(checks.base, float(p.timeout), checks.gate, checks.immediate)
+        fail = failure_time(slow, healthy, p.failure_threshold)
+        if fail is None:
+            return None
+        spec = failure_time(checks, healthy, p.failure_threshold)
+        noted = self.__dict__.setdefault("_slow_probes_noted", set())
+        if (c.spec.name, p.kind) in noted:
+            return fail + p.timeout
+        noted.add((c.spec.name, p.kind))
+        self.notes.append(Text(_(
+            "{c}'s {kind} probe has timeoutSeconds {timeout} >= periodSeconds {period}: a failing check is "
+            "taken to run until it times out, and the kubelet runs one check at a time, so checks start every "
+            "{timeout} s, not every {period} s, and failure {n} comes at {t} s, not {spec} s."),
+            {"c": c.spec.name, "kind": p.kind, "timeout": p.timeout, "period": p.period,
+             "n": p.failure_threshold, "t": f"{fail + p.timeout:g}",
+             "spec": f"{spec:g}" if spec is not None else "?"}))
+        return fail + p.timeout
 
     def _healthy_from(self, c: CState, kind: str) -> float:
         if kind in c.b.failing_probes:
@@ -286,7 +313,7 @@ class StartupMixin:
         lp = c.spec.liveness_probe
         if lp is not None:
             checks = Checks(c.start_t + lp.initial_delay, lp.period, now)
-            fail = failure_time(checks, self._healthy_from(c, "liveness"), lp.failure_threshold)
+            fail = self._failure_time(c, lp, checks, self._healthy_from(c, "liveness"))
             if fail is not None:
                 self.s.at(fail, HAPPEN, self._probe_failed, c, c.gen, "liveness")
 
