@@ -84,7 +84,9 @@ _SHELLS = re.compile(r"^(/usr)?(/bin/)?(ba|a|da|z)?sh$")
 _ONE_SHOT = frozenset({"echo", "printf", "true", ":", "date", "env", "printenv", "hostname", "uname", "id",
                        "whoami", "pwd", "ls", "mkdir", "touch", "cp", "mv", "rm", "ln", "chmod", "chown", "cd",
                        "export", "set", "sync", "exit", "test", "[", "sleep", "cat", "df", "nproc", "wc"})
-_CONTROL = re.compile(r"(^|[\s;&|(])(while|until|for|do|done|if|then|fi|case|esac|function|trap|wait)\b|[{}`]|&\s*$")
+_CONTROL = frozenset({"while", "until", "for", "do", "done", "if", "then", "else", "elif", "fi", "case", "esac",
+                      "function", "trap", "wait", "select", "(", "((", "!"})
+_GROUPING = re.compile(r"[{}`]|\$\(\(|(?<![&>])&(?![&>])")   # blocks, command substitution, backgrounding
 _STATEMENTS = re.compile(r"\n|;|&&|\|\||\|")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
@@ -105,7 +107,7 @@ def finite_run(c: Container) -> RunGuess | None:
     script = script[:_SCAN_LIMIT]
     lines = [ln for ln in script.splitlines() if not ln.strip().startswith("#")]
     script = "\n".join(lines)
-    if not script.strip() or _CONTROL.search(script):
+    if not script.strip() or _GROUPING.search(script):
         return None
     seconds = 0.0
     names = []
@@ -116,7 +118,7 @@ def finite_run(c: Container) -> RunGuess | None:
         if not words:
             continue
         name = words[0].rsplit("/", 1)[-1]
-        if name not in _ONE_SHOT:
+        if words[0] in _CONTROL or name not in _ONE_SHOT:
             return None
         if name == "sleep":
             m = _SLEEP.fullmatch(" ".join(words[:2]))

@@ -172,6 +172,7 @@ class Pod:
     volumes: tuple[Volume, ...]
     readiness_gates: int = 0
     os_name: str | None = None     # spec.os.name
+    backoff_limit: int | None = None   # a Job's (or a CronJob's jobTemplate's) spec.backoffLimit, defaulted
     raw: Any = field(default=None, repr=False)   # the document, for line look-ups
 
     @property

@@ -295,8 +295,16 @@ class _Builder:
             volumes=self.volumes(spec, p) + self.claim_templates(obj, at, kind),
             readiness_gates=len(self.value(spec, p, "readinessGates", (list,), _A_LIST, None) or []),
             os_name=self.text(self.mapping(spec, p, "os"), p + ("os",), "name"),
+            backoff_limit=self._backoff_limit(spec_path) if kind in ("Job", "CronJob") else None,
             raw=self.root,
         )
+
+    def _backoff_limit(self, spec_path: tuple[Any, ...]) -> int:
+        """The Job's spec.backoffLimit (the Job spec holds the Pod template: two levels up)."""
+        job_path = spec_path[:-2]
+        job = _get(self.root, job_path)
+        return self.integer(job, job_path, "backoffLimit", d.JOB_BACKOFF_LIMIT) if isinstance(job, dict) \
+            else d.JOB_BACKOFF_LIMIT
 
     def containers(self, spec: dict, p: tuple[Any, ...], key: str, role: str) -> tuple[Container, ...]:
         out = []

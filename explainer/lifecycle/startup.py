@@ -184,6 +184,8 @@ class StartupMixin:
         if c.ever_created:
             c.st.restarts += 1
             self._ff_started(c)
+            if self.pod.backoff_limit is not None and self.pod.restart_policy == "OnFailure":
+                self.s.at(now, HAPPEN, self._job_backoff_limit)
         c.ever_created = c.has_status = True
         c.force_restart = False
         c.announced = False
@@ -283,6 +285,28 @@ class StartupMixin:
              "spec": f"{spec:g}" if spec is not None else "?"}))
         return fail + p.timeout
 
+    def _job_backoff_limit(self) -> None:
+        """The Job controller counts an OnFailure Pod's container restarts against backoffLimit and, when
+        they reach it, fails the Job and deletes the Pod, logs and all (job_controller.go
+        `pastBackoffLimitOnFailure`; a limit of 0 is passed by the first restart)."""
+        limit = self.pod.backoff_limit or 0
+        total = sum(x.st.restarts for x in self.init + self.apps)
+        if self.pod_kill is not None or self.terminal or total < max(limit, 1):
+            return
+        self.deleting = True
+        self.status_reason, self.forced_phase = "BackoffLimitExceeded", "Failed"
+        self.emit(None, "delete_requested", reason="BackoffLimitExceeded",
+                  message=Text(_("the Job controller deletes the Pod: its containers restarted {n} times, "
+                                 "backoffLimit is {limit}"), {"n": total, "limit": limit}))
+        self.notes.append(Text(_(
+            "restartPolicy OnFailure: every retry restarted a container in this same Pod, with the kubelet's "
+            "back-off. At {t} s the restarts reach the Job's backoffLimit ({limit}): the Job fails "
+            "(BackoffLimitExceeded) and the Job controller deletes the Pod, and the logs of every attempt "
+            "go with it. With restartPolicy Never each retry would be a new Pod, the failed ones kept."),
+            {"t": f"{self.s.now:g}", "limit": limit}))
+        self._kill_pod("BackoffLimitExceeded", _pod_worker_floor(self.pod.termination_grace_period),
+                       Text(_("the Job's backoffLimit was reached")))
+
     def _healthy_from(self, c: CState, kind: str) -> float:
         if kind in c.b.failing_probes:
             return INF
@@ -351,3 +375,8 @@ class StartupMixin:
         c.force_restart = restart and c.spec.role == "app"
         self.busy = True     # §12.5: the kill is synchronous inside the pod's sync loop
         self._begin_kill(c, grace, f"{kind} probe failed", ordered=False)
+
+
+def _pod_worker_floor(grace: float) -> float:
+    """pod_workers.go `calculateEffectiveGracePeriod`: a Pod the kubelet terminates gets at least 1 s."""
+    return max(grace, 1)
