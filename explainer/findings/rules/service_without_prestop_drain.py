@@ -11,8 +11,8 @@ Fix: a preStop `sleep` action (GA in 1.34, on by default since 1.30; before that
 of `sleep`) of a few seconds, well inside terminationGracePeriodSeconds.
 
 Fires when: an app container of a long-running Pod is selected by a Service of the same input
-(or, without a Service there, has a readinessProbe on a port it declares) and has no preStop
-hook.
+(a warning), or, without a Service there, has a readinessProbe on a port it declares (an
+inference: info), and has no preStop hook.
 Quiet when: it has a preStop hook, serves no port, the Pod belongs to a Job, or
 terminationGracePeriodSeconds is 0 (termination-grace-zero says why).
 """
@@ -46,8 +46,9 @@ FIX_TEXT = gettext_noop(
     "A preStop `sleep` action (GA in 1.34, on by default since 1.30; before that an `exec` of "
     "`sleep`) of a few seconds, well inside terminationGracePeriodSeconds.")
 FIRES_WHEN = gettext_noop(
-    "an app container of a long-running Pod is selected by a Service of the same input (or, without "
-    "a Service there, has a readinessProbe on a port it declares) and has no preStop hook.")
+    "an app container of a long-running Pod is selected by a Service of the same input (a warning), "
+    "or, without a Service there, has a readinessProbe on a port it declares (an inference: info), and "
+    "has no preStop hook.")
 QUIET_WHEN = gettext_noop(
     "it has a preStop hook, serves no port, the Pod belongs to a Job, or "
     "terminationGracePeriodSeconds is 0 (termination-grace-zero says why).")
@@ -81,11 +82,14 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             "drain) it gets SIGTERM at once, while the Service's endpoints, kube-proxy and load balancers "
             "still send it requests for a few seconds; those requests fail. A preStop delay of {s} s lets "
             "the endpoint removal finish first."), {"c": c.name, "why": why, "s": seconds})
-        # fixable with the sleep action only (an exec needs a `sleep` binary the image may lack)
+        # fixable with the sleep action only (an exec needs a `sleep` binary the image may lack), and only
+        # where a Service of the input shows the container is served (an inference is the person's to confirm)
         patch = ((SetKey(path_of(c.path) + ("lifecycle", "preStop"), {"sleep": {"seconds": seconds}}),)
-                 if action and seconds >= 1 else None)
+                 if action and seconds >= 1 and services else None)
+        # a Service of the input is evidence; a readinessProbe alone is an inference: info, not a warning
         yield ctx.finding(ID, c, ctx.container_path(c, "ports"), explanation,
-                          fill(FIX, name=c.name, hook=hook), patch=patch)
+                          fill(FIX, name=c.name, hook=hook), patch=patch,
+                          severity=None if services else Severity.INFO)
 
 
 def _served(c: Container, services: list[ServiceRef]) -> Text | None:
