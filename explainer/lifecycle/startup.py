@@ -260,12 +260,12 @@ class StartupMixin:
         self.request_sync()
 
     def _failure_time(self, c: CState, p: Probe, checks: Checks, healthy: float) -> float | None:
-        """When ``p`` has failed failureThreshold times in a row.  With timeoutSeconds >= periodSeconds a
+        """When ``p`` has failed failureThreshold times in a row.  With timeoutSeconds > periodSeconds a
         failing check is taken to run until its timeout (what such a timeout is for), and the probe worker
         runs one check at a time: worker.go `run` calls `doProbe` and only then waits for the ticker,
         whose channel keeps one missed tick, so the next check starts as the last one times out
         (docs/lifecycle-model.md §8.1)."""
-        if p.timeout < p.period:
+        if p.timeout <= p.period:
             return failure_time(checks, healthy, p.failure_threshold)
         slow = Checks(checks.base, float(p.timeout), checks.gate, checks.immediate)
         fail = failure_time(slow, healthy, p.failure_threshold)
@@ -277,7 +277,7 @@ class StartupMixin:
             return fail + p.timeout
         noted.add((c.spec.name, p.kind))
         self.notes.append(Text(_(
-            "{c}'s {kind} probe has timeoutSeconds {timeout} >= periodSeconds {period}: a failing check is "
+            "{c}'s {kind} probe has timeoutSeconds {timeout} > periodSeconds {period}: a failing check is "
             "taken to run until it times out, and the kubelet runs one check at a time, so checks start every "
             "{timeout} s, not every {period} s, and failure {n} comes at {t} s, not {spec} s."),
             {"c": c.spec.name, "kind": p.kind, "timeout": p.timeout, "period": p.period,

@@ -5,7 +5,7 @@ kubelet restarts an app container whenever it exits: exit code 0 counts as much 
 A script that ends, a finite `sleep`, or a one-shot tool is therefore started again and again
 with a growing back-off (10 s doubling to 5 min): kubectl shows it Completed, then
 CrashLoopBackOff, and the restart count climbs. A run of ten minutes or more resets the
-back-off, so a long `sleep` is restarted each time it ends instead (a warning then).
+back-off, so a long `sleep` is restarted each time it ends instead (info then).
 
 Fix: run one-shot work as a Job (restartPolicy OnFailure or Never), or keep the process in
 the foreground (the server itself, `exec` it, or wait on it).
@@ -38,7 +38,7 @@ WHY = gettext_noop(
     "script that ends, a finite `sleep`, or a one-shot tool is therefore started again and again "
     "with a growing back-off (10 s doubling to 5 min): kubectl shows it Completed, then "
     "CrashLoopBackOff, and the restart count climbs. A run of ten minutes or more resets the "
-    "back-off, so a long `sleep` is restarted each time it ends instead (a warning then).")
+    "back-off, so a long `sleep` is restarted each time it ends instead (info then).")
 FIX_TEXT = gettext_noop(
     "Run one-shot work as a Job (restartPolicy OnFailure or Never), or keep the process in the "
     "foreground (the server itself, `exec` it, or wait on it).")
@@ -82,7 +82,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             {"c": c.name, "why": run.why, "what": _what(ctx, c.name, seconds, long_run)})
         yield ctx.finding(ID, c, ctx.container_path(c, main_field(c)), explanation,
                           fill(FIX, name=c.name, image=c.image or "example/image:1.0"),
-                          severity=Severity.WARNING if long_run else None)
+                          severity=Severity.INFO if long_run else None)
 
 
 def _what(ctx: RuleContext, name: str, seconds: float, long_run: bool) -> Text:

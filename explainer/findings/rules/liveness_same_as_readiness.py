@@ -10,7 +10,7 @@ Fix: give liveness a cheaper check of the process alone (a `/livez` that does no
 dependencies, or a tcpSocket on the port), and keep the full check for readiness.
 
 Fires when: a container's livenessProbe and readinessProbe have the same handler (the same
-exec command, or the same httpGet/tcpSocket/grpc target).
+exec command, or the same httpGet/tcpSocket/grpc target; httpGet headers aside).
 Quiet when: the two probes check different things, or one of them is missing.
 """
 from __future__ import annotations
@@ -40,7 +40,7 @@ FIX_TEXT = gettext_noop(
     "or a tcpSocket on the port), and keep the full check for readiness.")
 FIRES_WHEN = gettext_noop(
     "a container's livenessProbe and readinessProbe have the same handler (the same exec command, or "
-    "the same httpGet/tcpSocket/grpc target).")
+    "the same httpGet/tcpSocket/grpc target; httpGet headers aside).")
 QUIET_WHEN = gettext_noop("the two probes check different things, or one of them is missing.")
 FIX = """
 - name: $name
@@ -82,7 +82,14 @@ def _same_handler(a: object, b: object) -> str | None:
     if not isinstance(a, dict) or not isinstance(b, dict):
         return None
     for key in _HANDLERS:
-        if key in a and key in b and a[key] == b[key]:
+        if key in a and key in b and _target(key, a[key]) == _target(key, b[key]):
             return key
     return None
+
+
+def _target(key: str, handler: object) -> object:
+    """What a handler checks: an httpGet's headers (a cookie, a tag for the logs) do not change the endpoint."""
+    if key == "httpGet" and isinstance(handler, dict):
+        return {k: v for k, v in handler.items() if k != "httpHeaders"}
+    return handler
 

@@ -1,4 +1,4 @@
-"""A probe's timeoutSeconds is at least its periodSeconds: the real period and budget differ.
+"""A probe's timeoutSeconds exceeds its periodSeconds: the real period and budget differ.
 
 The kubelet runs each probe from one worker that calls the check and only then waits for
 its next tick (pkg/kubelet/prober/worker.go `run`): checks never overlap. A check that
@@ -10,8 +10,9 @@ suggests. A liveness probe meant to restart a stuck program within 30 s may take
 Fix: keep timeoutSeconds below periodSeconds, and size failureThreshold x periodSeconds to
 the failure budget you want.
 
-Fires when: a probe's timeoutSeconds is greater than or equal to its periodSeconds.
-Quiet when: every probe's timeoutSeconds is below its periodSeconds.
+Fires when: a probe's timeoutSeconds is greater than its periodSeconds.
+Quiet when: every probe's timeoutSeconds is at most its periodSeconds (equal: a hanging check
+still starts every periodSeconds, so the spec's numbers hold).
 """
 from __future__ import annotations
 
@@ -23,13 +24,13 @@ from ..base import Finding, RuleContext, Severity, fill
 from ..i18n import Text, gettext_noop
 
 ID = "probe-timeout-exceeds-period"
-TITLE = gettext_noop("Probe timeout at least its period")
+TITLE = gettext_noop("Probe timeout longer than its period")
 SEVERITY = Severity.INFO
 DOCS_URL = DOCS["probes"] + "#configure-probes"
 REFERENCES = ("https://github.com/kubernetes/kubernetes/issues/39633",
               "https://github.com/kubernetes/website/issues/44884",
               "https://github.com/kyverno/policies/pull/1500")
-WHAT = gettext_noop("A probe's timeoutSeconds is at least its periodSeconds: the real period and budget differ.")
+WHAT = gettext_noop("A probe's timeoutSeconds exceeds its periodSeconds: the real period and budget differ.")
 WHY = gettext_noop(
     "The kubelet runs each probe from one worker that calls the check and only then waits for its "
     "next tick (pkg/kubelet/prober/worker.go `run`): checks never overlap. A check that hangs until "
@@ -40,8 +41,10 @@ WHY = gettext_noop(
 FIX_TEXT = gettext_noop(
     "Keep timeoutSeconds below periodSeconds, and size failureThreshold x periodSeconds to the "
     "failure budget you want.")
-FIRES_WHEN = gettext_noop("a probe's timeoutSeconds is greater than or equal to its periodSeconds.")
-QUIET_WHEN = gettext_noop("every probe's timeoutSeconds is below its periodSeconds.")
+FIRES_WHEN = gettext_noop("a probe's timeoutSeconds is greater than its periodSeconds.")
+QUIET_WHEN = gettext_noop(
+    "every probe's timeoutSeconds is at most its periodSeconds (equal: a hanging check still starts "
+    "every periodSeconds, so the spec's numbers hold).")
 FIX = """
 - name: $name
   $kind:
@@ -54,8 +57,8 @@ EXAMPLE = {"kind": "livenessProbe", "period": "10", "timeout": "5"}
 def check(ctx: RuleContext) -> Iterator[Finding]:
     for c in ctx.pod.containers + ctx.pod.sidecars:
         for p in c.probes:
-            if p.timeout < p.period:
-                continue
+            if p.timeout <= p.period:
+                continue   # equal: a hanging check still starts every periodSeconds
             key = f"{p.kind}Probe"
             effective = p.timeout
             spec_budget = p.failure_threshold * p.period
