@@ -82,10 +82,13 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             "drain) it gets SIGTERM at once, while the Service's endpoints, kube-proxy and load balancers "
             "still send it requests for a few seconds; those requests fail. A preStop delay of {s} s lets "
             "the endpoint removal finish first."), {"c": c.name, "why": why, "s": seconds})
-        # fixable with the sleep action only (an exec needs a `sleep` binary the image may lack), and only
-        # where a Service of the input shows the container is served (an inference is the person's to confirm)
+        # fixable with the sleep action only (an exec needs a `sleep` binary the image may lack), only
+        # where a Service of the input shows the container is served (an inference is the person's to confirm),
+        # and where the wait plus the program's own shutdown still fit the grace period
+        stop = ctx.behaviour(c).stop_seconds
+        fits = stop is not None and seconds + stop <= pod.termination_grace_period
         patch = ((SetKey(path_of(c.path) + ("lifecycle", "preStop"), {"sleep": {"seconds": seconds}}),)
-                 if action and seconds >= 1 and services else None)
+                 if action and seconds >= 1 and services and fits else None)
         # a Service of the input is evidence; a readinessProbe alone is an inference: info, not a warning
         yield ctx.finding(ID, c, ctx.container_path(c, "ports"), explanation,
                           fill(FIX, name=c.name, hook=hook), patch=patch,
