@@ -25,7 +25,7 @@ from .scheduler import DECIDE, HAPPEN, Scheduler
 from .status import EXITED, WAITING, RuntimeStatus, StatusBook
 from .runtime import CState
 from .startup import StartupMixin
-from .termination import TerminationMixin
+from .termination import TerminationMixin, pod_worker_grace
 from .trace import Dependency, StatusPoint, TraceEvent
 from .versions import crash_loop_backoff, gate_enabled
 
@@ -317,7 +317,7 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
                 "would: its name is free again and a controller may start a replacement while these containers "
                 "still stop. The kubelet still stops them with its own minimum grace: 1 s for preStop, then "
                 "the stop signal with at least 2 s before SIGKILL.")))
-        self._kill_pod("Deleted", float(_pod_worker_grace(grace)), Text(_("the Pod was deleted")))
+        self._kill_pod("Deleted", float(pod_worker_grace(grace)), Text(_("the Pod was deleted")))
 
     def _deadline(self) -> None:
         if self.terminal or self.pod_kill is not None:
@@ -326,7 +326,7 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
         self.forced_phase = "Failed"
         self.emit(None, "deadline_exceeded", reason="DeadlineExceeded",
                   message=Text(_("Pod was active on the node longer than the specified deadline")))
-        self._kill_pod("DeadlineExceeded", _pod_worker_grace(self.pod.termination_grace_period),
+        self._kill_pod("DeadlineExceeded", pod_worker_grace(self.pod.termination_grace_period),
                        Text(_("activeDeadlineSeconds passed")))
 
     def _sandbox_lost(self) -> None:
@@ -411,10 +411,3 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
             return
         c.requested = True
         self.request_sync()
-
-
-def _pod_worker_grace(grace: float) -> float:
-    """The grace period of a Pod the kubelet terminates (a deletion, an active deadline): pod_workers.go
-    `calculateEffectiveGracePeriod` ("no matter what, we always supply a grace period of 1"), passed to
-    `killContainer` as its override, which since 1.27 applies before preStop: a 0 still gives preStop 1 s."""
-    return max(grace, 1)

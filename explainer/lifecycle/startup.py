@@ -17,6 +17,7 @@ from .runtime import CState
 from .scenario import Run
 from .scheduler import HAPPEN
 from .status import EXITED, RUNNING, WAITING
+from .termination import pod_worker_grace
 
 _RUNS_UNTIL_STOPPED = Text(_("runs until stopped"))
 _READY_NO_PROBE = Text(_("no readinessProbe: ready once started"))
@@ -304,7 +305,7 @@ class StartupMixin:
             "(BackoffLimitExceeded) and the Job controller deletes the Pod, and the logs of every attempt "
             "go with it. With restartPolicy Never each retry would be a new Pod, the failed ones kept."),
             {"t": f"{self.s.now:g}", "limit": limit}))
-        self._kill_pod("BackoffLimitExceeded", _pod_worker_floor(self.pod.termination_grace_period),
+        self._kill_pod("BackoffLimitExceeded", pod_worker_grace(self.pod.termination_grace_period),
                        Text(_("the Job's backoffLimit was reached")))
 
     def _healthy_from(self, c: CState, kind: str) -> float:
@@ -375,8 +376,3 @@ class StartupMixin:
         c.force_restart = restart and c.spec.role == "app"
         self.busy = True     # §12.5: the kill is synchronous inside the pod's sync loop
         self._begin_kill(c, grace, f"{kind} probe failed", ordered=False)
-
-
-def _pod_worker_floor(grace: float) -> float:
-    """pod_workers.go `calculateEffectiveGracePeriod`: a Pod the kubelet terminates gets at least 1 s."""
-    return max(grace, 1)

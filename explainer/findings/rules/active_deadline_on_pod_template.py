@@ -45,10 +45,10 @@ FIRES_WHEN = gettext_noop(
     "a Job's or CronJob's Pod template sets activeDeadlineSeconds and the Job spec does not.")
 QUIET_WHEN = gettext_noop("the Job spec sets activeDeadlineSeconds, or the Pod template does not.")
 FIX = """
-spec:                           # the Job's spec (a CronJob: jobTemplate.spec)
-  activeDeadlineSeconds: $deadline   # bounds the whole Job, retries included
-  template:
-    spec:                       # no activeDeadlineSeconds here
+# the Job's spec (CronJob: jobTemplate.spec)
+spec:
+  activeDeadlineSeconds: $deadline
+  template:    # and none in the Pod spec
 """
 EXAMPLE = {"deadline": "600"}
 BACKOFF_LIMIT = 6               # batch/v1 Job spec.backoffLimit default

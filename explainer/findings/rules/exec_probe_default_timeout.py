@@ -52,7 +52,7 @@ QUIET_WHEN = gettext_noop(
 FIX = """
 - name: $name
   $kind:
-    timeoutSeconds: $timeout      # the command's start-up on a busy node, below periodSeconds
+    timeoutSeconds: $timeout  # < period
 """
 EXAMPLE = {"kind": "livenessProbe", "timeout": "5"}
 TIMEOUT_SECONDS = 5

@@ -49,7 +49,7 @@ QUIET_WHEN = gettext_noop(
     "the command runs a program that serves, loops, waits or sleeps for ever, the command is the "
     "image's own, or the Pod's restartPolicy is OnFailure or Never.")
 FIX = """
-# one-shot work belongs in a Job:
+# one-shot work: a Job
 apiVersion: batch/v1
 kind: Job
 spec:
@@ -59,8 +59,8 @@ spec:
       containers:
         - name: $name
           image: $image
-# or, in a long-running Pod, keep the main process in the foreground:
-#   command: ["sh", "-c", "...; exec your-server"]
+# a server: keep it in the foreground
+# (end the script with `exec server`)
 """
 
 

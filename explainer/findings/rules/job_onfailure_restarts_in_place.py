@@ -49,7 +49,7 @@ spec:
   backoffLimit: $limit
   template:
     spec:
-      restartPolicy: Never    # each retry a new Pod; failed Pods (and their logs) are kept
+      restartPolicy: Never  # a Pod a try
 """
 EXAMPLE = {"limit": "6"}
 

@@ -52,9 +52,9 @@ QUIET_WHEN = gettext_noop(
     "readinessProbe reaches the dependency.")
 FIX = """
 - name: $name
-  readinessProbe:             # the dependency check: unready, not restarted
+  readinessProbe:    # the dependency
     $handler
-  livenessProbe:              # the process alone
+  livenessProbe:     # the process alone
     tcpSocket: {port: $port}
 """
 EXAMPLE = {"handler": 'exec: {command: ["pg_isready", "-h", "db"]}'}

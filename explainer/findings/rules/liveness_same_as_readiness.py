@@ -11,7 +11,9 @@ dependencies, or a tcpSocket on the port), and keep the full check for readiness
 
 Fires when: a container's livenessProbe and readinessProbe have the same handler (the same
 exec command, or the same httpGet/tcpSocket/grpc target; httpGet headers aside).
-Quiet when: the two probes check different things, or one of them is missing.
+Quiet when: the two probes check different things, one of them is missing, or liveness
+tolerates failures at least three times as long as readiness (failureThreshold x periodSeconds):
+unready soon, restarted only when stuck.
 """
 from __future__ import annotations
 
@@ -41,18 +43,22 @@ FIX_TEXT = gettext_noop(
 FIRES_WHEN = gettext_noop(
     "a container's livenessProbe and readinessProbe have the same handler (the same exec command, or "
     "the same httpGet/tcpSocket/grpc target; httpGet headers aside).")
-QUIET_WHEN = gettext_noop("the two probes check different things, or one of them is missing.")
+QUIET_WHEN = gettext_noop(
+    "the two probes check different things, one of them is missing, or liveness tolerates failures at "
+    "least three times as long as readiness (failureThreshold x periodSeconds): unready soon, restarted "
+    "only when stuck.")
 FIX = """
 - name: $name
-  readinessProbe:             # the full check: may fail while dependencies are slow
+  readinessProbe:    # the full check
     $handler
-  livenessProbe:              # the process alone: fails only when it is stuck
+  livenessProbe:     # the process alone
     tcpSocket: {port: $port}
     periodSeconds: 10
     failureThreshold: 6
 """
 EXAMPLE = {"handler": "httpGet: {path: /ready, port: 8080}"}
 _HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc")
+TOLERANCE = 3      # a liveness budget this many times readiness's is a deliberate "restart only when stuck"
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -67,6 +73,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             continue
         kill_after = live.failure_threshold * live.period
         unready_after = ready.failure_threshold * ready.period
+        if kill_after >= TOLERANCE * unready_after:
+            continue   # deliberate: unready soon, restarted only when stuck for much longer
         explanation = Text(gettext_noop(
             "{c}'s livenessProbe and readinessProbe run the same check ({detail}). Whatever makes {c} "
             "unready (after {unready} s of failures) also gets it killed and restarted (after {kill} s): "

@@ -49,7 +49,7 @@ FIX = """
 - name: $name
   $kind:
     periodSeconds: $period
-    timeoutSeconds: $timeout     # below periodSeconds: checks run every periodSeconds
+    timeoutSeconds: $timeout  # < period
 """
 EXAMPLE = {"kind": "livenessProbe", "period": "10", "timeout": "5"}
 

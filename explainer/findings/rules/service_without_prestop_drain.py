@@ -13,8 +13,9 @@ of `sleep`) of a few seconds, well inside terminationGracePeriodSeconds.
 Fires when: an app container of a long-running Pod is selected by a Service of the same input
 (a warning), or, without a Service there, has a readinessProbe on a port it declares (an
 inference: info), and has no preStop hook.
-Quiet when: it has a preStop hook, serves no port, the Pod belongs to a Job, or
-terminationGracePeriodSeconds is 0 (termination-grace-zero says why).
+Quiet when: it has a preStop hook, serves no port, the Pod belongs to a Job,
+terminationGracePeriodSeconds is 0 (termination-grace-zero says why), or no other Pod serves
+while it goes (a bare Pod, a one-replica StatefulSet, a Recreate Deployment).
 """
 from __future__ import annotations
 
@@ -50,13 +51,14 @@ FIRES_WHEN = gettext_noop(
     "or, without a Service there, has a readinessProbe on a port it declares (an inference: info), and "
     "has no preStop hook.")
 QUIET_WHEN = gettext_noop(
-    "it has a preStop hook, serves no port, the Pod belongs to a Job, or "
-    "terminationGracePeriodSeconds is 0 (termination-grace-zero says why).")
+    "it has a preStop hook, serves no port, the Pod belongs to a Job, terminationGracePeriodSeconds is "
+    "0 (termination-grace-zero says why), or no other Pod serves while it goes (a bare Pod, a "
+    "one-replica StatefulSet, a Recreate Deployment).")
 FIX = """
 - name: $name
   lifecycle:
-    preStop:
-      $hook    # endpoints are removed while this waits; SIGTERM comes after it
+    preStop:     # SIGTERM waits for it
+      $hook
 """
 EXAMPLE = {"hook": "sleep: {seconds: 5}"}
 DRAIN_SECONDS = 5           # what endpoint removal usually needs (kubernetes#43576)
@@ -66,6 +68,8 @@ SLEEP_ACTION_DEFAULT = "1.30"   # PodLifecycleSleepAction on by default (beta), 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     pod = ctx.pod
     if pod.batch or pod.termination_grace_period == 0:
+        return
+    if not _another_endpoint_stays(ctx):
         return
     services = ctx.selecting_services()
     for c in pod.containers:
@@ -117,3 +121,18 @@ def _probe_port(detail: str) -> str | None:
     """The port of an httpGet/tcpSocket/grpc probe from its detail ("GET /healthz on port 8080")."""
     head, sep, tail = detail.rpartition(" port ")
     return tail.split()[0] if sep and tail else None
+
+
+def _another_endpoint_stays(ctx: RuleContext) -> bool:
+    """Whether another ready Pod keeps serving while this one is deleted: only then does a drain save
+    requests (the Service can send them elsewhere). A bare Pod, a one-replica StatefulSet (its
+    replacement starts after it is gone) and a Recreate Deployment leave no other endpoint."""
+    kind = ctx.pod.source.kind
+    workload = tuple(ctx.pod.spec_path[:-2])          # ...spec.template.spec -> ...spec
+    replicas = ctx.raw(workload + ("replicas",))
+    replicas = replicas if isinstance(replicas, int) and not isinstance(replicas, bool) else 1
+    if kind == "Deployment":
+        return ctx.raw(workload + ("strategy", "type")) != "Recreate"
+    if kind in ("StatefulSet", "ReplicaSet", "ReplicationController"):
+        return replicas > 1
+    return kind == "DaemonSet"    # its rolling update replaces one node's Pod at a time

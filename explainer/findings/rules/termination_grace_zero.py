@@ -49,7 +49,8 @@ FIRES_WHEN = gettext_noop("a Pod spec sets terminationGracePeriodSeconds to 0.")
 QUIET_WHEN = gettext_noop("terminationGracePeriodSeconds is absent or 1 or more.")
 FIX = """
 spec:
-  terminationGracePeriodSeconds: 30   # or leave it out: 30 s is the default
+  # or leave it out: 30 s is the default
+  terminationGracePeriodSeconds: 30
 """
 POD_WORKER_FLOOR = 1          # pod_workers.go calculateEffectiveGracePeriod
 
