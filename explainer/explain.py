@@ -13,7 +13,7 @@ from .findings.suppress import Suppressed, split, suppressions
 from .lifecycle import defaults as d
 from .lifecycle.errors import ErrorRecord, ManifestError
 from .lifecycle.i18n import Text, gettext_noop
-from .lifecycle.model import Pod
+from .lifecycle.model import Pod, ServiceRef
 from .lifecycle.parse import TEMPLATE_PATHS, Skipped, parse_manifest
 from .lifecycle.scenario import Scenario, check_names, parse_scenario, scenario_from_data
 from .lifecycle.sharing import analyse_sharing
@@ -94,7 +94,7 @@ def explain(manifest: str, scenario: str | dict | Scenario | None = None, versio
     checked = _schema_errors(intake.pods, version) if schema else {}
     for pod in intake.pods:
         schema_errors, warnings = checked.get(id(pod), ([], []))
-        report = _explain_pod(pod, sc, version, schema_errors, disabled)
+        report = _explain_pod(pod, sc, version, schema_errors, disabled, tuple(intake.services))
         report.warnings = warnings
         result.pods.append(report)
         result.errors.extend(report.errors)
@@ -139,7 +139,7 @@ def _at(data: Any, path: tuple[Any, ...]) -> Any:
 
 
 def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[ErrorRecord],
-                 disabled: frozenset[str] = frozenset()) -> PodReport:
+                 disabled: frozenset[str] = frozenset(), services: tuple[ServiceRef, ...] = ()) -> PodReport:
     adm = admit(pod, version, sc.feature_gates)
     refused = any(e.reason == "no matches for kind" for e in schema_errors)
     errors = schema_errors if refused else schema_errors + adm.errors
@@ -151,7 +151,7 @@ def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[Error
     debug = tuple(report.simulation.debug_containers) if report.simulation else ()
     report.sharing = analyse_sharing(adm.pod, debug)
     found = run_rules(RuleContext(adm.pod, version, dict(sc.feature_gates), sc, report.simulation,
-                                  report.sharing), disabled)
+                                  report.sharing, services), disabled)
     ignores = suppressions(pod)
     report.findings, report.suppressed = split(found, ignores)
     report.notes.extend(

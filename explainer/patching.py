@@ -141,7 +141,12 @@ def _dump(rt: Any, data: Any) -> str:
 
 def _merge(original: str, unchanged: str, changed: str) -> str:
     """Carry the change from ruamel's ``unchanged`` rendering to its ``changed`` one over to the
-    ``original`` text, keeping every original line the change does not touch."""
+    ``original`` text, keeping every original line the change does not touch.
+
+    New lines are written at ruamel's indentation, so they may only hang from a line ruamel wrote
+    exactly as the original does (their parent key): a document that mixes indentation styles
+    (``key:`` then ``- item`` at the key's column in one place, indented in another) is otherwise
+    taken as ruamel writes it whole, rather than getting lines at the wrong depth."""
     if unchanged == original or unchanged.rstrip("\n") == original.rstrip("\n"):
         return changed
     orig, base, new = (s.splitlines(keepends=True) for s in (original, unchanged, changed))
@@ -168,12 +173,28 @@ def _merge(original: str, unchanged: str, changed: str) -> str:
             else:
                 return changed
             upto = at
+        parent = _parent(base, i1, min((_indent(ln) for ln in new[j1:j2] if ln.strip()), default=0))
+        if parent is not None and parent not in to_orig:
+            return changed   # its parent is indented otherwise in the original: ruamel's whole text
         if at < cursor:
             return changed
         out += orig[cursor:at] + new[j1:j2]
         cursor = upto
     out += orig[cursor:]
     return "".join(out)
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _parent(lines: list[str], before: int, depth: int) -> int | None:
+    """The last non-blank line before ``before`` indented less than ``depth``: the key new lines at
+    ``depth`` hang from (None at the top level)."""
+    for i in range(before - 1, -1, -1):
+        if lines[i].strip() and _indent(lines[i]) < depth:
+            return i
+    return None
 
 
 def _apply_json(text: str, edits: tuple[Edit, ...]) -> str:

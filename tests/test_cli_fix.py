@@ -51,11 +51,12 @@ def test_fix_rewrites_in_place_keeping_comments_formatting_and_other_documents(w
     assert len(kept) >= len(before.splitlines()) - 8
     # the report: each fix, what needs a person, the totals; stdout explains the fixed file
     # the proxy's move to a native sidecar fixes two findings at once (its start and its stop order); the
-    # report names the one applied first (findings at one line go by rule id)
-    assert "multi_document.yaml:37: fixed classic-sidecar-stops-before-app (envoy-proxy)" in err
+    # report names the one applied first (findings at one line go by rule id); the Service `shop` selects
+    # the Deployment, so a preStop drain is added too (issue 17), four lines above it
+    assert "multi_document.yaml:41: fixed classic-sidecar-stops-before-app (envoy-proxy)" in err
     assert "fixed probe-on-plain-init (migrate)" in err
     assert "needs a person: info missing-resources (shop): No resource requests" in err
-    assert err.rstrip().endswith("fixed 4 findings in 1 file; 4 need a person")
+    assert err.rstrip().endswith("fixed 5 findings in 1 file; 4 need a person")
     assert "\nDeployment shop (Pod template, line 10)\n" in out          # stdout explains the fixed file:
     assert "containers: envoy-proxy (sidecar), shop (app); restartPolicy Always" in out   # the proxy moved
     expl = explain(after)
@@ -83,7 +84,7 @@ def test_diff_prints_a_patch_that_applies_and_writes_nothing(work: Path) -> None
     assert code == 0, err
     assert (work / "multi_document.yaml").read_text() == before
     assert out.startswith("--- a/multi_document.yaml\n+++ b/multi_document.yaml\n")
-    assert "would fix 4 findings in 1 file" in err
+    assert "would fix 5 findings in 1 file" in err
     subprocess.run(["git", "init", "-q"], cwd=work, check=True)
     subprocess.run(["git", "apply", "-"], cwd=work, input=out.encode(), check=True)
     _code, _out, _err = podlife("multi_document.yaml", "--fix", cwd=work)
@@ -113,7 +114,7 @@ def test_fix_and_diff_exclude_each_other(work: Path) -> None:
 def test_a_directory_is_fixed_file_by_file(work: Path) -> None:
     code, _out, err = podlife(".", "--fix", cwd=work)
     assert code == 0, err
-    assert "fixed 7 findings in 2 files" in err
+    assert "fixed 8 findings in 2 files" in err
     assert json.loads((work / "pod.json").read_text())["kind"] == "Pod"
 
 

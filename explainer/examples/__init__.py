@@ -28,7 +28,11 @@ EXAMPLES: tuple[Example, ...] = (
     Example("init-example", _("Init container prepares a config"),
             _("An init container writes a file into an emptyDir that the app then reads."), True),
     Example("native-sidecar-example", _("Native sidecar"),
-            _("An init container with restartPolicy: Always keeps running beside the app."), True),
+            _("An init container with restartPolicy: Always keeps running beside the app, which serves until stopped."),
+            True),
+    Example("native-sidecar-app-exits", _("App that finishes under restartPolicy Always"),
+            _("The app's script ends after 20 s; restartPolicy Always restarts it, exit 0 included, into "
+              "CrashLoopBackOff."), False),
     Example("native-sidecar-probe", _("Native sidecar with a startupProbe"),
             _("The app waits until the proxy's startupProbe passes."), True,
             "containers:\n  proxy:\n    startupSeconds: 5\n"),

@@ -8,7 +8,7 @@ from enum import Enum
 from string import Template
 from typing import Any, Callable
 
-from explainer.lifecycle.model import Container, Pod
+from explainer.lifecycle.model import Container, Pod, ServiceRef
 from explainer.lifecycle.scenario import Behaviour, Scenario, behaviour_for
 from explainer.lifecycle.sharing_report import SharingReport
 from explainer.lifecycle.simulate import Simulation, simulate
@@ -125,6 +125,17 @@ class RuleContext:
     scenario: Scenario = field(default_factory=Scenario)
     simulation: Simulation | None = None   # None when the API server rejects the Pod
     sharing: SharingReport = field(default_factory=SharingReport)
+    services: tuple[ServiceRef, ...] = ()  # the Services of the same input
+
+    def labels(self) -> dict[str, str]:
+        """The Pod's (or its template's) labels, as the manifest gives them."""
+        raw = self.raw(tuple(self.pod.spec_path[:-1]) + ("metadata", "labels"))
+        return {str(k): str(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+
+    def selecting_services(self) -> list[ServiceRef]:
+        """The Services of the same input whose selector matches this Pod's labels."""
+        labels = self.labels()
+        return [s for s in self.services if s.selects(labels)] if labels else []
 
     def line(self, path: str | tuple[Any, ...] | None) -> int | None:
         """Line of ``path`` in the manifest, or of the nearest enclosing field that exists."""

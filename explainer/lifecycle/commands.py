@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from .i18n import Phrase, gettext_noop as _
+from .defaults import ASSUMED_FINITE_RUN_SECONDS as d_ASSUMED_RUN
 from .model import Container
 from .mounted_scripts import runs_shell_script
 
@@ -59,8 +60,13 @@ def guess_run(c: Container, default_finite: bool) -> RunGuess:
     if _WAIT_LOOP.search(script) or _left_loop(script):
         return RunGuess(1.0, Phrase(_("its command waits in a loop for something outside the Pod; "
                                     "assumed to be there after 1 s")))
+    finite = None if default_finite else finite_run(c)
+    if finite is not None:   # an app container of a long-running Pod whose command ends
+        return finite
     sleeps = [float(n) * _UNITS[u] for n, u in _SLEEP.findall(script)]
-    if sleeps and not re.search(r"\bdo\b", script):
+    # a long-running Pod's app container that sleeps and then runs something else (`sleep 5; exec
+    # nginx`) keeps running: only init and Job containers are read as "the sleeps, then it ends"
+    if default_finite and sleeps and not re.search(r"\bdo\b", script):
         total = sum(sleeps)
         return RunGuess(total, Phrase(_("its command sleeps {seconds} s and then ends"), {"seconds": _fmt(total)}),
                         certain=True)
@@ -76,6 +82,61 @@ def guess_run(c: Container, default_finite: bool) -> RunGuess:
 
 
 _SHELLS = re.compile(r"^(/usr)?(/bin/)?(ba|a|da|z)?sh$")
+# Commands that do their work and end: a script made of nothing else certainly finishes.
+_ONE_SHOT = frozenset({"echo", "printf", "true", ":", "date", "env", "printenv", "hostname", "uname", "id",
+                       "whoami", "pwd", "ls", "mkdir", "touch", "cp", "mv", "rm", "ln", "chmod", "chown", "cd",
+                       "export", "set", "sync", "exit", "test", "[", "sleep", "cat", "df", "nproc", "wc"})
+_CONTROL = frozenset({"while", "until", "for", "do", "done", "if", "then", "else", "elif", "fi", "case", "esac",
+                      "function", "trap", "wait", "select", "(", "((", "!"})
+_GROUPING = re.compile(r"[{}`]|\$\(\(|(?<![&>])&(?![&>])")   # blocks, command substitution, backgrounding
+_STATEMENTS = re.compile(r"\n|;|&&|\|\||\|")
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def finite_run(c: Container) -> RunGuess | None:
+    """A main process that certainly ends: its command (or ``sh -c`` script) runs only one-shot
+    commands (echo, date, a finite sleep, ...), so one run lasts its sleeps (1 s when it has none)."""
+    argv = c.command + c.args
+    if not argv:
+        return None
+    prog = argv[0].rsplit("/", 1)[-1]
+    if _SHELLS.match(argv[0]) or _SHELLS.match(prog):
+        if "-c" not in argv[1:2] and not (len(argv) > 1 and argv[1].startswith("-") and "c" in argv[1]):
+            return None
+        script = argv[2] if len(argv) > 2 else ""
+    else:
+        script = " ".join(argv)
+    script = script[:_SCAN_LIMIT]
+    lines = [ln for ln in script.splitlines() if not ln.strip().startswith("#")]
+    script = "\n".join(lines)
+    if not script.strip() or _GROUPING.search(script):
+        return None
+    seconds = 0.0
+    names = []
+    for statement in _STATEMENTS.split(script):
+        words = [w for w in statement.split() if not _ASSIGNMENT.match(w)]
+        if words and words[0] == "exec":
+            words = words[1:]
+        if not words:
+            continue
+        name = words[0].rsplit("/", 1)[-1]
+        if words[0] in _CONTROL or name not in _ONE_SHOT:
+            return None
+        if name == "sleep":
+            m = _SLEEP.fullmatch(" ".join(words[:2]))
+            if m is None:
+                return None   # sleep infinity, sleep $T: not certainly finite
+            seconds += float(m.group(1)) * _UNITS[m.group(2)]
+        elif name == "cat" and len(words) == 1:
+            return None       # cat with no file reads stdin: it may wait for ever
+        if name not in names:
+            names.append(name)
+    if seconds:
+        return RunGuess(seconds, Phrase(_("its command sleeps {seconds} s and then ends"), {"seconds": _fmt(seconds)}),
+                        certain=True)
+    # it certainly ends; how long it takes is assumed (so not ``certain``: the trace marks it)
+    return RunGuess(d_ASSUMED_RUN, Phrase(_("its command only runs {programs}: one-shot programs that end at "
+                                            "once (1 s assumed)"), {"programs": ", ".join(names)}))
 
 
 def guess_stop(c: Container, pid1: bool = True) -> tuple[float | None, Phrase]:

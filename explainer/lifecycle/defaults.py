@@ -27,6 +27,9 @@ NODE_MAX_RESTART_PERIOD_RANGE = (1, 300)
 # https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#container-restart-rules
 MAX_RESTART_RULES = 20
 MAX_RESTART_RULE_VALUES = 255
+# batch/v1 Job spec.backoffLimit default (pkg/apis/batch/v1/defaults.go `SetDefaults_Job`).
+# https://kubernetes.io/docs/concepts/workloads/controllers/job/#pod-backoff-failure-policy
+JOB_BACKOFF_LIMIT = 6
 # kubelet.go `imageBackOffPeriod`, `MaxImageBackOff`
 IMAGE_BACKOFF_INITIAL_SECONDS = 10
 IMAGE_BACKOFF_MAX_SECONDS = 300

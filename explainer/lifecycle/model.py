@@ -156,6 +156,21 @@ class Volume:
 
 
 @dataclass(frozen=True, slots=True)
+class ServiceRef:
+    """A Service of the same input: which Pods it selects and the ports it sends traffic to."""
+
+    name: str
+    selector: tuple[tuple[str, str], ...]
+    target_ports: tuple[int | str, ...]   # targetPort (or port when absent): a number or a port name
+    document: int
+    line: int | None
+
+    def selects(self, labels: dict[str, str]) -> bool:
+        """A Service with no selector selects nothing (its endpoints are managed by hand)."""
+        return bool(self.selector) and all(labels.get(k) == v for k, v in self.selector)
+
+
+@dataclass(frozen=True, slots=True)
 class PodSource:
     document: int                  # 0-based index of the YAML document
     kind: str                      # Pod, Deployment, CronJob, ...
@@ -181,6 +196,7 @@ class Pod:
     volumes: tuple[Volume, ...]
     readiness_gates: int = 0
     os_name: str | None = None     # spec.os.name
+    backoff_limit: int | None = None   # a Job's (or a CronJob's jobTemplate's) spec.backoffLimit, defaulted
     raw: Any = field(default=None, repr=False)   # the document, for line look-ups
 
     @property

@@ -15,7 +15,7 @@ from .i18n import Text, gettext_noop as _
 from .indentation import diagnose_lost_indentation
 from .mounted_scripts import config_map_data, with_mounted_scripts
 from .model import (TEMPLATE_PATHS, Container, EnvVar, Hook, Mount, Pod, PodSource, Port, Probe, RestartRule,
-                    SourceRef, Volume)
+                    ServiceRef, SourceRef, Volume)
 from .yamlload import Limits, format_path, load_documents, position
 
 _PROBE_HANDLERS = ("exec", "httpGet", "tcpSocket", "grpc")
@@ -40,6 +40,7 @@ class Intake:
     errors: list[ErrorRecord] = field(default_factory=list)
     objects: int = 0               # documents that hold anything (not only comments or ---)
     config_maps: list[tuple[str | None, str, dict[str, str]]] = field(default_factory=list)
+    services: list[ServiceRef] = field(default_factory=list)   # for the rules that ask what a Pod serves
 
 
 def parse_manifest(text: str, limits: Limits = Limits()) -> Intake:
@@ -94,6 +95,10 @@ def _document(data: Any, index: int, at: tuple[Any, ...], intake: Intake, limits
         return
     if kind == "ConfigMap" and config_map_data(obj) is not None:
         intake.config_maps.append(config_map_data(obj))
+    if kind == "Service":
+        service = _service(obj, name, index, where[0])
+        if service is not None:
+            intake.services.append(service)
     if kind not in TEMPLATE_PATHS:
         intake.skipped.append(Skipped(index, kind, name, where[0],
                                       f"{kind} holds no Pod: nothing to simulate.", root, at))
@@ -109,6 +114,21 @@ def _document(data: Any, index: int, at: tuple[Any, ...], intake: Intake, limits
         intake.errors.extend(errors)
     else:
         intake.pods.append(pod)
+
+
+def _service(obj: dict, name: str, index: int, line: int | None) -> ServiceRef | None:
+    """A Service's selector and target ports; one of an odd shape is simply not used."""
+    spec = obj.get("spec")
+    if not isinstance(spec, dict) or not isinstance(spec.get("selector"), dict):
+        return None
+    selector = tuple(sorted((str(k), str(v)) for k, v in spec["selector"].items()))
+    targets: list[int | str] = []
+    for p in spec.get("ports") or []:
+        if isinstance(p, dict):
+            t = p.get("targetPort", p.get("port"))
+            if isinstance(t, (int, str)) and not isinstance(t, bool):
+                targets.append(int(t) if isinstance(t, str) and t.isdigit() else t)
+    return ServiceRef(name, selector, tuple(targets), index, line)
 
 
 def _get(data: Any, path: tuple[Any, ...]) -> Any:
@@ -273,8 +293,16 @@ class _Builder:
             volumes=self.volumes(spec, p) + self.claim_templates(obj, at, kind),
             readiness_gates=len(self.value(spec, p, "readinessGates", (list,), _A_LIST, None) or []),
             os_name=self.text(self.mapping(spec, p, "os"), p + ("os",), "name"),
+            backoff_limit=self._backoff_limit(spec_path) if kind in ("Job", "CronJob") else None,
             raw=self.root,
         )
+
+    def _backoff_limit(self, spec_path: tuple[Any, ...]) -> int:
+        """The Job's spec.backoffLimit (the Job spec holds the Pod template: two levels up)."""
+        job_path = spec_path[:-2]
+        job = _get(self.root, job_path)
+        return self.integer(job, job_path, "backoffLimit", d.JOB_BACKOFF_LIMIT) if isinstance(job, dict) \
+            else d.JOB_BACKOFF_LIMIT
 
     def containers(self, spec: dict, p: tuple[Any, ...], key: str, role: str) -> tuple[Container, ...]:
         out = []

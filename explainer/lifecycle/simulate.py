@@ -25,7 +25,7 @@ from .scheduler import DECIDE, HAPPEN, Scheduler
 from .status import EXITED, WAITING, RuntimeStatus, StatusBook
 from .runtime import CState
 from .startup import StartupMixin
-from .termination import TerminationMixin
+from .termination import TerminationMixin, pod_worker_grace
 from .trace import Dependency, StatusPoint, TraceEvent
 from .versions import crash_loop_backoff, gate_enabled
 
@@ -326,7 +326,15 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
             return
         if self.pod_kill is not None:
             return
-        self._kill_pod("Deleted", float(grace), Text(_("the Pod was deleted")))
+        if grace == 0:
+            # strategy.go `CheckGracefulDelete` keeps a 0 (from the spec or the request), and a 0 makes
+            # the registry delete the object at once: a forced deletion (docs/lifecycle-model.md §12.6)
+            self.notes.append(Text(_(
+                "The grace period is 0, so the API server removes the Pod object at once, as a forced deletion "
+                "would: its name is free again and a controller may start a replacement while these containers "
+                "still stop. The kubelet still stops them with its own minimum grace: 1 s for preStop, then "
+                "the stop signal with at least 2 s before SIGKILL.")))
+        self._kill_pod("Deleted", float(pod_worker_grace(grace)), Text(_("the Pod was deleted")))
 
     def _deadline(self) -> None:
         if self.terminal or self.pod_kill is not None:
@@ -335,7 +343,7 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
         self.forced_phase = "Failed"
         self.emit(None, "deadline_exceeded", reason="DeadlineExceeded",
                   message=Text(_("Pod was active on the node longer than the specified deadline")))
-        self._kill_pod("DeadlineExceeded", self.pod.termination_grace_period,
+        self._kill_pod("DeadlineExceeded", pod_worker_grace(self.pod.termination_grace_period),
                        Text(_("activeDeadlineSeconds passed")))
 
     def _sandbox_lost(self) -> None:

@@ -11,12 +11,15 @@ from typing import Any
 from . import defaults as d
 from .i18n import Text, gettext_noop as _
 from .probe_reach import ERRORS
+
+from .model import Probe
 from .probes import INF, Checks, failure_time, success_time
 from .restart_rules import is_restartable
 from .runtime import CState
 from .scenario import Run
 from .scheduler import HAPPEN
 from .status import EXITED, RUNNING, WAITING
+from .termination import pod_worker_grace
 
 _SANDBOX = Text(_("the kubelet creates the Pod sandbox: network namespace and IP"))
 _SANDBOX_HOST = Text(_("the kubelet creates the Pod sandbox in the node's network namespace (hostNetwork): "
@@ -205,6 +208,8 @@ class StartupMixin:
         if c.ever_created:
             c.st.restarts += 1
             self._ff_started(c)
+            if self.pod.backoff_limit is not None and self.pod.restart_policy == "OnFailure":
+                self.s.at(now, HAPPEN, self._job_backoff_limit)
         c.ever_created = c.has_status = True
         c.force_restart = False
         c.announced = False
@@ -289,13 +294,61 @@ class StartupMixin:
             p = c.spec.startup_probe
             checks = Checks(c.start_t + p.initial_delay, p.period, self.s.now)
             healthy = self._healthy_from(c, "startup")
-            fail = failure_time(checks, healthy, p.failure_threshold)
+            fail = self._failure_time(c, p, checks, healthy)
             if fail is not None:
                 self.s.at(fail, HAPPEN, self._probe_failed, c, c.gen, "startup")
             else:
                 ok = success_time(checks, healthy, 1)
                 self.s.at(ok, HAPPEN, self._startup_ok, c, c.gen)
         self.request_sync()
+
+    def _failure_time(self, c: CState, p: Probe, checks: Checks, healthy: float) -> float | None:
+        """When ``p`` has failed failureThreshold times in a row.  With timeoutSeconds > periodSeconds a
+        failing check is taken to run until its timeout (what such a timeout is for), and the probe worker
+        runs one check at a time: worker.go `run` calls `doProbe` and only then waits for the ticker,
+        whose channel keeps one missed tick, so the next check starts as the last one times out
+        (docs/lifecycle-model.md §8.1)."""
+        if p.timeout <= p.period or p.kind in c.b.probe_faults:   # a probe that cannot pass fails at once
+            return failure_time(checks, healthy, p.failure_threshold)  # (refused, wrong scheme: §8.1)
+        slow = Checks(checks.base, float(p.timeout), checks.gate, checks.immediate)
+        fail = failure_time(slow, healthy, p.failure_threshold)
+        if fail is None:
+            return None
+        spec = failure_time(checks, healthy, p.failure_threshold)
+        noted = self.__dict__.setdefault("_slow_probes_noted", set())
+        if (c.spec.name, p.kind) in noted:
+            return fail + p.timeout
+        noted.add((c.spec.name, p.kind))
+        self.notes.append(Text(_(
+            "{c}'s {kind} probe has timeoutSeconds {timeout} > periodSeconds {period}: a failing check is "
+            "taken to run until it times out, and the kubelet runs one check at a time, so checks start every "
+            "{timeout} s, not every {period} s, and failure {n} comes at {t} s, not {spec} s."),
+            {"c": c.spec.name, "kind": p.kind, "timeout": p.timeout, "period": p.period,
+             "n": p.failure_threshold, "t": f"{fail + p.timeout:g}",
+             "spec": f"{spec:g}" if spec is not None else "?"}))
+        return fail + p.timeout
+
+    def _job_backoff_limit(self) -> None:
+        """The Job controller counts an OnFailure Pod's container restarts against backoffLimit and, when
+        they reach it, fails the Job and deletes the Pod, logs and all (job_controller.go
+        `pastBackoffLimitOnFailure`; a limit of 0 is passed by the first restart)."""
+        limit = self.pod.backoff_limit or 0
+        total = sum(x.st.restarts for x in self.init + self.apps)
+        if self.pod_kill is not None or self.terminal or total < max(limit, 1):
+            return
+        self.deleting = True
+        self.status_reason, self.forced_phase = "BackoffLimitExceeded", "Failed"
+        self.emit(None, "delete_requested", reason="BackoffLimitExceeded",
+                  message=Text(_("the Job controller deletes the Pod: its containers restarted {n} times, "
+                                 "backoffLimit is {limit}"), {"n": total, "limit": limit}))
+        self.notes.append(Text(_(
+            "restartPolicy OnFailure: every retry restarted a container in this same Pod, with the kubelet's "
+            "back-off. At {t} s the restarts reach the Job's backoffLimit ({limit}): the Job fails "
+            "(BackoffLimitExceeded) and the Job controller deletes the Pod, and the logs of every attempt "
+            "go with it. With restartPolicy Never each retry would be a new Pod, the failed ones kept."),
+            {"t": f"{self.s.now:g}", "limit": limit}))
+        self._kill_pod("BackoffLimitExceeded", pod_worker_grace(self.pod.termination_grace_period),
+                       Text(_("the Job's backoffLimit was reached")))
 
     def _healthy_from(self, c: CState, kind: str) -> float:
         if kind in c.b.failing_probes or kind in c.b.probe_faults:
@@ -327,7 +380,7 @@ class StartupMixin:
         lp = c.spec.liveness_probe
         if lp is not None and not self._errors(c, "liveness"):
             checks = Checks(c.start_t + lp.initial_delay, lp.period, now)
-            fail = failure_time(checks, self._healthy_from(c, "liveness"), lp.failure_threshold)
+            fail = self._failure_time(c, lp, checks, self._healthy_from(c, "liveness"))
             if fail is not None:
                 self.s.at(fail, HAPPEN, self._probe_failed, c, c.gen, "liveness")
 

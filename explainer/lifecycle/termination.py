@@ -166,3 +166,11 @@ class TerminationMixin:
         self.busy = False
         self.end_time = self.s.now
         self._snapshot()
+
+
+def pod_worker_grace(grace: float) -> float:
+    """The grace period of a Pod the kubelet terminates (a deletion, an active deadline, a Job controller's
+    deletion): pod_workers.go `calculateEffectiveGracePeriod` ("no matter what, we always supply a grace
+    period of 1"), passed to `killContainer` as its override, which since 1.27 applies before preStop: a 0
+    still gives preStop 1 s (docs/lifecycle-model.md §12.6)."""
+    return max(grace, 1)

@@ -23,7 +23,7 @@ def context_for(text: str, version: str = "1.34", gates: dict[str, bool] | None 
     adm = admit(pod, version, gates or {})
     sim = simulate(adm.pod, scenario) if not adm.errors else None
     return RuleContext(pod=adm.pod, version=version, gates=gates or {}, scenario=scenario,
-                       simulation=sim, sharing=analyse_sharing(adm.pod))
+                       simulation=sim, sharing=analyse_sharing(adm.pod), services=tuple(intake.services))
 
 
 def fixture_meta(text: str) -> dict[str, str]:

@@ -19,21 +19,29 @@ FIXABLE: list[tuple[str, bool, str]] = [
                                        "words are items of the command list; inside a shell script a person edits it"),
     ("classic-sidecar-stops-before-app", True, "moves the proxy to initContainers as a native sidecar, where the version "
                                                 "runs them (a startupProbe on its declared port where the app reaches it)"),
+
+    ("active-deadline-on-pod-template", True, "moves activeDeadlineSeconds from the Pod template to the Job spec, with its value"),
     ("ephemeral-in-spec", True, "removes the ephemeral container (the API server refuses it on create)"),
+    ("exec-probe-default-timeout", True, "sets timeoutSeconds 5 where periodSeconds is above it; else the period is a choice too"),
     ("file-shared-without-volume", False, "which directory an empty volume may cover without hiding the "
                                           "image's own files is a choice about the images"),
     ("heap-exceeds-memory-limit", False, "the heap size (or a larger limit) is a person's choice about the program"),
     ("hostport-blocks-surge", True, "sets maxSurge: 0 (and maxUnavailable: 1 where it was 0): the old Pod frees the port first"),
+
+    ("finite-command-under-always", False, "a Job, or which program stays in the foreground, is the author's choice"),
     ("init-never-completes", True, "makes it a native sidecar (restartPolicy: Always, a startupProbe on its "
                                    "declared port when later containers reach it), only where the version "
                                    "runs native sidecars and its command certainly runs until stopped (a "
                                    "guess from a name, like istio-init, needs a person: a one-shot init "
                                    "container made a sidecar would no longer hold the app back)"),
     ("init-wait-without-timeout", False, "how long to wait for the dependency before failing is a choice"),
+    ("job-onfailure-restarts-in-place", False, "whether in-place retries or a Pod per attempt suit the work is a choice"),
     ("job-sidecar-blocks-completion", True, "moves the helper to initContainers as a native sidecar, where the "
                                             "version runs them; else the worker must stop it (a person)"),
     ("kill-pid1-shared-namespace", False, "which process to signal, and whether the image has pidof, is the "
                                           "script author's"),
+    ("liveness-checks-dependency", False, "what liveness should check instead is a choice about the program"),
+    ("liveness-same-as-readiness", False, "a cheaper liveness check is a choice about the program"),
     ("liveness-without-startup-probe", True, "copies the liveness check into a startupProbe (150 s budget)"),
     ("missing-resources", False, "resource sizes are a person's choice"),
     ("mount-without-volume", False, "what the volume should be (a ConfigMap, a Secret, a claim, or a "
@@ -54,12 +62,16 @@ FIXABLE: list[tuple[str, bool, str]] = [
     ("probe-on-plain-init", True, "removes the probes and hooks a plain init container cannot have (one "
                                   "that never completes becomes a native sidecar instead, keeping them)"),
     ("probe-scheme-mismatch", True, "sets the scheme the port's name or number speaks"),
+
+    ("probe-timeout-exceeds-period", False, "a shorter timeout or a longer period: a choice"),
     ("process-namespace-assumed", True, "sets shareProcessNamespace: true, unless a container signals PID 1"),
     ("readiness-probe-missing", True, "adds a TCP readinessProbe on the first TCP port the container declares"),
     ("restart-all-containers-gate-off", False, "target a newer version, turn the gate on, or restart only "
                                                "this container: a choice about the cluster and the app"),
     ("restart-rules-ignored", False, "target a newer version, turn the gate on, or rewrite the restart "
                                      "behaviour with the Pod's restartPolicy: a choice"),
+    ("service-without-prestop-drain", True, "adds a preStop sleep action of 5 s (below the grace period) where a Service of the input "
+                                            "selects the container and the version has the action; an inference needs a person"),
     ("shell-pid1-ignores-sigterm", False, "how the script should shut down (trap or exec what) is the "
                                           "author's"),
     ("sidecar-start-order-assumed", True, "moves the proxy to initContainers as a native sidecar with a "
@@ -67,6 +79,7 @@ FIXABLE: list[tuple[str, bool, str]] = [
                                           "container, never an invented port"),
     ("sidecar-without-startup-probe", True, "adds a TCP startupProbe on the port later containers reach, or "
                                             "its lowest declared port; a proxy without ports needs a person"),
+    ("termination-grace-zero", True, "removes terminationGracePeriodSeconds: 0, back to the 30 s default"),
     ("volume-not-mounted", False, "whether the volume is dead or its mount was forgotten (and where) is a "
                                   "choice"),
 ]

@@ -10,6 +10,7 @@ from tests.conftest import load_manifest
 CASES = [
     ("init-example", None),
     ("native-sidecar-example", None),
+    ("native-sidecar-app-exits", None),
     ("native-sidecar-probe", "containers: {proxy: {startupSeconds: 5}}"),
     ("process-sharing-example", "debug: [{name: debugger, image: 'busybox:1.36', target: app, at: 20, runSeconds: 30}]"),
     ("lifecycle-demo", "deleteAt: 30"),

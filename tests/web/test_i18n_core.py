@@ -80,3 +80,27 @@ def test_the_looked_up_gettext_translates_every_message_as_django_gettext_does(l
         assert [fast(m) for m in msgids] == [translation.gettext(m) for m in msgids]
         if language == "zh-hans":
             assert fast("Timeline") != "Timeline"
+
+RULES_17A = ("finite-command-under-always", "service-without-prestop-drain", "liveness-same-as-readiness",
+             "liveness-checks-dependency", "exec-probe-default-timeout", "probe-timeout-exceeds-period",
+             "termination-grace-zero", "active-deadline-on-pod-template", "job-onfailure-restarts-in-place")
+
+
+@pytest.mark.parametrize("language,title", [("en", "terminationGracePeriodSeconds is 0"),
+                                            ("zh-hans", "terminationGracePeriodSeconds 为 0")])
+def test_rules_page_lists_issue_17_rules_in_both_languages(client: Client, language: str, title: str) -> None:
+    body = client.get("/rules/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert all(f'id="{rule}"' in body for rule in RULES_17A)
+    assert title in body
+    if language == "zh-hans":
+        assert "使 Pod 的每次删除都变成强制删除" in body and "turns every deletion" not in body
+
+
+@pytest.mark.django_db
+def test_grace_zero_deletion_note_and_finding_are_translated(client: Client) -> None:
+    manifest = ("apiVersion: v1\nkind: Pod\nmetadata: {name: quick}\nspec:\n  terminationGracePeriodSeconds: 0\n"
+                "  containers:\n    - name: app\n      image: example/app:1.0\n")
+    body = _post(client, manifest, "deleteAt: 5")
+    assert "宽限期为 0，因此 API 服务器会像强制删除一样立即移除 Pod 对象" in body
+    assert "terminationGracePeriodSeconds 为 0：每次未指定宽限期的删除" in body
+    assert "The grace period is 0, so the API server" not in body

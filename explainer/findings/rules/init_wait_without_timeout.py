@@ -64,6 +64,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     pod = ctx.pod
     if pod.active_deadline_seconds:
         return
+    if pod.batch and ctx.raw(tuple(pod.spec_path[:-2]) + ("activeDeadlineSeconds",)) is not None:
+        return   # the Job's own deadline bounds the wait as well (active-deadline-on-pod-template moves it there)
     for i, c in enumerate(pod.init_containers):
         script = c.script
         loops = wait_loops(script)

@@ -1,0 +1,138 @@
+"""A container that serves a Service has no preStop delay: rollouts drop in-flight requests.
+
+Deleting a Pod starts two things at once that do not wait for each other: the kubelet runs
+preStop and then sends SIGTERM, while the endpoints controller, kube-proxy on every node and
+any load balancer or ingress remove the Pod from their lists, which takes a few seconds.
+Without a preStop delay the program gets SIGTERM at once, stops accepting connections, and
+the requests still routed to it in those seconds fail, on every rollout, scale-down and
+drain.
+
+Fix: a preStop `sleep` action (GA in 1.34, on by default since 1.30; before that an `exec`
+of `sleep`) of a few seconds, well inside terminationGracePeriodSeconds.
+
+Fires when: an app container of a long-running Pod is selected by a Service of the same input
+(a warning), or, without a Service there, has a readinessProbe on a port it declares (an
+inference: info), and has no preStop hook.
+Quiet when: it has a preStop hook, serves no port, the Pod belongs to a Job,
+terminationGracePeriodSeconds is 0 (termination-grace-zero says why), or no other Pod serves
+while it goes (a bare Pod, a one-replica StatefulSet, a Recreate Deployment).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from explainer.lifecycle.defaults import DOCS
+from explainer.lifecycle.model import Container, ServiceRef
+from explainer.lifecycle.versions import version_tuple
+
+from ..base import Finding, RuleContext, Severity, fill
+from ..i18n import Text, gettext_noop
+from ..patch import SetKey, path_of
+
+ID = "service-without-prestop-drain"
+TITLE = gettext_noop("Served container without a preStop drain")
+SEVERITY = Severity.WARNING
+DOCS_URL = DOCS["pod-lifecycle"] + "#pod-termination"
+REFERENCES = (DOCS["hooks"], "https://github.com/kubernetes/kubernetes/issues/43576",
+              "https://github.com/kubernetes/kubernetes/issues/67592",
+              "https://github.com/kubernetes/enhancements/pull/3961")
+WHAT = gettext_noop("A container that serves a Service has no preStop delay: rollouts drop in-flight requests.")
+WHY = gettext_noop(
+    "Deleting a Pod starts two things at once that do not wait for each other: the kubelet runs "
+    "preStop and then sends SIGTERM, while the endpoints controller, kube-proxy on every node and any "
+    "load balancer or ingress remove the Pod from their lists, which takes a few seconds. Without a "
+    "preStop delay the program gets SIGTERM at once, stops accepting connections, and the requests "
+    "still routed to it in those seconds fail, on every rollout, scale-down and drain.")
+FIX_TEXT = gettext_noop(
+    "A preStop `sleep` action (GA in 1.34, on by default since 1.30; before that an `exec` of "
+    "`sleep`) of a few seconds, well inside terminationGracePeriodSeconds.")
+FIRES_WHEN = gettext_noop(
+    "an app container of a long-running Pod is selected by a Service of the same input (a warning), "
+    "or, without a Service there, has a readinessProbe on a port it declares (an inference: info), and "
+    "has no preStop hook.")
+QUIET_WHEN = gettext_noop(
+    "it has a preStop hook, serves no port, the Pod belongs to a Job, terminationGracePeriodSeconds is "
+    "0 (termination-grace-zero says why), or no other Pod serves while it goes (a bare Pod, a "
+    "one-replica StatefulSet, a Recreate Deployment).")
+FIX = """
+- name: $name
+  lifecycle:
+    preStop:     # SIGTERM waits for it
+      $hook
+"""
+EXAMPLE = {"hook": "sleep: {seconds: 5}"}
+DRAIN_SECONDS = 5           # what endpoint removal usually needs (kubernetes#43576)
+SLEEP_ACTION_DEFAULT = "1.30"   # PodLifecycleSleepAction on by default (beta), GA in 1.34
+
+
+def check(ctx: RuleContext) -> Iterator[Finding]:
+    pod = ctx.pod
+    if pod.batch or pod.termination_grace_period == 0:
+        return
+    if not _another_endpoint_stays(ctx):
+        return
+    services = ctx.selecting_services()
+    for c in pod.containers:
+        if c.pre_stop is not None or not c.ports:
+            continue
+        why = _served(c, services)
+        if why is None:
+            continue
+        seconds = min(DRAIN_SECONDS, pod.termination_grace_period - 1)
+        action = version_tuple(ctx.version) >= version_tuple(SLEEP_ACTION_DEFAULT)
+        hook = f"sleep: {{seconds: {seconds}}}" if action else f'exec: {{command: ["sleep", "{seconds}"]}}'
+        explanation = Text(gettext_noop(
+            "{c} {why} and has no preStop hook: when the Pod is deleted (a rollout, a scale-down, a node "
+            "drain) it gets SIGTERM at once, while the Service's endpoints, kube-proxy and load balancers "
+            "still send it requests for a few seconds; those requests fail. A preStop delay of {s} s lets "
+            "the endpoint removal finish first."), {"c": c.name, "why": why, "s": seconds})
+        # fixable with the sleep action only (an exec needs a `sleep` binary the image may lack), only
+        # where a Service of the input shows the container is served (an inference is the person's to confirm),
+        # and where the wait plus the program's own shutdown still fit the grace period
+        stop = ctx.behaviour(c).stop_seconds
+        fits = stop is not None and seconds + stop <= pod.termination_grace_period
+        patch = ((SetKey(path_of(c.path) + ("lifecycle", "preStop"), {"sleep": {"seconds": seconds}}),)
+                 if action and seconds >= 1 and services and fits else None)
+        # a Service of the input is evidence; a readinessProbe alone is an inference: info, not a warning
+        yield ctx.finding(ID, c, ctx.container_path(c, "ports"), explanation,
+                          fill(FIX, name=c.name, hook=hook), patch=patch,
+                          severity=None if services else Severity.INFO)
+
+
+def _served(c: Container, services: list[ServiceRef]) -> Text | None:
+    """Why we think ``c`` receives Service traffic (None: no evidence)."""
+    numbers = {p.container_port for p in c.ports}
+    names = {p.name for p in c.ports if p.name}
+    for s in services:
+        if not s.target_ports or any(t in numbers or t in names for t in s.target_ports):
+            return Text(gettext_noop("is selected by the Service {service} of this input"), {"service": s.name})
+    if services:
+        return None   # a Service selects the Pod but sends this container nothing
+    probe = c.readiness_probe
+    port = _probe_port(probe.detail) if probe is not None else None
+    if port is not None and (port in {str(n) for n in numbers} or port in names):
+        return Text(gettext_noop("serves port {port}, which its readinessProbe checks, so a Service most "
+                                 "likely sends it traffic (inferred: no Service in this input selects it)"),
+                    {"port": port})
+    return None
+
+
+def _probe_port(detail: str) -> str | None:
+    """The port of an httpGet/tcpSocket/grpc probe from its detail ("GET /healthz on port 8080")."""
+    head, sep, tail = detail.rpartition(" port ")
+    return tail.split()[0] if sep and tail else None
+
+
+def _another_endpoint_stays(ctx: RuleContext) -> bool:
+    """Whether another ready Pod keeps serving while this one is deleted: only then does a drain save
+    requests (the Service can send them elsewhere). A bare Pod, a one-replica StatefulSet (its
+    replacement starts after it is gone) and a Recreate Deployment leave no other endpoint."""
+    kind = ctx.pod.source.kind
+    workload = tuple(ctx.pod.spec_path[:-2])          # ...spec.template.spec -> ...spec
+    replicas = ctx.raw(workload + ("replicas",))
+    replicas = replicas if isinstance(replicas, int) and not isinstance(replicas, bool) else 1
+    if kind == "Deployment":
+        return ctx.raw(workload + ("strategy", "type")) != "Recreate"
+    if kind in ("StatefulSet", "ReplicaSet", "ReplicationController"):
+        return replicas > 1
+    return kind == "DaemonSet"    # its rolling update replaces one node's Pod at a time
