@@ -56,7 +56,8 @@ def pod_as_text(r: PodReport, style: TextStyle = PLAIN) -> list[str]:
     head = f"{pod.source.kind} {pod.name}" + (f" (Pod template, line {pod.source.line})" if pod.source.kind != "Pod" else "")
     lines = [style.paint(head, "heading"), "=" * len(head)]
     roles = ", ".join(f"{c.name} ({c.role})" for c in pod.all_containers)
-    lines.extend(style.wrap(f"containers: {roles}; restartPolicy {pod.restart_policy}", "", "  "))
+    qos = f"; QoS class {r.qos.qos_class}" if r.qos else ""
+    lines.extend(style.wrap(f"containers: {roles}; restartPolicy {pod.restart_policy}{qos}", "", "  "))
     if not r.admitted:
         lines.append("The API server would reject this Pod, so it never runs:")
         for e in r.errors:

@@ -48,6 +48,7 @@ class PodView:
     steps: list[dict[str, Any]] = field(default_factory=list)
     rows: list[dict[str, Any]] = field(default_factory=list)
     final: dict[str, Any] = field(default_factory=dict)
+    qos_class: str = ""                     # docs/lifecycle-model.md §24
     assumed: list[dict[str, str]] = field(default_factory=list)
     svg: str = ""
     error: str = ""
@@ -122,6 +123,7 @@ def _pod(r: PodReport, eager: bool = True) -> PodView:
     view = PodView(pod.name, pod.source.kind, pod.source.line, r.admitted, translate_errors(r.errors),
                    [render(n, gettext) for n in r.notes])
     _start_diagram(view, r, eager)   # first: dot lays it out in its own process while this one does the rest
+    view.qos_class = r.qos.qos_class if r.qos else ""
     view.findings = [finding_view(f) for f in r.findings]
     view.finding_groups = group_findings(view.findings)
     view.severity_counts = [(sev, n) for sev in SEVERITIES

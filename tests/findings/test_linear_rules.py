@@ -90,7 +90,7 @@ def test_missing_resources_names_every_other_running_container(containers: list[
         if rivals:
             assert f"competes with {', '.join(rivals)} for the whole life" in text
         else:
-            assert "competes with the other Pods on its node;" in text
+            assert "competes with the other Pods on its node." in text
 
 
 def test_names_leave_out_one_and_pickle_as_their_text() -> None:
