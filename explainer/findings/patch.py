@@ -16,6 +16,7 @@ from typing import Any, Union
 from explainer.lifecycle.model import Container, Pod
 from explainer.lifecycle.validate import sidecars_enabled
 
+from .helpers import dials, listen_ports, outbound_kind
 from .scripts import localhost_use, looks_like_proxy
 
 Path = tuple[Any, ...]
@@ -84,20 +85,21 @@ def tcp_startup_probe(port: int) -> dict[str, Any]:
 
 
 def sidecar_probe_port(pod: Pod, c: Container, after_index: int | None = None) -> int | None | bool:
-    """The port a startupProbe of ``c`` as a native sidecar checks: a port it declares that a
-    later container reaches on localhost, else its lowest declared port.  None when it needs
-    no probe (it declares no port, nobody reaches it, it is no proxy); False when it needs one
-    but no port can be known (then a person must name it)."""
-    ports = sorted(p.container_port for p in c.ports if p.protocol == "TCP")
+    """The port a startupProbe of ``c`` as a native sidecar checks: a port it listens on that a
+    later container reaches on localhost, else the first port its manifest names (declared, in
+    its args or env, or its own probes': helpers.listen_ports).  None when it needs no probe (no
+    port, nobody reaches it, no outbound proxy); False when it needs one but no port can be
+    known from the manifest (then a person must name it: never an invented port)."""
+    ports = listen_ports(c, pod)
     later = [x for x in pod.containers if x is not c]
     if after_index is not None:
         later = [x for x in pod.init_containers if x.index > after_index] + later
-    reached = sorted(set().union(*(localhost_use(x)[0] for x in later)) & set(ports)) if later else []
+    reached = sorted({d.port for x in later for d in dials(x, ports)})
     if reached:
         return reached[0]
     if ports:
         return ports[0]
-    if c.ports or looks_like_proxy(c) or any(localhost_use(x)[0] for x in later):
+    if c.ports or outbound_kind(c) or looks_like_proxy(c) or any(localhost_use(x)[0] for x in later):
         return False
     return None
 
