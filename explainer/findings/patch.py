@@ -160,3 +160,31 @@ def plain(value: Any) -> Any:
     if isinstance(value, list):
         return [plain(v) for v in value]
     return value
+
+
+# What a fix says where the version runs no native sidecars (1.27; 1.28 with the gate off): never
+# `restartPolicy: Always` (the API server rejects it before 1.28 and drops it on 1.28), and in a Job
+# never a helper moved to `containers` (the Job would then never complete: job-sidecar-blocks-completion).
+NO_SIDECARS_APP = """
+# Kubernetes $version runs no native sidecars (1.29+, or 1.28 with the SidecarContainers gate on).
+# Until then run $name as a classic sidecar, and make the app wait for it:
+containers:
+  - name: $name  # moved here from initContainers, without restartPolicy
+    image: $image
+  - name: <APP>  # the app: until nc -z localhost <PORT>; do sleep 1; done; exec <ITS COMMAND>
+"""
+NO_SIDECARS_BATCH = """
+# Kubernetes $version runs no native sidecars (1.29+, or 1.28 with the SidecarContainers gate on).
+# In a $kind, $name cannot run beside the workers: moved to containers it would keep the Job
+# from ever completing. Run the $kind on a version (or with the gate) that has native sidecars.
+initContainers:
+  - name: $name
+"""
+
+
+def no_sidecars_fix(pod: Pod, c: Container, version: str) -> str:
+    """The fix text for helper ``c`` written as a native sidecar, where ``version`` has none."""
+    from .base import fill
+    if pod.batch:
+        return fill(NO_SIDECARS_BATCH, name=c.name, version=version, kind=pod.source.kind)
+    return fill(NO_SIDECARS_APP, name=c.name, image=c.image or "<IMAGE>", version=version)

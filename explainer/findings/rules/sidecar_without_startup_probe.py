@@ -22,7 +22,8 @@ from explainer.lifecycle.model import Container
 from ..base import Finding, RuleContext, Severity, fill
 from ..i18n import Text, gettext_noop
 from ..patch import SetKey, path_of, sidecar_probe_port, tcp_startup_probe
-from ..scripts import localhost_use, looks_like_proxy
+from ..helpers import dials, listen_ports, outbound_kind
+from ..scripts import looks_like_proxy
 
 ID = "sidecar-without-startup-probe"
 TITLE = gettext_noop("Native sidecar without a startupProbe")
@@ -53,6 +54,8 @@ initContainers:
       failureThreshold: 30
 """
 
+UNKNOWN_PORT = "<PORT>  # the port $name listens on: the manifest does not say"
+
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     pod = ctx.pod
@@ -60,17 +63,19 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         if c.startup_probe is not None:
             continue
         later = [x for x in pod.init_containers if x.index > c.index] + list(pod.containers)
-        ports = {p.container_port for p in c.ports}
-        users = sorted(x.name for x in later if localhost_use(x)[0] & ports)
-        if not (ports or users or looks_like_proxy(c)):
+        ports = listen_ports(c, pod)
+        users = sorted(x.name for x in later if dials(x, ports))
+        if not (ports or users or outbound_kind(c) or looks_like_proxy(c)):
             continue
         nxt = later[0].name if later else Text(gettext_noop("the app containers"))
-        port = min(ports) if ports else 15021
+        known = sidecar_probe_port(pod, c, after_index=c.index)
+        # never an invented port: one the manifest names, else a marked placeholder (no machine fix)
+        port = known if isinstance(known, int) and not isinstance(known, bool) else None
         if users:
             need = Text(gettext_noop("{users} connects to it on localhost") if len(users) == 1 else
                         gettext_noop("{users} connect to it on localhost"), {"users": ", ".join(users)})
         elif ports:
-            need = Text(gettext_noop("it serves port {port}"), {"port": port})
+            need = Text(gettext_noop("it serves port {port}"), {"port": ports[0]})
         else:
             need = Text(gettext_noop("it is a proxy the app sends traffic through"))
         explanation = Text(gettext_noop(
@@ -79,7 +84,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             "actually listens, connections to it are refused. A startupProbe makes the kubelet wait."),
             {"c": c.name, "next": nxt, "need": need})
         yield ctx.finding(ID, c, ctx.container_path(c, "restartPolicy"), explanation,
-                          fill(FIX, name=c.name, port=port), patch=_patch(ctx, c))
+                          fill(FIX, name=c.name, port=port if port is not None else fill(UNKNOWN_PORT, name=c.name)
+                               .strip()), patch=_patch(ctx, c))
 
 
 def _patch(ctx: RuleContext, c: Container) -> tuple[SetKey, ...] | None:
