@@ -10,7 +10,8 @@ check on its port).
 
 Fires when: a sidecar (init container with restartPolicy: Always) without a startupProbe
 declares ports, is reached on localhost by a later container, or is a proxy.
-Quiet when: it has a startupProbe, or nothing connects to it (a log shipper, for example).
+Quiet when: it has a startupProbe, or nothing connects to it (a log shipper, for example), or
+the version runs no native sidecars (native-sidecar-unsupported says what to do then).
 """
 from __future__ import annotations
 
@@ -18,11 +19,12 @@ from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.model import Container
+from explainer.lifecycle.validate import sidecars_enabled
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..helpers import dials, listen_ports, outbound_kind
 from ..i18n import Text, gettext_noop
 from ..patch import SetKey, path_of, sidecar_probe_port, tcp_startup_probe
-from ..helpers import dials, listen_ports, outbound_kind
 from ..scripts import looks_like_proxy
 
 ID = "sidecar-without-startup-probe"
@@ -42,7 +44,9 @@ FIX_TEXT = gettext_noop(
 FIRES_WHEN = gettext_noop(
     "a sidecar (init container with restartPolicy: Always) without a startupProbe declares "
     "ports, is reached on localhost by a later container, or is a proxy.")
-QUIET_WHEN = gettext_noop("it has a startupProbe, or nothing connects to it (a log shipper, for example).")
+QUIET_WHEN = gettext_noop(
+    "it has a startupProbe, or nothing connects to it (a log shipper, for example), or the version runs no "
+    "native sidecars (native-sidecar-unsupported says what to do then).")
 FIX = """
 initContainers:
   - name: $name
@@ -59,6 +63,8 @@ UNKNOWN_PORT = "<PORT>  # the port $name listens on: the manifest does not say"
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     pod = ctx.pod
+    if not sidecars_enabled(ctx.version, ctx.gates):
+        return   # no native sidecars on this version: native-sidecar-unsupported says what to do instead
     for c in pod.sidecars:
         if c.startup_probe is not None:
             continue
