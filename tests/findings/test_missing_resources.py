@@ -37,7 +37,7 @@ def test_limits_only_on_cpu_and_memory_is_guaranteed_and_quiet() -> None:
 def test_a_short_lived_init_container_is_not_reported() -> None:
     found = _found("init_limits_only_app_bare.yaml")
     assert [f.container for f in found] == ["sleep"]
-    assert "It sets neither requests nor limits" in found[0].explanation.render()
+    assert "neither a request nor a limit for cpu and memory" in found[0].explanation.render()
 
 
 @pytest.mark.parametrize("path", manifests(), ids=lambda p: p.name)

@@ -76,10 +76,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         if res.defaulted:
             have = Text(gettext_noop(" Its {resources} request defaults to its limit, so only {missing} is "
                                      "unreserved."), {"resources": " and ".join(res.defaulted), "missing": missing})
-        elif res.requests:
-            have = ""
         else:
-            have = Text(gettext_noop(" It sets neither requests nor limits."))
+            have = ""
         explanation = Text(gettext_noop(
             "{role} {c} has neither a request nor a limit for {missing}: the scheduler reserves none for it, "
             "so the node may not have room for it, and it competes {when}.{effect}{have} The Pod's QoS class "
