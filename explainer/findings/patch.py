@@ -166,17 +166,18 @@ def plain(value: Any) -> Any:
 # `restartPolicy: Always` (the API server rejects it before 1.28 and drops it on 1.28), and in a Job
 # never a helper moved to `containers` (the Job would then never complete: job-sidecar-blocks-completion).
 NO_SIDECARS_APP = """
-# Kubernetes $version runs no native sidecars (1.29+, or 1.28 with the SidecarContainers gate on).
+# Kubernetes $version runs no native sidecars (1.29+; 1.28 with the gate).
 # Until then run $name as a classic sidecar, and make the app wait for it:
 containers:
   - name: $name  # moved here from initContainers, without restartPolicy
     image: $image
-  - name: <APP>  # the app: until nc -z localhost <PORT>; do sleep 1; done; exec <ITS COMMAND>
+  - name: <APP>  # until nc -z localhost <PORT>; do sleep 1; done; exec ...
 """
 NO_SIDECARS_BATCH = """
-# Kubernetes $version runs no native sidecars (1.29+, or 1.28 with the SidecarContainers gate on).
-# In a $kind, $name cannot run beside the workers: moved to containers it would keep the Job
-# from ever completing. Run the $kind on a version (or with the gate) that has native sidecars.
+# Kubernetes $version runs no native sidecars (1.29+; 1.28 with the gate).
+# In a $kind, $name cannot run beside the workers: in containers it
+# would keep the Job from ever completing. Run the $kind where native
+# sidecars are on (a newer version, or the gate).
 initContainers:
   - name: $name
 """

@@ -56,7 +56,7 @@ FIX_NO_SIDECARS = """
 initContainers:
   - name: $name
     image: $image
-    # Kubernetes $version runs no native sidecars: give it a command that exits 0 once its work is done
+    # no native sidecars on $version: a command that exits 0 when done
     command: ["sh", "-c", "<WHAT IT MUST DO, ONCE>"]
 """
 

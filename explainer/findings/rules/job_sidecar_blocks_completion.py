@@ -62,16 +62,22 @@ PROBE = """    startupProbe:             # $other starts only once $name listens
         port: $port
       periodSeconds: 1
       failureThreshold: 30"""
-UNKNOWN_PORT = "<PORT>  # the port $name listens on: the manifest does not say"
+UNKNOWN_PORT = "<PORT>  # not in the manifest: the port $name listens on"
 FIX_NO_SIDECARS = """
-# Kubernetes $version runs no native sidecars (1.29+, or 1.28 with the SidecarContainers gate on).
-# Keep $name in containers and let $other end it when it is done, through a file on a shared volume:
+# Kubernetes $version runs no native sidecars (1.29+; 1.28 with the gate).
+# Keep $name in containers; $other ends it through a file on a shared volume:
 containers:
   - name: $other
-    command: ["sh", "-c", "trap 'touch /shared/done' EXIT; <ITS COMMAND>"]
+    command:
+      - sh
+      - -c
+      - trap 'touch /shared/done' EXIT; <ITS COMMAND>
     volumeMounts: [{name: shared, mountPath: /shared}]
   - name: $name
-    command: ["sh", "-c", "<ITS COMMAND> & until [ -f /shared/done ]; do sleep 1; done"]
+    command:
+      - sh
+      - -c
+      - <ITS COMMAND> & until [ -f /shared/done ]; do sleep 1; done
     volumeMounts: [{name: shared, mountPath: /shared}]
 volumes:
   - name: shared

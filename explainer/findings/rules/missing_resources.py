@@ -48,9 +48,9 @@ QUIET_WHEN = gettext_noop(
 FIX = """
 - name: $name
   resources:
-    requests:        # placeholders: what it uses at steady state; a request never exceeds its limit
+    requests:    # placeholders
 $lines"""
-PLACEHOLDER = {"cpu": "      cpu: <CPU>        # e.g. 100m\n", "memory": "      memory: <MEMORY>  # e.g. 128Mi\n"}
+PLACEHOLDER = {"cpu": "      cpu: <CPU>\n", "memory": "      memory: <MEMORY>\n"}
 EXAMPLE = {"lines": PLACEHOLDER["cpu"] + PLACEHOLDER["memory"]}
 _EFFECT = {"cpu": gettext_noop(" Under CPU contention it gets the minimum share."),
            "memory": gettext_noop(" When memory runs short it is among the first the kernel OOM-kills."),

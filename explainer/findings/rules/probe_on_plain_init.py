@@ -47,7 +47,8 @@ EXAMPLE = {"fields": "probes and lifecycle hooks"}
 
 FIX_NO_SIDECARS = """
 initContainers:
-  - name: $name  # delete its $fields: it runs to completion (Kubernetes $version has no native sidecars)
+  - name: $name  # delete its $fields: it runs to completion
+                 # (Kubernetes $version has no native sidecars)
 """
 
 

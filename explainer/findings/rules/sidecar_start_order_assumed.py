@@ -67,7 +67,7 @@ QUIET_WHEN = gettext_noop(
     "app per request, not at start-up.")
 FIX = """
 initContainers:
-  - name: $name  # moved here from containers; the app containers stay where they are
+  - name: $name  # moved here from containers (the app stays where it is)
     image: $image
     restartPolicy: Always     # native sidecar: runs before and beside the app containers
     startupProbe:             # the app containers start only after this passes
@@ -75,21 +75,25 @@ initContainers:
         port: $port
       periodSeconds: 1
       failureThreshold: 30
-# or keep it in containers and make $apps wait: until nc -z localhost $plain; do sleep 1; done
+# or keep it in containers and make $apps wait for it:
+#   until nc -z localhost $plain; do sleep 1; done
 """
 FIX_NO_SIDECARS = """
-# Kubernetes $version runs no native sidecars (1.29+, or 1.28 with the SidecarContainers gate):
-# keep $name in containers and make $apps wait for it before starting.
+# Kubernetes $version runs no native sidecars (1.29+; 1.28 with the gate):
+# keep $name in containers and make $apps wait for it.
 containers:
   - name: $app
-    command: ["sh", "-c", "until nc -z localhost $port; do sleep 1; done; exec <ITS COMMAND>"]
+    command:
+      - sh
+      - -c
+      - until nc -z localhost $port; do sleep 1; done; exec <ITS COMMAND>
 """
 KINDS = {   # helpers.OUTBOUND's keys: what each outbound helper is, for the explanation
     "cloud-sql": gettext_noop("a Cloud SQL Auth Proxy: the app reaches its database only through it"),
     "istio": gettext_noop("Istio's proxy: the Pod's iptables rules send the app's traffic through it"),
     "linkerd": gettext_noop("Linkerd's proxy: the Pod's iptables rules send the app's traffic through it"),
 }
-UNKNOWN_PORT = "<PORT>  # the port $name listens on: the manifest does not say"
+UNKNOWN_PORT = "<PORT>  # not in the manifest: the port $name listens on"
 EXAMPLE = {"apps": "app", "app": "app", "port": "5432", "plain": "5432", "version": "1.28"}
 
 

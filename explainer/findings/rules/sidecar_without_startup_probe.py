@@ -58,7 +58,7 @@ initContainers:
       failureThreshold: 30
 """
 
-UNKNOWN_PORT = "<PORT>  # the port $name listens on: the manifest does not say"
+UNKNOWN_PORT = "<PORT>  # not in the manifest: the port $name listens on"
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
