@@ -92,7 +92,7 @@ def test_the_pod_header_shows_the_qos_class(client: Client) -> None:
     text = (Path(__file__).resolve().parent.parent / "fixtures" / "findings" / "cases"
             / "limits_only_guaranteed.yaml").read_text(encoding="utf-8")
     body = client.post("/", {"manifest": text, "version": "1.34"}, **HX).content.decode()
-    assert re.search(r'<p class="qos"><span class="pill" title="QoS class: [^"]*">QoS class Guaranteed</span>', body)
+    assert re.search(r'<span class="pill qos" title="QoS class: [^"]*">QoS class Guaranteed</span>', body)
     zh = client.post("/", {"manifest": text, "version": "1.34"}, HTTP_ACCEPT_LANGUAGE="zh-hans",
                      **HX).content.decode()
     assert "QoS 类别 Guaranteed" in zh
