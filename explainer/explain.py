@@ -15,6 +15,7 @@ from .lifecycle.errors import ErrorRecord, ManifestError
 from .lifecycle.i18n import Text, gettext_noop
 from .lifecycle.model import Pod, ServiceRef
 from .lifecycle.parse import TEMPLATE_PATHS, Skipped, parse_manifest
+from .lifecycle.qos import Qos, compute_qos
 from .lifecycle.scenario import Scenario, check_names, parse_scenario, scenario_from_data
 from .lifecycle.sharing import analyse_sharing
 from .lifecycle.sharing_report import SharingReport
@@ -37,6 +38,7 @@ class PodReport:
     sharing: SharingReport = field(default_factory=SharingReport)
     findings: list[Finding] = field(default_factory=list)
     suppressed: list[Suppressed] = field(default_factory=list)   # silenced by an ignore-check annotation
+    qos: Qos | None = None         # the QoS class the API server stores (docs/lifecycle-model.md §25)
 
 
 @dataclass
@@ -143,7 +145,8 @@ def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[Error
     adm = admit(pod, version, sc.feature_gates)
     refused = any(e.reason == "no matches for kind" for e in schema_errors)
     errors = schema_errors if refused else schema_errors + adm.errors
-    report = PodReport(adm.pod, admitted=not errors, errors=errors, notes=list(adm.notes))
+    report = PodReport(adm.pod, admitted=not errors, errors=errors, notes=list(adm.notes),
+                       qos=compute_qos(adm.pod, version, sc.feature_gates))
     if report.admitted:
         report.simulation = simulate(adm.pod, sc, container_restart_rules=adm.container_restart_rules,
                                      version=version)

@@ -16,6 +16,7 @@ from typing import Any, Union
 from explainer.lifecycle.model import Container, Pod
 from explainer.lifecycle.validate import sidecars_enabled
 
+from .helpers import dials, listen_ports, outbound_kind
 from .scripts import localhost_use, looks_like_proxy
 
 Path = tuple[Any, ...]
@@ -84,20 +85,21 @@ def tcp_startup_probe(port: int) -> dict[str, Any]:
 
 
 def sidecar_probe_port(pod: Pod, c: Container, after_index: int | None = None) -> int | None | bool:
-    """The port a startupProbe of ``c`` as a native sidecar checks: a port it declares that a
-    later container reaches on localhost, else its lowest declared port.  None when it needs
-    no probe (it declares no port, nobody reaches it, it is no proxy); False when it needs one
-    but no port can be known (then a person must name it)."""
-    ports = sorted(p.container_port for p in c.ports if p.protocol == "TCP")
+    """The port a startupProbe of ``c`` as a native sidecar checks: a port it listens on that a
+    later container reaches on localhost, else the first port its manifest names (declared, in
+    its args or env, or its own probes': helpers.listen_ports).  None when it needs no probe (no
+    port, nobody reaches it, no outbound proxy); False when it needs one but no port can be
+    known from the manifest (then a person must name it: never an invented port)."""
+    ports = listen_ports(c, pod)
     later = [x for x in pod.containers if x is not c]
     if after_index is not None:
         later = [x for x in pod.init_containers if x.index > after_index] + later
-    reached = sorted(set().union(*(localhost_use(x)[0] for x in later)) & set(ports)) if later else []
+    reached = sorted({d.port for x in later for d in dials(x, ports)})
     if reached:
         return reached[0]
     if ports:
         return ports[0]
-    if c.ports or looks_like_proxy(c) or any(localhost_use(x)[0] for x in later):
+    if c.ports or outbound_kind(c) or looks_like_proxy(c) or any(localhost_use(x)[0] for x in later):
         return False
     return None
 
@@ -158,3 +160,32 @@ def plain(value: Any) -> Any:
     if isinstance(value, list):
         return [plain(v) for v in value]
     return value
+
+
+# What a fix says where the version runs no native sidecars (1.27; 1.28 with the gate off): never
+# `restartPolicy: Always` (the API server rejects it before 1.28 and drops it on 1.28), and in a Job
+# never a helper moved to `containers` (the Job would then never complete: job-sidecar-blocks-completion).
+NO_SIDECARS_APP = """
+# Kubernetes $version runs no native sidecars (1.29+; 1.28 with the gate).
+# Until then run $name as a classic sidecar, and make the app wait for it:
+containers:
+  - name: $name  # moved here from initContainers, without restartPolicy
+    image: $image
+  - name: <APP>  # until nc -z localhost <PORT>; do sleep 1; done; exec ...
+"""
+NO_SIDECARS_BATCH = """
+# Kubernetes $version runs no native sidecars (1.29+; 1.28 with the gate).
+# In a $kind, $name cannot run beside the workers: in containers it
+# would keep the Job from ever completing. Run the $kind where native
+# sidecars are on (a newer version, or the gate).
+initContainers:
+  - name: $name
+"""
+
+
+def no_sidecars_fix(pod: Pod, c: Container, version: str) -> str:
+    """The fix text for helper ``c`` written as a native sidecar, where ``version`` has none."""
+    from .base import fill
+    if pod.batch:
+        return fill(NO_SIDECARS_BATCH, name=c.name, version=version, kind=pod.source.kind)
+    return fill(NO_SIDECARS_APP, name=c.name, image=c.image or "<IMAGE>", version=version)

@@ -51,6 +51,7 @@ def pod_to_dict(r: PodReport) -> dict[str, Any]:
         "admitted": r.admitted,
         "restartPolicy": pod.restart_policy,
         "terminationGracePeriodSeconds": pod.termination_grace_period,
+        "qosClass": r.qos.qos_class if r.qos else None,
         "containers": containers,
         "events": [],
         "statusTimeline": [],

@@ -58,7 +58,8 @@ def pod_as_text(r: PodReport, style: TextStyle = PLAIN) -> list[str]:
     head = f"{pod.source.kind} {pod.name}" + (f" (Pod template, line {pod.source.line})" if pod.source.kind != "Pod" else "")
     lines = [style.paint(head, "heading"), "=" * len(head)]
     roles = ", ".join(f"{c.name} ({c.role})" for c in pod.all_containers)
-    lines.extend(style.wrap(f"containers: {roles}; restartPolicy {pod.restart_policy}", "", "  "))
+    qos = f"; QoS class {r.qos.qos_class}" if r.qos else ""
+    lines.extend(style.wrap(f"containers: {roles}; restartPolicy {pod.restart_policy}{qos}", "", "  "))
     for w in r.warnings:
         lines.extend(style.wrap(f"{style.paint('warning', 'warning')}: line {w.line or '?'} ({w.path}): {w.message}",
                                 "", "  "))

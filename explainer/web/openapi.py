@@ -140,6 +140,11 @@ def _schemas() -> dict[str, Any]:
             "admitted": {"type": "boolean", "description": "false: the API server would reject the Pod, so it "
                                                             "is not simulated (no events)."},
             "restartPolicy": NSTR, "terminationGracePeriodSeconds": _nullable(NUM),
+            "qosClass": _nullable({"type": "string", "enum": ["Guaranteed", "Burstable", "BestEffort"],
+                                   "description": "The QoS class the API server stores in status.qosClass, "
+                                                  "computed as ComputePodQOS does: requests default to "
+                                                  "limits; with pod-level resources (1.32+, gate on) "
+                                                  "spec.resources decides."}),
             "containers": {"type": "array", "items": _ref("Container")},
             "events": {"type": "array", "items": _ref("Event")},
             "statusTimeline": {"type": "array", "items": _ref("StatusPoint")},

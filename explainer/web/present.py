@@ -57,6 +57,7 @@ class PodView:
     rows_html: str = ""                     # the two long lists, written out (web/lists.py)
     steps_html: str = ""
     final: dict[str, Any] = field(default_factory=dict)
+    qos_class: str = ""                     # docs/lifecycle-model.md §25
     assumed: list[dict[str, str]] = field(default_factory=list)
     svg: str = ""
     error: str = ""
@@ -161,6 +162,7 @@ def _pod(r: PodReport, gettext: Callable[[str], str], eager: bool = True, dot_me
     view = PodView(pod.name, pod.source.kind, pod.source.line, r.admitted, translate_errors(r.errors, gettext),
                    [render(n, gettext) for n in r.notes])
     _start_diagram(view, r, gettext, eager, dot_memo)   # first: dot lays it out in its own process while this one does the rest
+    view.qos_class = r.qos.qos_class if r.qos else ""
     view.findings = [finding_view(f, gettext) for f in r.findings]
     view.finding_groups = group_findings(view.findings)
     view.severity_counts = [(sev, n) for sev in SEVERITIES

@@ -10,27 +10,29 @@ from hypothesis import strategies as st
 
 from explainer.findings.i18n import Names, Text
 from explainer.findings.rules import missing_resources, sidecar_start_order_assumed
-from explainer.findings.scripts import localhost_use, looks_like_proxy
+from explainer.findings.helpers import dials, is_inbound_or_exporter, listen_ports, outbound_kind, waits_for
 from tests.profiles import examples
 
 from .conftest import context_for
 
 
 def _pairwise_start_order(ctx: Any) -> list[tuple[str, list[tuple[str, int]], bool]]:
-    """The rule's decision as it was written before, comparing every container with every other."""
-    use = {a.name: localhost_use(a) for a in ctx.pod.containers}
+    """The rule's decision written pairwise: every container compared with every other, each
+    read again for every comparison (helpers.dials without the rule's port index)."""
     out = []
     for s in ctx.pod.containers:
-        others = [a for a in ctx.pod.containers if a is not s]
-        ports = {p.container_port for p in s.ports}
+        ports = listen_ports(s, ctx.pod)
         users, waiters = [], []
-        for a in others:
-            used, loops = use[a.name]
-            if loops & ports if ports else loops:
+        for a in ctx.pod.containers:
+            if a is s or is_inbound_or_exporter(a):
+                continue
+            if waits_for(a, ports):
                 waiters.append(a.name)
-            elif used & ports:
-                users.append((a.name, min(used & ports)))
-        if users or (looks_like_proxy(s) and others and not waiters):
+            else:
+                users += [(d.user, d.port) for d in dials(a, ports)]
+        plain = [a for a in ctx.pod.containers if a is not s and not is_inbound_or_exporter(a)
+                 and outbound_kind(a) is None]
+        if users or (outbound_kind(s) and plain and not waiters):
             out.append((s.name, users, bool(users)))
     return out
 
@@ -43,7 +45,8 @@ COMMANDS = st.one_of(
     st.just("while true; do sleep 5; done"),
 )
 CONTAINER = st.fixed_dictionaries({
-    "image": st.sampled_from(["example/app:1", "envoyproxy/envoy:v1.30", "busybox:1.36"]),
+    "image": st.sampled_from(["example/app:1", "envoyproxy/envoy:v1.30", "busybox:1.36",
+                              "gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.14.0", "quay.io/brancz/kube-rbac-proxy:v0.16.0"]),
     "ports": st.lists(PORTS, max_size=2, unique=True),
     "command": COMMANDS,
     "requests": st.booleans(),
@@ -77,8 +80,7 @@ def test_start_order_rule_decides_as_the_pairwise_comparison_did(containers: lis
         if users:
             assert all(f"{user} connects to localhost:{port}" in text for user, port in users)
         else:
-            others = ", ".join(c.name for c in ctx.pod.containers if c.name != name)
-            assert f"may send traffic through, but {name}" in text and f"start-up {others} can reach" in text
+            assert "is a Cloud SQL Auth Proxy" in text and "before it is ready" in text
 
 
 @settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -91,7 +93,7 @@ def test_missing_resources_names_every_other_running_container(containers: list[
         if rivals:
             assert f"competes with {', '.join(rivals)} for the whole life" in text
         else:
-            assert "competes with the other Pods on its node;" in text
+            assert "competes with the other Pods on its node." in text
 
 
 def test_names_leave_out_one_and_pickle_as_their_text() -> None:

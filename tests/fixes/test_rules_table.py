@@ -74,9 +74,11 @@ FIXABLE: list[tuple[str, bool, str]] = [
                                             "selects the container and the version has the action; an inference needs a person"),
     ("shell-pid1-ignores-sigterm", False, "how the script should shut down (trap or exec what) is the "
                                           "author's"),
-    ("sidecar-start-order-assumed", True, "moves the proxy to initContainers as a native sidecar with a "
-                                          "startupProbe on its declared port; never a possible main "
-                                          "container, never an invented port"),
+    ("sidecar-start-order-assumed", True, "moves the helper (a known outbound proxy, or a server the app "
+                                          "dials that dials nothing itself) to initContainers as a native "
+                                          "sidecar with a startupProbe on a port its manifest names; never "
+                                          "the app, never an invented port (a <PORT> placeholder needs a "
+                                          "person), never on a version without native sidecars"),
     ("sidecar-without-startup-probe", True, "adds a TCP startupProbe on the port later containers reach, or "
                                             "its lowest declared port; a proxy without ports needs a person"),
     ("termination-grace-zero", True, "removes terminationGracePeriodSeconds: 0, back to the 30 s default"),

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -84,3 +85,14 @@ def test_the_markdown_export_has_the_story_the_fixes_and_the_timeline(client: Cl
     assert f'<a href="{svg}"><img src="{svg}" alt="Timeline" /></a>' in html
     assert "more steps" not in text and "Write instead:" in text and "resources:" in text
     assert "app starts again (restart 5)" in text
+
+
+def test_the_pod_header_shows_the_qos_class(client: Client) -> None:
+    """docs/lifecycle-model.md §25: limits only on cpu and memory -> requests default to them -> Guaranteed."""
+    text = (Path(__file__).resolve().parent.parent / "fixtures" / "findings" / "cases"
+            / "limits_only_guaranteed.yaml").read_text(encoding="utf-8")
+    body = client.post("/", {"manifest": text, "version": "1.34"}, **HX).content.decode()
+    assert re.search(r'<span class="pill qos" title="QoS class: [^"]*">QoS class Guaranteed</span>', body)
+    zh = client.post("/", {"manifest": text, "version": "1.34"}, HTTP_ACCEPT_LANGUAGE="zh-hans",
+                     **HX).content.decode()
+    assert "QoS 类别 Guaranteed" in zh

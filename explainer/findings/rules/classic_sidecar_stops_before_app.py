@@ -24,6 +24,7 @@ from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.model import Container
+from explainer.lifecycle.validate import sidecars_enabled
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..i18n import Names, Text, gettext_noop
@@ -68,6 +69,16 @@ initContainers:
     image: $image
     restartPolicy: Always     # native sidecar: SIGTERM only after the app containers have exited
 """
+# Where the version has no native sidecars (before 1.29, or 1.28 without the SidecarContainers gate)
+# the only lever is the proxy's own preStop: it holds the proxy's SIGTERM back until the app is done.
+FIX_NO_SIDECARS = """
+containers:
+  - name: $name
+    lifecycle:
+      preStop:
+        exec:   # the proxy gets SIGTERM only after this ends: outlast the app's drain
+          command: ["sleep", "$seconds"]    # needs a sleep binary in $image
+"""
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -105,9 +116,12 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
              "drains": Text(gettext_noop("still drains for up to {drain} s (preStop and shutdown)"),
                             {"drain": format(drain, "g")}) if drain else
              Text(gettext_noop("still finishes the requests in flight"))})
-        yield ctx.finding(ID, s, ctx.container_path(s, "name"), explanation,
-                          fill(FIX, name=s.name, image=s.image),
-                          patch=to_native_sidecar(ctx.pod, s, ctx.version, ctx.gates))
+        if sidecars_enabled(ctx.version, ctx.gates):
+            fix, patch = fill(FIX, name=s.name, image=s.image), to_native_sidecar(ctx.pod, s, ctx.version, ctx.gates)
+        else:   # no native sidecars on this version: never a restartPolicy it would drop
+            fix, patch = fill(FIX_NO_SIDECARS, name=s.name, image=s.image,
+                              seconds=format((drain or 0) + 5, "g")), None
+        yield ctx.finding(ID, s, ctx.container_path(s, "name"), explanation, fix, patch=patch)
 
 
 def _how(s: Container, users: list[Container]) -> Text:

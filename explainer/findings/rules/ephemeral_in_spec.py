@@ -52,5 +52,5 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             "ephemeralcontainers subresource (kubectl debug), so this Pod is never created."),
             {"c": c.name, "where": where})
         yield ctx.finding(ID, c, c.path, explanation,
-                          fill(FIX, name=c.name, image=c.image or "busybox:1.36", target=target),
+                          fill(FIX, name=c.name, image=c.image or "<IMAGE>", target=target),
                           patch=(Remove(path_of(c.path)),))   # fixable: nothing to choose, it only goes

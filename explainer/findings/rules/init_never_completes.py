@@ -19,10 +19,11 @@ from collections.abc import Iterator
 from explainer.lifecycle.commands import guess_run
 from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.model import Container
+from explainer.lifecycle.validate import sidecars_enabled
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..i18n import Names, Text, gettext_noop
-from ..patch import plain_init_to_sidecar
+from ..patch import no_sidecars_fix, plain_init_to_sidecar
 from ..scripts import main_field, wait_loops
 
 ID = "init-never-completes"
@@ -49,6 +50,14 @@ initContainers:
     image: $image
     restartPolicy: Always     # a native sidecar: the next container starts once it runs
     # or keep it a plain init container and give it a command that exits 0 when done
+"""
+
+FIX_NO_SIDECARS = """
+initContainers:
+  - name: $name
+    image: $image
+    # no native sidecars on $version: a command that exits 0 when done
+    command: ["sh", "-c", "<WHAT IT MUST DO, ONCE>"]
 """
 
 
@@ -81,8 +90,13 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 "(Pending) until it is deleted.{dropped}")
         explanation = Text(msgid, {"c": c.name, "never_exits": never_exits, "why": guess.why,
                                    "blocked": blocked, "i": i, "n": len(inits), "dropped": dropped})
-        yield ctx.finding(ID, c, ctx.container_path(c, main_field(c)), explanation,
-                          fill(FIX, name=c.name, image=c.image or "example/image:1.0"),
+        if sidecars_enabled(ctx.version, ctx.gates):
+            fix = fill(FIX, name=c.name, image=c.image or "<IMAGE>")
+        elif dropped:   # written as a native sidecar: the same fix native-sidecar-unsupported gives
+            fix = no_sidecars_fix(ctx.pod, c, ctx.version)
+        else:
+            fix = fill(FIX_NO_SIDECARS, name=c.name, image=c.image or "<IMAGE>", version=ctx.version)
+        yield ctx.finding(ID, c, ctx.container_path(c, main_field(c)), explanation, fix,
                           # fixable where the version runs native sidecars and the command certainly runs
                           # until stopped: it keeps running beside the app, as it was written to.  A guess
                           # ("its name suggests") or a wait loop (init-wait-without-timeout's) needs a person:

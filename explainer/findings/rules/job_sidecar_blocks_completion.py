@@ -5,9 +5,10 @@ A Pod of a Job succeeds when all its app containers have exited. A log shipper o
 Pod stays Running, the Job never counts a completion, and a CronJob's next run may pile up
 behind it.
 
-Fix: make the helper a native sidecar (`initContainers` with `restartPolicy: Always`, 1.29+):
-the kubelet stops it once the app containers have exited and the Pod succeeds. Before 1.29,
-give it an exit protocol (a file the worker writes on a shared volume).
+Fix: make the helper a native sidecar (`initContainers` with `restartPolicy: Always`, 1.29+, or
+1.28 with the SidecarContainers gate): the kubelet stops it once the app containers have exited
+and the Pod succeeds. Without native sidecars, keep it in `containers` and give it an exit
+protocol (a file the worker writes on a shared volume when it ends).
 
 Fires when: a Job or CronJob Pod has, in `containers`, a container that runs until stopped
 beside one that finishes.
@@ -19,10 +20,12 @@ from collections.abc import Iterator
 
 from explainer.lifecycle.commands import guess_run
 from explainer.lifecycle.defaults import DOCS
+from explainer.lifecycle.model import Container
+from explainer.lifecycle.validate import sidecars_enabled
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..i18n import Text, gettext_noop
-from ..patch import to_native_sidecar
+from ..patch import sidecar_probe_port, to_native_sidecar
 from ..scripts import main_field
 
 ID = "job-sidecar-blocks-completion"
@@ -37,9 +40,10 @@ WHY = gettext_noop(
     "the Pod stays Running, the Job never counts a completion, and a CronJob's next run may "
     "pile up behind it.")
 FIX_TEXT = gettext_noop(
-    "Make the helper a native sidecar (`initContainers` with `restartPolicy: Always`, 1.29+): "
-    "the kubelet stops it once the app containers have exited and the Pod succeeds. Before "
-    "1.29, give it an exit protocol (a file the worker writes on a shared volume).")
+    "Make the helper a native sidecar (`initContainers` with `restartPolicy: Always`, 1.29+, or 1.28 with "
+    "the SidecarContainers gate): the kubelet stops it once the app containers have exited and the Pod "
+    "succeeds. Without native sidecars, keep it in `containers` and give it an exit protocol (a file the "
+    "worker writes on a shared volume when it ends).")
 FIRES_WHEN = gettext_noop(
     "a Job or CronJob Pod has, in `containers`, a container that runs until stopped beside one "
     "that finishes.")
@@ -49,9 +53,37 @@ initContainers:
   - name: $name  # moved here from containers
     image: $image
     restartPolicy: Always     # native sidecar: stopped once $other has exited
+$probe
 containers:
   - name: $other
 """
+PROBE = """    startupProbe:             # $other starts only once $name listens
+      tcpSocket:
+        port: $port
+      periodSeconds: 1
+      failureThreshold: 30"""
+UNKNOWN_PORT = "<PORT>  # not in the manifest: the port $name listens on"
+FIX_NO_SIDECARS = """
+# Kubernetes $version runs no native sidecars (1.29+; 1.28 with the gate).
+# Keep $name in containers; $other ends it through a file on a shared volume:
+containers:
+  - name: $other
+    command:
+      - sh
+      - -c
+      - trap 'touch /shared/done' EXIT; <ITS COMMAND>
+    volumeMounts: [{name: shared, mountPath: /shared}]
+  - name: $name
+    command:
+      - sh
+      - -c
+      - <ITS COMMAND> & until [ -f /shared/done ]; do sleep 1; done
+    volumeMounts: [{name: shared, mountPath: /shared}]
+volumes:
+  - name: shared
+    emptyDir: {}
+"""
+EXAMPLE = {"other": "worker", "probe": "", "version": "1.28"}
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -81,10 +113,21 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             "completion{cronjob}{deadline}.")
         explanation = Text(msgid, {"kind": pod.source.kind, "c": c.name, "why": guess.why,
                                    "workers": ", ".join(finishing), "cronjob": cronjob, "deadline": deadline})
-        yield ctx.finding(ID, c, ctx.container_path(c, main_field(c)), explanation,
-                          fill(FIX, name=c.name, image=c.image, other=finishing[0]),
+        yield ctx.finding(ID, c, ctx.container_path(c, main_field(c)), explanation, _fix(ctx, c, finishing[0]),
                           # fixable where the version runs native sidecars and the helper's port (for its
                           # startupProbe) is known; else the worker must stop it: a person's choice.  Even
                           # where "runs until stopped" is a guess this is safe: a native sidecar that exits
                           # is started again, and ends with the Job once the workers have finished.
                           patch=to_native_sidecar(pod, c, ctx.version, ctx.gates))
+
+
+def _fix(ctx: RuleContext, c: Container, other: str) -> str:
+    """Right on every version: a native sidecar (with a startupProbe on a port the manifest names,
+    where the workers reach it) where the version runs them; else an exit protocol, the helper
+    staying in containers (docs/lifecycle-model.md §13)."""
+    if not sidecars_enabled(ctx.version, ctx.gates):
+        return fill(FIX_NO_SIDECARS, name=c.name, other=other, version=ctx.version)
+    port = sidecar_probe_port(ctx.pod, c)
+    probe = "" if port is None or c.startup_probe is not None else fill(
+        PROBE, name=c.name, other=other, port=port if port is not False else fill(UNKNOWN_PORT, name=c.name).strip())
+    return fill(FIX, name=c.name, image=c.image, other=other, probe=probe.rstrip("\n")).replace("\n\n", "\n")

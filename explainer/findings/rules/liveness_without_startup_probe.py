@@ -92,4 +92,4 @@ def _handler(ctx: RuleContext, c: Container) -> str:
     for key in ("httpGet", "tcpSocket", "grpc", "exec"):
         if isinstance(raw, dict) and key in raw:
             return flow_yaml(key, raw[key])
-    return "httpGet: {path: /healthz, port: 8080}"
+    return "httpGet: {path: <PATH>, port: <PORT>}  # placeholders: the check its liveness probe makes"

@@ -1,21 +1,26 @@
-"""A container (sidecars included) has no resource requests.
+"""A sidecar or app container has no request for CPU or memory, and no limit it would default to.
 
-The scheduler places a Pod by the sum of its containers' requests. A container without
-requests is counted as needing nothing, so the node can be overcommitted: under contention it
-gets the minimum CPU share and it is the first to be OOM-killed, and a sidecar without
-requests competes with the app for the CPU and memory the app asked for. Init containers'
-requests decide the Pod's start-up needs too.
+The scheduler places a Pod by the sum of its containers' requests. A container without a request
+for a resource is counted as needing none of it, so the node can be overcommitted: under
+contention it gets the minimum CPU share and it is among the first the kernel OOM-kills, and a
+sidecar without requests competes with the app for what the app asked for. A limit without a
+request is not missing: the API server sets the request to the limit, and a Pod whose every
+container limits cpu and memory that way is Guaranteed.
 
-Fix: set resources.requests (cpu and memory) on every container, sidecars included.
+Fix: set resources.requests for the resources that have neither a request nor a limit (sizes
+are yours: the fix writes placeholders), never above a limit the container sets.
 
-Fires when: an init, sidecar or app container has no resources.requests.
-Quiet when: every container sets requests (ephemeral containers cannot and are skipped).
+Fires when: a sidecar or app container has neither a request nor a limit for cpu or memory.
+Quiet when: every such container requests (or limits) both; pod-level resources decide (1.32+);
+plain init containers are not checked: they run one at a time and end before the app starts, and
+the scheduler counts the largest of them against the app containers' sum, not beside it.
 """
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
+from explainer.lifecycle.qos import BEST_EFFORT, compute_qos
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..i18n import Names, Text, gettext_noop
@@ -24,50 +29,69 @@ ID = "missing-resources"
 TITLE = gettext_noop("No resource requests")
 SEVERITY = Severity.INFO
 DOCS_URL = DOCS["resources"]
-WHAT = gettext_noop("A container (sidecars included) has no resource requests.")
+WHAT = gettext_noop("A sidecar or app container has no request for CPU or memory, and no limit it would default to.")
 WHY = gettext_noop(
-    "The scheduler places a Pod by the sum of its containers' requests. A container without "
-    "requests is counted as needing nothing, so the node can be overcommitted: under contention "
-    "it gets the minimum CPU share and it is the first to be OOM-killed, and a sidecar without "
-    "requests competes with the app for the CPU and memory the app asked for. Init containers' "
-    "requests decide the Pod's start-up needs too.")
-FIX_TEXT = gettext_noop("Set resources.requests (cpu and memory) on every container, sidecars included.")
-FIRES_WHEN = gettext_noop("an init, sidecar or app container has no resources.requests.")
-QUIET_WHEN = gettext_noop("every container sets requests (ephemeral containers cannot and are skipped).")
+    "The scheduler places a Pod by the sum of its containers' requests. A container without a request for a "
+    "resource is counted as needing none of it, so the node can be overcommitted: under contention it gets "
+    "the minimum CPU share and it is among the first the kernel OOM-kills, and a sidecar without requests "
+    "competes with the app for what the app asked for. A limit without a request is not missing: the API "
+    "server sets the request to the limit, and a Pod whose every container limits cpu and memory that way "
+    "is Guaranteed.")
+FIX_TEXT = gettext_noop(
+    "Set resources.requests for the resources that have neither a request nor a limit (sizes are yours: the "
+    "fix writes placeholders), never above a limit the container sets.")
+FIRES_WHEN = gettext_noop("a sidecar or app container has neither a request nor a limit for cpu or memory.")
+QUIET_WHEN = gettext_noop(
+    "every such container requests (or limits) both; pod-level resources decide (1.32+); plain init "
+    "containers are not checked: they run one at a time and end before the app starts, and the scheduler "
+    "counts the largest of them against the app containers' sum, not beside it.")
 FIX = """
 - name: $name
   resources:
-    requests:
-      cpu: 50m
-      memory: 64Mi
-    limits:
-      memory: 128Mi
-"""
-_ROLE = {"init": gettext_noop("Init container"), "sidecar": gettext_noop("Sidecar"),
-         "app": gettext_noop("App container")}
+    requests:    # placeholders
+$lines"""
+PLACEHOLDER = {"cpu": "      cpu: <CPU>\n", "memory": "      memory: <MEMORY>\n"}
+EXAMPLE = {"lines": PLACEHOLDER["cpu"] + PLACEHOLDER["memory"]}
+_EFFECT = {"cpu": gettext_noop(" Under CPU contention it gets the minimum share."),
+           "memory": gettext_noop(" When memory runs short it is among the first the kernel OOM-kills."),
+           "cpu+memory": gettext_noop(" Under CPU contention it gets the minimum share, and when memory runs short "
+                                      "it is among the first the kernel OOM-kills.")}
+_ROLE = {"sidecar": gettext_noop("Sidecar"), "app": gettext_noop("App container")}
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     pod = ctx.pod
-    besteffort = not any(c.has_requests or c.has_limits for c in pod.init_containers + pod.containers)
-    qos = Text(gettext_noop(" No container sets requests or limits, so the Pod is BestEffort: the first to "
-                            "be evicted when the node runs short.")) if besteffort else ""
-    running = [x for x in pod.init_containers if x.role == "sidecar"] + list(pod.containers)
+    qos = compute_qos(pod, ctx.version, ctx.gates)
+    if qos.pod_level:   # spec.resources is what the scheduler reserves (docs/lifecycle-model.md §25.3)
+        return
+    running = list(pod.sidecars) + list(pod.containers)
     names = [x.name for x in running]   # one list for every finding: each leaves its own name out
-    index = {x.name: i for i, x in enumerate(running)}
-    for c in pod.init_containers + pod.containers:
-        if c.has_requests:
+    for i, c in enumerate(running):
+        res = qos.of(c.name)
+        if res is None or not res.without_request:
             continue
-        if c.role == "init":
-            when = Text(gettext_noop("with the other Pods on its node while it runs"))
-        elif len(names) > 1:
-            when = Text(gettext_noop("with {rivals} for the whole life of the Pod"),
-                        {"rivals": Names(names, index[c.name])})
+        when = (Text(gettext_noop("with {rivals} for the whole life of the Pod"), {"rivals": Names(names, i)})
+                if len(names) > 1 else Text(gettext_noop("with the other Pods on its node")))
+        missing = " and ".join(res.without_request)
+        if res.defaulted:
+            have = Text(gettext_noop(" Its {resources} request defaults to its limit, so only {missing} is "
+                                     "unreserved."), {"resources": " and ".join(res.defaulted), "missing": missing})
         else:
-            when = Text(gettext_noop("with the other Pods on its node"))
+            have = ""
         explanation = Text(gettext_noop(
-            "{role} {c} has no resources.requests: the scheduler reserves no CPU or memory for it, so "
-            "the node may not have room for it, and it competes {when}; under contention it gets the "
-            "minimum CPU share, and it is the first the kernel OOM-kills when memory runs out.{qos}"),
-            {"role": Text(_ROLE[c.role]), "c": c.name, "when": when, "qos": qos})
-        yield ctx.finding(ID, c, ctx.container_path(c, "resources"), explanation, fill(FIX, name=c.name))
+            "{role} {c} has neither a request nor a limit for {missing}: the scheduler reserves none for it, "
+            "so the node may not have room for it, and it competes {when}.{effect}{have} The Pod's QoS class "
+            "is {qos}{qos_note}."),
+            {"role": Text(_ROLE[c.role]), "c": c.name, "missing": missing, "when": when, "have": have,
+             "effect": Text(_EFFECT["+".join(res.without_request)]),
+             "qos": qos.qos_class, "qos_note": _qos_note(qos.qos_class)})
+        lines = "".join(PLACEHOLDER[r] for r in res.without_request)
+        yield ctx.finding(ID, c, ctx.container_path(c, "resources"), explanation,
+                          fill(FIX, name=c.name, lines=lines))
+
+
+def _qos_note(qos_class: str) -> Text | str:
+    if qos_class == BEST_EFFORT:
+        return Text(gettext_noop(" (no container sets requests or limits): the first evicted when the node runs "
+                                 "short"))
+    return Text(gettext_noop(" (evicted after BestEffort Pods, before Guaranteed ones, when the node runs short)"))

@@ -20,8 +20,9 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.validate import sidecars_enabled, version_tuple
 
-from ..base import Finding, RuleContext, Severity, fill
+from ..base import Finding, RuleContext, Severity
 from ..i18n import Text, gettext_noop
+from ..patch import NO_SIDECARS_APP, no_sidecars_fix
 
 ID = "native-sidecar-unsupported"
 TITLE = gettext_noop("Native sidecar not supported by the target version")
@@ -44,13 +45,7 @@ FIRES_WHEN = gettext_noop(
     "an init container has restartPolicy: Always and the target version does not run native "
     "sidecars (error before 1.28, warning on 1.28 with the gate off).")
 QUIET_WHEN = gettext_noop("the version supports native sidecars (1.29+, or 1.28 with the gate on).")
-FIX = """
-# Kubernetes 1.29+ runs it as written. On $version, run it as a classic sidecar:
-containers:
-  - name: $name  # moved here from initContainers, without restartPolicy
-    image: $image
-  - name: app                 # and make the app wait for it, e.g. until nc -z localhost PORT
-"""
+FIX = NO_SIDECARS_APP   # a Job's Pod gets NO_SIDECARS_BATCH: no helper moved into its containers
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -73,5 +68,5 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 "{c} becomes a plain init container that must exit before the next container "
                 "starts. If it runs until stopped, the Pod never leaves Init.")
         explanation = Text(msgid, {"c": c.name, "version": ctx.version})
-        yield ctx.finding(ID, c, path, explanation, fill(FIX, name=c.name, image=c.image, version=ctx.version),
+        yield ctx.finding(ID, c, path, explanation, no_sidecars_fix(ctx.pod, c, ctx.version),
                           severity=Severity.ERROR if old else Severity.WARNING)

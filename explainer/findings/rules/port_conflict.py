@@ -38,7 +38,7 @@ FIX = """
 containers:
   - name: $name
     ports:
-      - containerPort: $port    # a port no other container of the Pod uses; configure the program to match
+      - containerPort: $port    # a placeholder: a port no other container of the Pod uses; configure the program to match
 """
 
 
@@ -57,4 +57,4 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 "in use\", exits and is restarted with growing back-off (CrashLoopBackOff)."),
                 {"first": first, "second": name, "port": x["port"], "protocol": x["protocol"]})
             yield ctx.finding(ID, c, ctx.container_path(c, f"ports[{i}].containerPort"), explanation,
-                              fill(FIX, name=name, port=x["port"] + 1))
+                              fill(FIX, name=name, port="<FREE PORT>"))

@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from explainer.lifecycle.commands import guess_run
 from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.model import Container
+from explainer.lifecycle.validate import sidecars_enabled
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..i18n import Text, gettext_noop
@@ -44,6 +45,12 @@ initContainers:
 """
 EXAMPLE = {"fields": "probes and lifecycle hooks"}
 
+FIX_NO_SIDECARS = """
+initContainers:
+  - name: $name  # delete its $fields: it runs to completion
+                 # (Kubernetes $version has no native sidecars)
+"""
+
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     for c in ctx.pod.init_containers:
@@ -57,8 +64,9 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             "Init container {c} sets {fields}, which the API server forbids on an init "
             "container without restartPolicy: Always: it runs to completion, so there is nothing to "
             "probe and no hook point. The Pod is rejected and never created."), {"c": c.name, "fields": listed})
-        yield ctx.finding(ID, c, ctx.container_path(c, fields[0]), explanation,
-                          fill(FIX, name=c.name, fields=listed), patch=_patch(ctx, c, fields))
+        fix = (fill(FIX, name=c.name, fields=listed) if sidecars_enabled(ctx.version, ctx.gates)
+               else fill(FIX_NO_SIDECARS, name=c.name, fields=listed, version=ctx.version))
+        yield ctx.finding(ID, c, ctx.container_path(c, fields[0]), explanation, fix, patch=_patch(ctx, c, fields))
 
 
 def _patch(ctx: RuleContext, c: Container, fields: list[str]) -> tuple[Remove, ...] | None:

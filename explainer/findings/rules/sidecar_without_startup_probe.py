@@ -10,7 +10,8 @@ check on its port).
 
 Fires when: a sidecar (init container with restartPolicy: Always) without a startupProbe
 declares ports, is reached on localhost by a later container, or is a proxy.
-Quiet when: it has a startupProbe, or nothing connects to it (a log shipper, for example).
+Quiet when: it has a startupProbe, or nothing connects to it (a log shipper, for example), or
+the version runs no native sidecars (native-sidecar-unsupported says what to do then).
 """
 from __future__ import annotations
 
@@ -18,11 +19,13 @@ from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.model import Container
+from explainer.lifecycle.validate import sidecars_enabled
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..helpers import dials, listen_ports, outbound_kind
 from ..i18n import Text, gettext_noop
 from ..patch import SetKey, path_of, sidecar_probe_port, tcp_startup_probe
-from ..scripts import localhost_use, looks_like_proxy
+from ..scripts import looks_like_proxy
 
 ID = "sidecar-without-startup-probe"
 TITLE = gettext_noop("Native sidecar without a startupProbe")
@@ -41,7 +44,9 @@ FIX_TEXT = gettext_noop(
 FIRES_WHEN = gettext_noop(
     "a sidecar (init container with restartPolicy: Always) without a startupProbe declares "
     "ports, is reached on localhost by a later container, or is a proxy.")
-QUIET_WHEN = gettext_noop("it has a startupProbe, or nothing connects to it (a log shipper, for example).")
+QUIET_WHEN = gettext_noop(
+    "it has a startupProbe, or nothing connects to it (a log shipper, for example), or the version runs no "
+    "native sidecars (native-sidecar-unsupported says what to do then).")
 FIX = """
 initContainers:
   - name: $name
@@ -53,24 +58,30 @@ initContainers:
       failureThreshold: 30
 """
 
+UNKNOWN_PORT = "<PORT>  # not in the manifest: the port $name listens on"
+
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     pod = ctx.pod
+    if not sidecars_enabled(ctx.version, ctx.gates):
+        return   # no native sidecars on this version: native-sidecar-unsupported says what to do instead
     for c in pod.sidecars:
         if c.startup_probe is not None:
             continue
         later = [x for x in pod.init_containers if x.index > c.index] + list(pod.containers)
-        ports = {p.container_port for p in c.ports}
-        users = sorted(x.name for x in later if localhost_use(x)[0] & ports)
-        if not (ports or users or looks_like_proxy(c)):
+        ports = listen_ports(c, pod)
+        users = sorted(x.name for x in later if dials(x, ports))
+        if not (ports or users or outbound_kind(c) or looks_like_proxy(c)):
             continue
         nxt = later[0].name if later else Text(gettext_noop("the app containers"))
-        port = min(ports) if ports else 15021
+        known = sidecar_probe_port(pod, c, after_index=c.index)
+        # never an invented port: one the manifest names, else a marked placeholder (no machine fix)
+        port = known if isinstance(known, int) and not isinstance(known, bool) else None
         if users:
             need = Text(gettext_noop("{users} connects to it on localhost") if len(users) == 1 else
                         gettext_noop("{users} connect to it on localhost"), {"users": ", ".join(users)})
         elif ports:
-            need = Text(gettext_noop("it serves port {port}"), {"port": port})
+            need = Text(gettext_noop("it serves port {port}"), {"port": ports[0]})
         else:
             need = Text(gettext_noop("it is a proxy the app sends traffic through"))
         explanation = Text(gettext_noop(
@@ -79,7 +90,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             "actually listens, connections to it are refused. A startupProbe makes the kubelet wait."),
             {"c": c.name, "next": nxt, "need": need})
         yield ctx.finding(ID, c, ctx.container_path(c, "restartPolicy"), explanation,
-                          fill(FIX, name=c.name, port=port), patch=_patch(ctx, c))
+                          fill(FIX, name=c.name, port=port if port is not None else fill(UNKNOWN_PORT, name=c.name)
+                               .strip()), patch=_patch(ctx, c))
 
 
 def _patch(ctx: RuleContext, c: Container) -> tuple[SetKey, ...] | None:

@@ -57,4 +57,4 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             "that was meant to read it sees only its own image's directory."),
             {"volume": name, "type": volume.type})
         yield ctx.finding(ID, None, ctx.spec_path(f"volumes[{i}]"), explanation,
-                          fill(FIX, name=user, volume=name, path=f"/mnt/{name}"))
+                          fill(FIX, name=user, volume=name, path="<MOUNT PATH>  # a placeholder: where the program expects the files"))
