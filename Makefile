@@ -29,7 +29,7 @@ SARIF_SCHEMA_MEMBER := package/lib/schemas/sarif-2.1.0-rtm.5.json
 AXE_CORE_VERSION := 4.11.0
 AXE_CORE := .cache/axe-core-$(AXE_CORE_VERSION).min.js
 
-.PHONY: setup system-packages run serve test bench loadtest clean
+.PHONY: setup system-packages run serve test bench loadtest precision clean
 
 setup: system-packages $(VENV)/.installed $(SARIF_SCHEMA) $(AXE_CORE) locale/zh_Hans/LC_MESSAGES/django.mo
 	$(PY) manage.py migrate --noinput
@@ -100,6 +100,13 @@ test: setup
 
 bench: setup
 	$(PY) -m benchmarks.bench
+
+# The findings-precision table (README "Findings precision"): every real-world fixture explained,
+# per rule fires / true / false / missed against its `expect:` labels. PRECISION_ARGS=--write
+# rewrites the table in README.md; --details lists each false and missed finding.
+PRECISION_ARGS ?=
+precision: setup
+	$(PY) -m tests.realworld.precision $(PRECISION_ARGS)
 
 # Production serving: gunicorn, DEBUG off, static files from WhiteNoise with hashed names.
 # Needs EXPLAINER_SECRET_KEY and EXPLAINER_ALLOWED_HOSTS (see README, "Production").

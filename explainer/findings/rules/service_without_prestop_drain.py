@@ -25,6 +25,7 @@ from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.model import Container, ServiceRef
 from explainer.lifecycle.versions import version_tuple
 
+from ..scripts import looks_like_proxy
 from ..base import Finding, RuleContext, Severity, fill
 from ..i18n import Text, gettext_noop
 from ..patch import SetKey, path_of
@@ -108,6 +109,8 @@ def _served(c: Container, services: list[ServiceRef]) -> Text | None:
             return Text(gettext_noop("is selected by the Service {service} of this input"), {"service": s.name})
     if services:
         return None   # a Service selects the Pod but sends this container nothing
+    if looks_like_proxy(c):
+        return None   # a mesh proxy's readiness port is its admin port: the traffic it carries is the app's
     probe = c.readiness_probe
     port = _probe_port(probe.detail) if probe is not None else None
     if port is not None and (port in {str(n) for n in numbers} or port in names):

@@ -10,7 +10,8 @@ Fix: end the script with `exec program` so the program itself is PID 1, or trap 
 Fires when: an app container (not in a Job) or a sidecar runs a shell without `trap` or
 `exec`, or a bare `sleep`/`tail`, as its main process.
 Quiet when: the main process is a program of its own, the script traps TERM or execs a
-program (other than sleep or tail), or the Pod shares its PID namespace (PID 1 is then pause).
+program (other than sleep or tail), the Pod shares its PID namespace (PID 1 is then pause), or
+terminationGracePeriodSeconds is 0 (nothing waits).
 """
 from __future__ import annotations
 
@@ -41,7 +42,8 @@ FIRES_WHEN = gettext_noop(
     "bare `sleep`/`tail`, as its main process.")
 QUIET_WHEN = gettext_noop(
     "the main process is a program of its own, the script traps TERM or execs a program (other "
-    "than sleep or tail), or the Pod shares its PID namespace (PID 1 is then pause).")
+    "than sleep or tail), the Pod shares its PID namespace (PID 1 is then pause), or "
+    "terminationGracePeriodSeconds is 0 (nothing waits).")
 FIX = """
 - name: $name
   command:
@@ -57,6 +59,8 @@ _NO_HANDLER = ("sleep", "tail")   # `exec sleep 3600` still leaves PID 1 without
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     grace = ctx.pod.termination_grace_period
+    if grace == 0:   # nothing waits for it: termination-grace-zero says what a grace of 0 does instead
+        return
     # with a shared PID namespace (or the node's) the main process is not PID 1
     pid1 = not (ctx.pod.share_process_namespace or ctx.pod.host_pid)
     for c in ctx.pod.sidecars + ctx.pod.containers:
