@@ -41,6 +41,7 @@ _SERVER_IMAGES = re.compile(
     r"oauth2-proxy|registry|pause|log-agent|proxy)([:@]|$)")
 _SERVER_NAMES = re.compile(r"(sidecar|proxy|envoy|agent|exporter|fluent|logger|log-|-log|"
                            r"collector|mesh|istio|linkerd|vault|server|nginx)", re.I)
+_INIT_NAME = re.compile(r"(^|[-_.])init($|[-_.])", re.I)
 _SERVER_VERBS = {"serve", "server", "run", "start", "daemon", "agent", "proxy", "listen", "watch"}
 
 
@@ -74,7 +75,8 @@ def guess_run(c: Container, default_finite: bool) -> RunGuess:
         return RunGuess(None, Phrase(_("the image {image} is a server that runs until stopped"), {"image": c.image}))
     if _looks_like_server_command(c):
         return RunGuess(None, Phrase(_("its command starts a long-running process")))
-    if default_finite and not c.command and _SERVER_NAMES.search(c.name):
+    # linkerd-init, istio-init: a mesh's name, but "init" says it is the one-shot setup step
+    if default_finite and not c.command and _SERVER_NAMES.search(c.name) and not _INIT_NAME.search(c.name):
         return RunGuess(None, Phrase(_("its name suggests a long-running helper ({c})"), {"c": c.name}))
     if default_finite:
         return RunGuess(1.0, Phrase(_("assumed to finish after 1 s")))
