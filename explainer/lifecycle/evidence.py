@@ -287,7 +287,7 @@ def missing_hook_binary(c: Container, kind: str = "preStop") -> str | None:
 
 
 _SELF_CALL = re.compile(r"(?:localhost|127\.0\.0\.1|\[::1\]|0\.0\.0\.0)(?::(\d{1,5}))?")
-_CALLERS = re.compile(r"\b(curl|wget|nc|http|httpie|grpcurl|grpc_health_probe|redis-cli|psql|mysql|"
+_CALLERS = re.compile(r"\b(curl|wget|nc|http(?!s?://)|httpie|grpcurl|grpc_health_probe|redis-cli|psql|mysql|"
                       r"mongo|mongosh|rabbitmqctl|kafka-[\w-]+|cqlsh|ldapsearch|dsconf|mc|vault|consul)\b")
 _RETRIES = re.compile(r"--retry-connrefused|--retry-all-errors|\buntil\b|\bwhile\b|\bfor\s+\w+\s+in\b|"
                       r"\bwait-for|\bwait_for|\bdockerize\b|--wait\b|-wait\b")

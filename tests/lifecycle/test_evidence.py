@@ -210,3 +210,6 @@ def test_poststart_calls_read_the_port_and_the_wait() -> None:
     assert call('{exec: {command: ["sh", "-c", "cp /a /b"]}}') is None
     assert call('{httpGet: {path: /x, port: 8080}}').how == "httpGet"
     assert call('{httpGet: {host: example.com, path: /x, port: 8080}}') is None
+    # a URL is not the httpie client: an agent's wait command polls it until ready
+    assert call('{exec: {command: ["pilot-agent", "wait", "--url=http://localhost:8080/healthz/ready"]}}') is None
+    assert call('{exec: {command: ["sh", "-c", "http POST localhost:8080/init"]}}').how == "http"
