@@ -94,8 +94,8 @@ def _nothing_listens(probe: Probe, c: Container, pod: Pod) -> ProbeFault | None:
     port = resolve_port(probe.port, c)
     if port is None or probe.host is not None or not c.ports:
         return None
-    others = [o for o in pod.init_containers + pod.containers if o is not c and o.role != "init"]
-    if others:
+    running = len(pod.containers) + len(pod.sidecars)   # counted, not listed: a probe per container stays O(1)
+    if running > (0 if c.role == "init" else 1):   # another long-running container may listen there
         return None
     if any(p.container_port == port for o in pod.all_containers for p in o.ports):
         return None

@@ -88,17 +88,26 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     # kuberuntime_container.go `killContainersWithSyncResult` stops every regular container at once;
     # only native sidecars wait (kuberuntime_termination_order.go `newTerminationOrdering`)
     reach = [localhost_use(a)[0] for a in apps]
+    proxy = [looks_like_proxy(a) for a in apps]
+    # who reaches which port on localhost, once: linear in containers (a rule per port, not per pair)
+    reached_by: dict[int, list[int]] = {}
+    for i, used in enumerate(reach):
+        if not proxy[i]:   # a proxy that reaches s is in front of it (kube-rbac-proxy): not a client of s
+            for port in used:
+                reached_by.setdefault(port, []).append(i)
+    proxies = sum(proxy)
     for j, s in enumerate(apps):
-        ports = {p.container_port for p in s.ports}
-        # a proxy that reaches s is in front of it (kube-rbac-proxy, oauth2-proxy): not a client of s
-        users = [a for i, a in enumerate(apps) if i != j and reach[i] & ports and not looks_like_proxy(a)]
         # a proxy by its name or image that the others reach on localhost; without a port to go by, only
         # proxies that exist to carry the app's own traffic out (database and mesh sidecars): an envoy may
         # well be the Pod's main workload, and a server a config reloader calls is no proxy at all
         sidecar_proxy = bool(_SIDECAR_PROXY.search(f"{s.name} {image_name(s.image)}"))
-        if not sidecar_proxy and not (users and looks_like_proxy(s)):
+        if not sidecar_proxy and not proxy[j]:
             continue
-        if not users and any(looks_like_proxy(a) for a in apps if a is not s):
+        users = [apps[i] for i in sorted({i for p in s.ports for i in reached_by.get(p.container_port, ())
+                                          if i != j})]
+        if not sidecar_proxy and not users:
+            continue
+        if not users and proxies - proxy[j] > 0:
             continue   # proxies side by side (no app among them to speak of)
         others = users or [a for a in apps if a is not s]
         drain = _drain(ctx, others)
