@@ -112,7 +112,8 @@ def probe_ports(pod: Pod, c: Container) -> list[int]:
 def reachable(user: Container) -> dict[int, str]:
     """Every port ``user`` reaches on localhost -> the field that says so: ``localhost:5432`` in a
     URL or address, or a port number beside a localhost host (``--host=127.0.0.1 --port=5432``,
-    ``DB_HOST=127.0.0.1`` with ``DB_PORT=5432``).  Read once per container (linear rules)."""
+    ``DB_HOST=127.0.0.1`` with ``DB_PORT=5432``), or ``localhost:5432`` in a ConfigMap file of the same
+    input that it mounts (its configuration).  Read once per container (linear rules)."""
     found: dict[int, str] = {}
     texts = sources(user)
     for field, text in texts:
@@ -123,6 +124,9 @@ def reachable(user: Container) -> dict[int, str]:
             for number in _NUMBER.findall(text):
                 if 0 < int(number) < 65536:
                     found.setdefault(int(number), _label(user, field))
+    for path, text in user.config:   # a ConfigMap of the same input it mounts: only explicit localhost:PORT
+        for port in sorted(localhost_ports(text)):
+            found.setdefault(port, f"config file {path}")
     return found
 
 

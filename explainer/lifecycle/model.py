@@ -132,6 +132,7 @@ class Container:
     resize_restart: tuple[str, ...] = ()       # resources whose resizePolicy is RestartContainer
     dropped: tuple[str, ...] = ()              # fields the API server dropped (gate off): for findings
     files: tuple[tuple[str, str], ...] = ()    # (path, text) of ConfigMap scripts it runs (mounted_scripts.py)
+    config: tuple[tuple[str, str], ...] = ()   # (path, text) of every ConfigMap file of the input it mounts
 
     @property
     def probes(self) -> tuple[Probe, ...]:

@@ -42,7 +42,8 @@ def with_mounted_scripts(pod: Pod, config_maps: list[tuple[str | None, str, dict
         files = _files(c, pod, by_name, items)
         text = " ".join(c.command + c.args + _hook_words(c))
         used = tuple((path, body) for path, body in files.items() if _names(text, path))
-        return dataclasses.replace(c, files=used) if used else c
+        # every mounted file is configuration it may read (an address it dials, docs/lifecycle-model.md §9.3)
+        return dataclasses.replace(c, files=used, config=tuple(sorted(files.items()))) if files else c
 
     return dataclasses.replace(pod, init_containers=tuple(attach(c) for c in pod.init_containers),
                                containers=tuple(attach(c) for c in pod.containers))
