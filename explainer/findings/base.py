@@ -8,6 +8,7 @@ from enum import Enum
 from string import Template
 from typing import Any, Callable
 
+from explainer.lifecycle.evidence import raw_at
 from explainer.lifecycle.model import Container, Pod, ServiceRef
 from explainer.lifecycle.scenario import Behaviour, Scenario, behaviour_for
 from explainer.lifecycle.sharing_report import SharingReport
@@ -146,15 +147,7 @@ class RuleContext:
 
     def raw(self, path: str | tuple[Any, ...]) -> Any:
         """The manifest's own value at ``path`` (None when absent): what the user wrote."""
-        node = self.pod.raw
-        for seg in parse_path(path) if isinstance(path, str) else path:
-            if isinstance(node, dict) and seg in node:
-                node = node[seg]
-            elif isinstance(node, list) and isinstance(seg, int) and 0 <= seg < len(node):
-                node = node[seg]
-            else:
-                return None
-        return node
+        return raw_at(self.pod, path)
 
     def container_path(self, c: Container, field_path: str | None = None) -> str:
         return f"{c.path}.{field_path}" if field_path else c.path

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from .evidence import raw_at
 from .model import Container, Pod
 from .versions import gate_enabled
 from .yamlload import parse_path
@@ -73,15 +74,7 @@ class Qos:
 
 
 def _raw(pod: Pod, path: tuple[Any, ...]) -> Any:
-    node = pod.raw
-    for seg in path:
-        if isinstance(node, dict) and seg in node:
-            node = node[seg]
-        elif isinstance(node, list) and isinstance(seg, int) and 0 <= seg < len(node):
-            node = node[seg]
-        else:
-            return None
-    return node
+    return raw_at(pod, path)
 
 
 def _quantities(mapping: Any) -> tuple[dict[str, Fraction], set[str]]:
