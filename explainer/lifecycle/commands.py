@@ -153,6 +153,15 @@ def guess_stop(c: Container, pid1: bool = True) -> tuple[float | None, Phrase]:
         prog = argv[0]
         # a mounted script with a shell's #! line runs as that shell (mounted_scripts.py)
         if (_SHELLS.match(prog) or runs_shell_script(c, prog)) and "trap" not in c.script:
+            single = _bash_single_command(argv) if prog.rsplit("/", 1)[-1] == "bash" else None
+            if single is not None and not any(path == single for path, _body in c.files):
+                # bash -c with one simple command execs it (bash's ONESHOT: `execute_command_internal`
+                # with CMD_NO_FORK), so that program is PID 1, not the shell
+                name = single.rsplit("/", 1)[-1]
+                if name in _NO_HANDLER:
+                    return None, Phrase(_("the script execs {prog}, which as PID 1 has no SIGTERM handler"),
+                                        {"prog": name})
+                return 0.0, Phrase(_("assumed to exit at once on SIGTERM (code 143)"))
             execs = _EXEC.findall(c.script[:_SCAN_LIMIT])
             if not execs:
                 return None, Phrase(_("a shell as PID 1 ignores SIGTERM unless it traps it"))
@@ -165,6 +174,54 @@ def guess_stop(c: Container, pid1: bool = True) -> tuple[float | None, Phrase]:
 
 
 _EXEC = re.compile(r"\bexec\s+(\S+)")
+
+
+def _bash_single_command(argv: tuple[str, ...]) -> str | None:
+    """The program of ``bash -c 'ONE SIMPLE COMMAND'`` (None for anything else: a list, a pipe, a
+    loop, a subshell, a trap): bash runs such a command string by exec'ing the program.  Command
+    substitutions and quoted text may hold anything; only the command line itself counts."""
+    flags = [i for i, a in enumerate(argv[1:], 1) if a.startswith("-") and not a.startswith("--") and "c" in a]
+    if not flags or flags[0] + 1 >= len(argv):
+        return None
+    text = _without_substitutions(argv[flags[0] + 1]).strip()
+    if not text or re.search(r"[;&|`(){}\n]|\b(trap|exec)\b", text):
+        return None
+    words = [w for w in text.split() if not re.match(r"^[A-Za-z_]\w*=", w)]   # FOO=bar cmd: still cmd
+    return words[0] if words else None
+
+
+def _without_substitutions(text: str) -> str:
+    """``text`` with quoted strings, ``${...}`` and ``$(...)``/``$((...))`` replaced by a word."""
+    out, i, depth = [], 0, 0
+    while i < len(text):
+        ch = text[i]
+        if depth == 0 and ch in "'\"":
+            end = text.find(ch, i + 1)
+            if end < 0:
+                return text   # unbalanced: leave it as it is (the caller then sees the quote)
+            out.append("Q")
+            i = end + 1
+            continue
+        if depth == 0 and text.startswith("${", i):   # ${VAR}, ${VAR:-default}: a word
+            end = text.find("}", i + 2)
+            if end < 0:
+                return text
+            out.append("S")
+            i = end + 1
+            continue
+        if text.startswith("$(", i):
+            depth += 1
+            i += 2
+            continue
+        if depth:
+            depth += (ch == "(") - (ch == ")")
+            if depth == 0:
+                out.append("S")
+            i += 1
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out) if depth == 0 else text
 _NO_HANDLER = ("sleep", "tail")
 
 

@@ -104,3 +104,12 @@ def _meta(text: str) -> dict[str, str]:
             if line.startswith(f"# {key}:"):
                 meta[key] = line.split(":", 1)[1].strip()
     return meta
+
+
+@pytest.mark.parametrize("seconds,fires", [(3600, True), (86400 * 30, True), (360000000, False), (2147483647, False)])
+def test_a_sleep_of_a_year_or_more_is_sleeping_for_ever(seconds: int, fires: bool) -> None:
+    text = ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n  selector: {matchLabels: {a: b}}\n"
+            "  template:\n    metadata: {labels: {a: b}}\n    spec:\n      containers:\n        - name: app\n"
+            f"          image: busybox:1.36\n          command: [sh, -c, 'sleep {seconds}']\n")
+    found = [f for f in run_rules(context_for_fixture(text)) if f.id == "finite-command-under-always"]
+    assert bool(found) == fires

@@ -64,6 +64,11 @@ spec:
 """
 
 
+# `sleep 360000000`, `sleep 2147483647`: a sleep of a year or more is the "sleep for ever" idiom of
+# images without `sleep infinity`; no Pod lives to see it end.
+FOREVER_SECONDS = 365 * 86400
+
+
 def check(ctx: RuleContext) -> Iterator[Finding]:
     if ctx.pod.restart_policy != "Always" or ctx.pod.batch:
         return
@@ -73,7 +78,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             continue
         b = ctx.behaviour(c)
         seconds = b.run(0).seconds
-        if seconds is None:   # the scenario says it runs until stopped
+        if seconds is None or seconds >= FOREVER_SECONDS:   # runs until stopped, or "sleeps for ever"
             continue
         long_run = seconds >= CRASH_LOOP_RESET_SECONDS
         explanation = Text(gettext_noop(
