@@ -14,11 +14,13 @@ Fires when: an app container of a long-running Pod is selected by a Service of t
 (a warning), or, without a Service there, has a readinessProbe on a port it declares (an
 inference: info), and has no preStop hook.
 Quiet when: it has a preStop hook, serves no port, the Pod belongs to a Job,
-terminationGracePeriodSeconds is 0 (termination-grace-zero says why), or no other Pod serves
-while it goes (a bare Pod, a one-replica StatefulSet, a Recreate Deployment).
+terminationGracePeriodSeconds is 0 (termination-grace-zero says why), its own configuration
+drains it (CoreDNS's lameduck in a ConfigMap of the input), or no other Pod serves while it goes
+(a bare Pod, a one-replica StatefulSet, a Recreate Deployment).
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
@@ -53,8 +55,9 @@ FIRES_WHEN = gettext_noop(
     "has no preStop hook.")
 QUIET_WHEN = gettext_noop(
     "it has a preStop hook, serves no port, the Pod belongs to a Job, terminationGracePeriodSeconds is "
-    "0 (termination-grace-zero says why), or no other Pod serves while it goes (a bare Pod, a "
-    "one-replica StatefulSet, a Recreate Deployment).")
+    "0 (termination-grace-zero says why), its own configuration drains it (CoreDNS's lameduck in a "
+    "ConfigMap of the input), or no other Pod serves while it goes (a bare Pod, a one-replica "
+    "StatefulSet, a Recreate Deployment).")
 FIX = """
 - name: $name
   lifecycle:
@@ -64,6 +67,11 @@ FIX = """
 EXAMPLE = {"hook": "sleep: {seconds: 5}"}
 DRAIN_SECONDS = 5           # what endpoint removal usually needs (kubernetes#43576)
 SLEEP_ACTION_DEFAULT = "1.30"   # PodLifecycleSleepAction on by default (beta), GA in 1.34
+
+
+# A server's own drain on SIGTERM, set in its configuration: CoreDNS's health plugin keeps answering
+# for `lameduck` after SIGTERM (plugin/health), which is what a preStop sleep would buy.
+_SELF_DRAIN = re.compile(r"\blameduck\s+\d")
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -76,6 +84,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     for c in pod.containers:
         if c.pre_stop is not None or not c.ports:
             continue
+        if any(_SELF_DRAIN.search(text) for _path, text in c.config):
+            continue   # it keeps serving while its endpoint goes away by itself (CoreDNS `health { lameduck 5s }`)
         why = _served(c, services)
         if why is None:
             continue
