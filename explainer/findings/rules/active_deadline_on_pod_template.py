@@ -1,19 +1,4 @@
-"""activeDeadlineSeconds on a Job's Pod template bounds each Pod, not the Job.
-
-The Pod template's activeDeadlineSeconds is a Pod field: the kubelet fails that Pod
-(reason DeadlineExceeded) when it has been active that long. The Job controller counts it as
-one failed Pod and creates a replacement, up to backoffLimit (6 by default) times, with its
-own back-off between them: the Job runs for up to (backoffLimit + 1) x the deadline, and a
-run that needs longer than the deadline can never finish. The Job spec's own
-activeDeadlineSeconds bounds the whole Job: when it passes, the Job fails and its Pods stop.
-
-Fix: move activeDeadlineSeconds from the Pod template to the Job spec (for a CronJob:
-jobTemplate.spec).
-
-Fires when: a Job's or CronJob's Pod template sets activeDeadlineSeconds and the Job spec
-does not.
-Quiet when: the Job spec sets activeDeadlineSeconds, or the Pod template does not.
-"""
+"""The `active-deadline-on-pod-template` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -21,6 +6,7 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 from ..patch import Remove, SetKey
 
@@ -44,6 +30,7 @@ FIX_TEXT = gettext_noop(
 FIRES_WHEN = gettext_noop(
     "a Job's or CronJob's Pod template sets activeDeadlineSeconds and the Job spec does not.")
 QUIET_WHEN = gettext_noop("the Job spec sets activeDeadlineSeconds, or the Pod template does not.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 # the Job's spec (CronJob: jobTemplate.spec)
 spec:

@@ -1,20 +1,4 @@
-"""A server started bound to 127.0.0.1 (uvicorn, gunicorn, flask run, ... without a host flag).
-
-uvicorn, gunicorn, flask run, Django's runserver, hugo server and Jupyter listen on 127.0.0.1 unless
-told otherwise. In a Pod that is the Pod's own loopback: the other containers of the Pod reach it,
-but the kubelet's probes (sent from the node to the Pod IP) and all Service traffic are refused. A
-readiness probe never passes, so the container never becomes Ready; a liveness probe restarts it in
-a loop.
-
-Fix: Tell the server to listen on every interface: --host 0.0.0.0 (uvicorn, flask run), --bind
-0.0.0.0:PORT (gunicorn), runserver 0.0.0.0:PORT (Django).
-
-Fires when: a container's command starts one of those servers without a host or bind flag (nor a
-config file or an env var that sets the address), and a probe on the Pod IP or a declared
-containerPort targets its port.
-Quiet when: the command names the address, the server is another one, or nothing outside the Pod is
-meant to reach it (no probe and no declared port on it).
-"""
+"""The `app-listens-on-loopback` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -24,6 +8,7 @@ from explainer.lifecycle.evidence import Bind, loopback_bind
 from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, fill, flow_yaml
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 from ..patch import SetKey, path_of
 from ..scripts import SHELL
@@ -58,6 +43,7 @@ FIRES_WHEN = gettext_noop(
 QUIET_WHEN = gettext_noop(
     "the command names the address, the server is another one, or nothing outside the Pod is meant to "
     "reach it (no probe and no declared port on it).")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 - name: $name
   $setting

@@ -1,22 +1,4 @@
-"""A proxy the app depends on is a regular container: at deletion it stops while the app still drains.
-
-Regular containers have no stop order: at deletion the kubelet runs every container's preStop and
-sends SIGTERM to each at the same moment, from one shared grace period. A database or mesh proxy
-(cloud-sql-proxy, envoy, istio-proxy, ...) exits on its SIGTERM at once, while the app is still in
-its preStop or finishing requests in flight: whatever the app sends through the proxy in that window
-fails (connection refused, connections cut). Native sidecars (initContainers with restartPolicy:
-Always) get SIGTERM only after every app container has exited.
-
-Fix: Make the proxy a native sidecar (Kubernetes 1.29 and later); else give it a preStop that
-outlasts the app's drain.
-
-Fires when: a container in containers of a Pod that is not a Job's is a database or mesh proxy by
-its name or image (cloud-sql-proxy, istio-proxy, linkerd-proxy, pgbouncer, ...), or a proxy by its
-name whose port another app container reaches on localhost, and its own preStop ends before the app
-containers have drained.
-Quiet when: the proxy is a native sidecar, the Pod has no other app container, or the proxy's
-preStop outlasts the app's preStop and shutdown.
-"""
+"""The `classic-sidecar-stops-before-app` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 import re
@@ -27,6 +9,7 @@ from explainer.lifecycle.model import Container
 from explainer.lifecycle.validate import sidecars_enabled
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Names, Text, gettext_noop
 from ..patch import to_native_sidecar
 from ..scripts import image_name, localhost_use, looks_like_proxy
@@ -61,6 +44,7 @@ FIRES_WHEN = gettext_noop(
 QUIET_WHEN = gettext_noop(
     "the proxy is a native sidecar, the Pod has no other app container, or the proxy's preStop outlasts "
     "the app's preStop and shutdown.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 _SIDECAR_PROXY = re.compile(r"cloud-?sql-proxy|gce-proxy|cloudsql|istio-proxy|proxyv2|linkerd2?-proxy|"
                             r"alloydb-auth-proxy|spanner-proxy|pgbouncer|rds-proxy|db-proxy|sql-proxy", re.I)
 FIX = """

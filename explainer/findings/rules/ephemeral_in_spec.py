@@ -1,15 +1,4 @@
-"""ephemeralContainers written into a manifest that creates a Pod or a Pod template.
-
-Ephemeral containers exist only to debug a running Pod: they are added through the
-ephemeralcontainers subresource (`kubectl debug`). The API server rejects a Pod that sets
-them on create, and a workload whose template contains them.
-
-Fix: delete the section and use `kubectl debug -it POD --image=busybox --target=CONTAINER`
-when you need a shell next to a running container.
-
-Fires when: the Pod spec has ephemeralContainers.
-Quiet when: it has none.
-"""
+"""The `ephemeral-in-spec` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -17,6 +6,7 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 from ..patch import Remove, path_of
 
@@ -35,6 +25,7 @@ FIX_TEXT = gettext_noop(
     "you need a shell next to a running container.")
 FIRES_WHEN = gettext_noop("the Pod spec has ephemeralContainers.")
 QUIET_WHEN = gettext_noop("it has none.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 # remove spec.ephemeralContainers; once the Pod runs:
 #   kubectl debug -it <pod> --image=$image --target=$target --container=$name

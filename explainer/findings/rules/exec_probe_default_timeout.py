@@ -1,19 +1,4 @@
-"""An exec probe starts an interpreter or a heavy CLI within the default 1 s timeout.
-
-Since Kubernetes 1.20 the kubelet enforces timeoutSeconds for exec probes (before, they ran
-as long as they liked), and the default is 1 s. Starting Python, Node.js, a JVM tool, Ruby,
-PHP, `celery inspect`, `rabbitmq-diagnostics` or a cloud CLI often takes longer than that on
-a busy node: the probe times out, counts as a failure, and a liveness probe then restarts a
-healthy container exactly when the node is under load.
-
-Fix: set timeoutSeconds to what the command needs on a loaded node (5 s or more), below
-periodSeconds; or probe with httpGet/tcpSocket/grpc, which cost the kubelet a connection.
-
-Fires when: an exec probe's command starts an interpreter or a heavy CLI and its
-timeoutSeconds is 1 (the default, or written).
-Quiet when: timeoutSeconds is 2 or more, or the command is light (cat, test, pg_isready,
-redis-cli, grpc_health_probe, curl, wget, a shell builtin).
-"""
+"""The `exec-probe-default-timeout` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 import re
@@ -23,6 +8,7 @@ from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.model import Container, Probe
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 from ..patch import SetKey, path_of
 
@@ -49,6 +35,7 @@ FIRES_WHEN = gettext_noop(
 QUIET_WHEN = gettext_noop(
     "timeoutSeconds is 2 or more, or the command is light (cat, test, pg_isready, redis-cli, "
     "grpc_health_probe, curl, wget, a shell builtin).")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 - name: $name
   $kind:

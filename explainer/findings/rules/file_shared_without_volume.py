@@ -1,17 +1,4 @@
-"""One container writes a file another reads, but no shared volume holds it.
-
-Every container has its own root filesystem from its image; only mounted volumes are
-shared. `echo token > /tmp/token` in an init container writes to that container's own
-/tmp, which disappears with it; the app's `cat /tmp/token` looks in its own /tmp and finds
-nothing (or whatever its image put there).
-
-Fix: declare an emptyDir volume and mount it at the same directory in both containers.
-
-Fires when: a path written by one container (`>`, `>>`, `tee`, `cp`, `mv`, `touch`,
-`curl -o`, `wget -O`) appears in another container's command, args, hooks or env, and no
-volume mounted by both covers it.
-Quiet when: both containers mount the same volume at a directory that holds the path.
-"""
+"""The `file-shared-without-volume` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 import posixpath
@@ -21,6 +8,7 @@ from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 from ..scripts import mentioned_paths, sources, written_paths
 
@@ -41,6 +29,7 @@ FIRES_WHEN = gettext_noop(
     "-O`) appears in another container's command, args, hooks or env, and no volume mounted by "
     "both covers it.")
 QUIET_WHEN = gettext_noop("both containers mount the same volume at a directory that holds the path.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 volumes:
   - name: shared

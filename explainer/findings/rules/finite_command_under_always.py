@@ -1,20 +1,4 @@
-"""An app container whose command finishes, in a Pod whose restartPolicy is Always.
-
-Every Deployment, StatefulSet, DaemonSet and ReplicaSet Pod has restartPolicy Always, and the
-kubelet restarts an app container whenever it exits: exit code 0 counts as much as a crash.
-A script that ends, a finite `sleep`, or a one-shot tool is therefore started again and again
-with a growing back-off (10 s doubling to 5 min): kubectl shows it Completed, then
-CrashLoopBackOff, and the restart count climbs. A run of ten minutes or more resets the
-back-off, so a long `sleep` is restarted each time it ends instead (info then).
-
-Fix: run one-shot work as a Job (restartPolicy OnFailure or Never), or keep the process in
-the foreground (the server itself, `exec` it, or wait on it).
-
-Fires when: an app container of a Pod with restartPolicy Always runs a command made only of
-one-shot commands (echo, date, a finite sleep, ...): it certainly ends.
-Quiet when: the command runs a program that serves, loops, waits or sleeps for ever, the
-command is the image's own, or the Pod's restartPolicy is OnFailure or Never.
-"""
+"""The `finite-command-under-always` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -23,6 +7,7 @@ from explainer.lifecycle.commands import finite_run
 from explainer.lifecycle.defaults import CRASH_LOOP_RESET_SECONDS, DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 from ..scripts import main_field
 
@@ -48,6 +33,7 @@ FIRES_WHEN = gettext_noop(
 QUIET_WHEN = gettext_noop(
     "the command runs a program that serves, loops, waits or sleeps for ever, the command is the "
     "image's own, or the Pod's restartPolicy is OnFailure or Never.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 # one-shot work: a Job
 apiVersion: batch/v1

@@ -1,19 +1,4 @@
-"""A JVM's maximum heap (-Xmx) is at or above the container's memory limit: OOMKilled, crash loop.
-
-The memory limit is a cgroup limit on everything the container's processes use. A JVM needs memory
-beyond its heap (metaspace, thread stacks, the JIT's code cache, direct buffers, GC structures), so
-a heap allowed to grow to the limit takes the process over it: the kernel's OOM killer ends the
-container (exit code 137, reason OOMKilled), the kubelet restarts it, and under steady load it
-crash-loops with a growing back-off.
-
-Fix: Keep -Xmx well below the limit (about 75 % leaves room for the JVM's own memory), or drop -Xmx
-and size the heap from the limit with -XX:MaxRAMPercentage=75.
-
-Fires when: the last -Xmx (or -XX:MaxHeapSize) on the command line, or in JAVA_TOOL_OPTIONS,
-JAVA_OPTS, _JAVA_OPTIONS or a similar options variable of the container's env, is at or above its
-resources.limits.memory.
-Quiet when: the container has no memory limit, no -Xmx, or a heap below the limit.
-"""
+"""The `heap-exceeds-memory-limit` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -23,6 +8,7 @@ from explainer.lifecycle.evidence import Heap, heap_over_limit, human_bytes
 from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, fill, flow_yaml
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 
 ID = "heap-exceeds-memory-limit"
@@ -53,6 +39,7 @@ FIRES_WHEN = gettext_noop(
     "_JAVA_OPTIONS or a similar options variable of the container's env, is at or above its "
     "resources.limits.memory.")
 QUIET_WHEN = gettext_noop("the container has no memory limit, no -Xmx, or a heap below the limit.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 - name: $name
   # the heap at about 75 % of the limit leaves room for metaspace, threads and buffers

@@ -1,20 +1,4 @@
-"""A DaemonSet with a hostPort (or hostNetwork) and rollingUpdate.maxSurge > 0: the rollout never
-progresses.
-
-With maxSurge a DaemonSet rolls out by starting the new Pod on a node before deleting the old one
-there (the old Pod goes only once the new one is available). Both Pods want the same port on the
-same node: the scheduler refuses the new Pod ("node(s) didn't have free ports for the requested pod
-ports"), it stays Pending, the old one is never replaced, and the rollout stops on the first node.
-With hostNetwork every containerPort is a host port.
-
-Fix: Set maxSurge: 0 with maxUnavailable: 1 (the DaemonSet default): the old Pod is removed first,
-then the new one takes the port.
-
-Fires when: a DaemonSet's updateStrategy.rollingUpdate.maxSurge is above 0 (a number or a
-percentage) and one of its containers has a hostPort, or the Pod uses hostNetwork and declares a
-containerPort.
-Quiet when: maxSurge is 0 or unset, the strategy is OnDelete, or no container holds a host port.
-"""
+"""The `hostport-blocks-surge` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -23,6 +7,7 @@ from typing import Any
 from explainer.lifecycle.yamlload import format_path
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 from ..patch import SetKey
 
@@ -51,6 +36,7 @@ FIRES_WHEN = gettext_noop(
     "a DaemonSet's updateStrategy.rollingUpdate.maxSurge is above 0 (a number or a percentage) and one of "
     "its containers has a hostPort, or the Pod uses hostNetwork and declares a containerPort.")
 QUIET_WHEN = gettext_noop("maxSurge is 0 or unset, the strategy is OnDelete, or no container holds a host port.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 spec:
   updateStrategy:

@@ -1,17 +1,4 @@
-"""A plain init container whose process never exits, so the app containers never start.
-
-Plain init containers run one at a time, and each must exit with code 0 before the kubelet
-starts the next one; app containers start only after the last one has. A server, a
-`sleep infinity`, a `while true` loop or a `tail -f` in an init container keeps the Pod in
-`Init:i/N` (phase Pending) for good, with no error and no restart to hint at the cause.
-
-Fix: make the command finish (a one-shot job that exits 0), or, for a helper that must keep
-running next to the app, make it a native sidecar with `restartPolicy: Always` (1.29+).
-
-Fires when: an init container without restartPolicy: Always runs a command (or a server
-image) that runs until stopped.
-Quiet when: every plain init container's command ends (a finite sleep, a one-shot program).
-"""
+"""The `init-never-completes` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -22,6 +9,7 @@ from explainer.lifecycle.model import Container
 from explainer.lifecycle.validate import sidecars_enabled
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Names, Text, gettext_noop
 from ..patch import no_sidecars_fix, plain_init_to_sidecar
 from ..scripts import main_field, wait_loops
@@ -44,6 +32,7 @@ FIRES_WHEN = gettext_noop(
     "an init container without restartPolicy: Always runs a command (or a server image) that "
     "runs until stopped.")
 QUIET_WHEN = gettext_noop("every plain init container's command ends (a finite sleep, a one-shot program).")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 initContainers:
   - name: $name

@@ -1,18 +1,4 @@
-"""An init container waits for a dependency in a loop with no bound.
-
-`until pg_isready ...; do sleep 3; done` is the usual way to wait for a database. If the
-dependency never answers (a wrong host name, a Service without endpoints, a database that
-is down) the loop runs forever: the container never fails, so there is no restart, no
-CrashLoopBackOff and nothing to alert on; the Pod just stays in Init.
-
-Fix: bound the wait (a retry counter or `timeout`) and exit non-zero when it runs out, so
-the failure is visible (Init:Error, Init:CrashLoopBackOff); or set activeDeadlineSeconds.
-
-Fires when: a plain init container's command has an `until ...; do` or `while ! ...; do`
-loop without `timeout`, a counter comparison (-lt, -gt, ...), `seq`, and the Pod has no
-activeDeadlineSeconds.
-Quiet when: the wait is bounded, or the Pod sets activeDeadlineSeconds.
-"""
+"""The `init-wait-without-timeout` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 import re
@@ -21,6 +7,7 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 from ..scripts import main_field, wait_loops
 
@@ -43,6 +30,7 @@ FIRES_WHEN = gettext_noop(
     "`timeout`, a counter comparison (-lt, -gt, ...), `seq`, and the Pod has no "
     "activeDeadlineSeconds.")
 QUIET_WHEN = gettext_noop("the wait is bounded, or the Pod sets activeDeadlineSeconds.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 initContainers:
   - name: $name

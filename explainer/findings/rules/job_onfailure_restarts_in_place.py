@@ -1,19 +1,4 @@
-"""A Job with restartPolicy OnFailure retries inside one Pod, and deletes it at backoffLimit.
-
-With OnFailure the kubelet restarts a failed container in the same Pod, with its crash-loop
-back-off (10 s doubling to 5 min), and the Job controller counts those restarts against
-backoffLimit (job_controller.go `pastBackoffLimitOnFailure`). When they reach it, the Job
-fails (BackoffLimitExceeded) and the controller deletes the Pod: the logs of every attempt go
-with it, and `kubectl logs` has nothing to show. Files in emptyDir volumes also survive from
-one attempt to the next. With restartPolicy Never each retry is a new Pod (after the Job's own
-back-off), backoffLimit counts failed Pods, and the failed Pods stay for their logs.
-
-Fix: use restartPolicy Never when you need the failed attempts' logs or a fresh Pod per
-attempt; keep OnFailure for idempotent work whose logs are shipped elsewhere.
-
-Fires when: a Job's or CronJob's Pod template has restartPolicy OnFailure.
-Quiet when: restartPolicy is Never.
-"""
+"""The `job-onfailure-restarts-in-place` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -21,6 +6,7 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import CRASH_LOOP_INITIAL_SECONDS, CRASH_LOOP_MAX_SECONDS, DOCS, JOB_BACKOFF_LIMIT
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 
 ID = "job-onfailure-restarts-in-place"
@@ -44,6 +30,7 @@ FIX_TEXT = gettext_noop(
     "OnFailure for idempotent work whose logs are shipped elsewhere.")
 FIRES_WHEN = gettext_noop("a Job's or CronJob's Pod template has restartPolicy OnFailure.")
 QUIET_WHEN = gettext_noop("restartPolicy is Never.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 spec:
   backoffLimit: $limit

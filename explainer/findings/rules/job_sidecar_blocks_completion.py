@@ -1,19 +1,4 @@
-"""A Job or CronJob Pod with a classic sidecar that never exits: the Job never completes.
-
-A Pod of a Job succeeds when all its app containers have exited. A log shipper or proxy in
-`containers` runs until it is stopped, and nothing stops it: after the worker finishes, the
-Pod stays Running, the Job never counts a completion, and a CronJob's next run may pile up
-behind it.
-
-Fix: make the helper a native sidecar (`initContainers` with `restartPolicy: Always`, 1.29+, or
-1.28 with the SidecarContainers gate): the kubelet stops it once the app containers have exited
-and the Pod succeeds. Without native sidecars, keep it in `containers` and give it an exit
-protocol (a file the worker writes on a shared volume when it ends).
-
-Fires when: a Job or CronJob Pod has, in `containers`, a container that runs until stopped
-beside one that finishes.
-Quiet when: the helper is a native sidecar, or every app container ends.
-"""
+"""The `job-sidecar-blocks-completion` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -24,6 +9,7 @@ from explainer.lifecycle.model import Container
 from explainer.lifecycle.validate import sidecars_enabled
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 from ..patch import sidecar_probe_port, to_native_sidecar
 from ..scripts import main_field
@@ -48,6 +34,7 @@ FIRES_WHEN = gettext_noop(
     "a Job or CronJob Pod has, in `containers`, a container that runs until stopped beside one "
     "that finishes.")
 QUIET_WHEN = gettext_noop("the helper is a native sidecar, or every app container ends.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 initContainers:
   - name: $name  # moved here from containers

@@ -1,19 +1,4 @@
-"""A container signals PID 1 although the Pod shares its process namespace.
-
-With `shareProcessNamespace: true` the container's own main process is no longer PID 1:
-PID 1 is the Pod's pause container (with hostPID it is the node's init). A preStop such as
-`kill -SIGTERM 1` or a reloader's `kill -HUP 1`, written for a container of its own,
-signals the sandbox instead (or fails with "Operation not permitted"), and the process it
-meant to reach never gets the signal. The Kubernetes docs call this out for
-shareProcessNamespace.
-
-Fix: signal the program by name or PID file (`kill -TERM $(pidof app)`), or drop the
-kill: the kubelet sends SIGTERM to the main process right after preStop anyway.
-
-Fires when: `kill ... 1` appears in a container's command, args or hooks and the Pod sets
-shareProcessNamespace or hostPID.
-Quiet when: each container has its own PID namespace (there PID 1 is its own main process).
-"""
+"""The `kill-pid1-shared-namespace` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 import re
@@ -23,6 +8,7 @@ from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 from ..scripts import program, segments, sources
 
@@ -46,6 +32,7 @@ FIRES_WHEN = gettext_noop(
     "`kill ... 1` appears in a container's command, args or hooks and the Pod sets "
     "shareProcessNamespace or hostPID.")
 QUIET_WHEN = gettext_noop("each container has its own PID namespace (there PID 1 is its own main process).")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 lifecycle:
   preStop:

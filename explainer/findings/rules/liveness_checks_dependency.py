@@ -1,20 +1,4 @@
-"""A livenessProbe that checks a database, a cache or another service, not the process.
-
-Liveness failures restart the container. A liveness check that reaches a dependency (a
-`pg_isready -h db`, a `redis-cli -h cache ping`, a `curl` to another Service, a `/health/db`
-path) fails whenever that dependency blips, and then the kubelet restarts every replica at
-once: a restart cannot repair the database, it drops the work in flight, and all the
-replicas reconnect together just as the dependency comes back.
-
-Fix: check the dependency in the readinessProbe (unready Pods get no traffic but keep
-running) and let liveness check only the process itself.
-
-Fires when: a livenessProbe's exec command reaches a host other than the container itself
-(a URL, a `-h`/`--host` of a database client, `nc host port`), or its httpGet path names a
-dependency (db, database, redis, cache, deps, dependencies, upstream, backend).
-Quiet when: the probe checks the container itself (localhost, its own port or socket), or
-only the readinessProbe reaches the dependency.
-"""
+"""The `liveness-checks-dependency` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 import re
@@ -24,6 +8,7 @@ from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, fill, flow_yaml
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 
 ID = "liveness-checks-dependency"
@@ -50,6 +35,7 @@ FIRES_WHEN = gettext_noop(
 QUIET_WHEN = gettext_noop(
     "the probe checks the container itself (localhost, its own port or socket), or only the "
     "readinessProbe reaches the dependency.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 - name: $name
   readinessProbe:    # the dependency

@@ -1,20 +1,4 @@
-"""The livenessProbe runs the same check as the readinessProbe: unready means restarted.
-
-Readiness answers "should this Pod get traffic now?", liveness "is this process beyond
-help?". When both run the same check, anything that makes the container unready (a slow
-dependency, a full queue, a load spike) also fails liveness a few periods later, and the
-kubelet kills a container that only needed a rest: the restart drops its work, and under
-load every replica restarts at once. kube-score reports this too.
-
-Fix: give liveness a cheaper check of the process alone (a `/livez` that does not touch
-dependencies, or a tcpSocket on the port), and keep the full check for readiness.
-
-Fires when: a container's livenessProbe and readinessProbe have the same handler (the same
-exec command, or the same httpGet/tcpSocket/grpc target; httpGet headers aside).
-Quiet when: the two probes check different things, one of them is missing, or liveness
-tolerates failures at least three times as long as readiness (failureThreshold x periodSeconds):
-unready soon, restarted only when stuck.
-"""
+"""The `liveness-same-as-readiness` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -22,6 +6,7 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill, flow_yaml
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 
 ID = "liveness-same-as-readiness"
@@ -47,6 +32,7 @@ QUIET_WHEN = gettext_noop(
     "the two probes check different things, one of them is missing, or liveness tolerates failures at "
     "least three times as long as readiness (failureThreshold x periodSeconds): unready soon, restarted "
     "only when stuck.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 - name: $name
   readinessProbe:    # the full check

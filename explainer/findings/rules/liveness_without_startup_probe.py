@@ -1,17 +1,4 @@
-"""A livenessProbe with a short budget and no startupProbe: a slow start is killed in a loop.
-
-The liveness probe starts right after initialDelaySeconds and the kubelet kills the
-container after failureThreshold failures periodSeconds apart. A start that takes longer
-than that (a cold cache, a migration, a busy node) never finishes: the container is killed,
-restarted, killed again, and ends in CrashLoopBackOff. A startupProbe holds liveness (and
-readiness) back until the program has started, however long that takes.
-
-Fix: add a startupProbe with the same check and a generous failureThreshold x periodSeconds.
-
-Fires when: a container has a livenessProbe, no startupProbe, and initialDelaySeconds +
-failureThreshold x periodSeconds is under 30 s.
-Quiet when: a startupProbe exists, or the liveness budget is 30 s or more.
-"""
+"""The `liveness-without-startup-probe` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -22,6 +9,7 @@ from explainer.lifecycle.model import Container
 from explainer.lifecycle.probes import INF, Checks, failure_time
 
 from ..base import Finding, RuleContext, Severity, fill, flow_yaml
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 from ..patch import CopyOf, SetKey, path_of, plain
 
@@ -41,6 +29,7 @@ FIRES_WHEN = gettext_noop(
     "a container has a livenessProbe, no startupProbe, and initialDelaySeconds + "
     "failureThreshold x periodSeconds is under 30 s.")
 QUIET_WHEN = gettext_noop("a startupProbe exists, or the liveness budget is 30 s or more.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 - name: $name
   startupProbe:               # liveness starts only after this passes

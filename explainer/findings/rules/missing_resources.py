@@ -1,20 +1,4 @@
-"""A sidecar or app container has no request for CPU or memory, and no limit it would default to.
-
-The scheduler places a Pod by the sum of its containers' requests. A container without a request
-for a resource is counted as needing none of it, so the node can be overcommitted: under
-contention it gets the minimum CPU share and it is among the first the kernel OOM-kills, and a
-sidecar without requests competes with the app for what the app asked for. A limit without a
-request is not missing: the API server sets the request to the limit, and a Pod whose every
-container limits cpu and memory that way is Guaranteed.
-
-Fix: set resources.requests for the resources that have neither a request nor a limit (sizes
-are yours: the fix writes placeholders), never above a limit the container sets.
-
-Fires when: a sidecar or app container has neither a request nor a limit for cpu or memory.
-Quiet when: every such container requests (or limits) both; pod-level resources decide (1.32+);
-plain init containers are not checked: they run one at a time and end before the app starts, and
-the scheduler counts the largest of them against the app containers' sum, not beside it.
-"""
+"""The `missing-resources` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -23,6 +7,7 @@ from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.qos import BEST_EFFORT, compute_qos
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Names, Text, gettext_noop
 
 ID = "missing-resources"
@@ -45,6 +30,7 @@ QUIET_WHEN = gettext_noop(
     "every such container requests (or limits) both; pod-level resources decide (1.32+); plain init "
     "containers are not checked: they run one at a time and end before the app starts, and the scheduler "
     "counts the largest of them against the app containers' sum, not beside it.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 - name: $name
   resources:

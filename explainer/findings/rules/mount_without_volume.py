@@ -1,14 +1,4 @@
-"""A volumeMount names a volume the Pod does not declare.
-
-The API server rejects the Pod ("Not found"): a volumeMount must name one of spec.volumes.
-Often the volume was renamed in one place but not the other, or declared in another
-workload.
-
-Fix: declare the volume under spec.volumes, or correct the name in volumeMounts.
-
-Fires when: a container's volumeMounts name a volume missing from spec.volumes.
-Quiet when: every mount names a declared volume.
-"""
+"""The `mount-without-volume` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -16,6 +6,7 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 
 ID = "mount-without-volume"
@@ -30,6 +21,7 @@ WHY = gettext_noop(
 FIX_TEXT = gettext_noop("Declare the volume under spec.volumes, or correct the name in volumeMounts.")
 FIRES_WHEN = gettext_noop("a container's volumeMounts name a volume missing from spec.volumes.")
 QUIET_WHEN = gettext_noop("every mount names a declared volume.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 volumes:
   - name: $volume         # declare what $name mounts

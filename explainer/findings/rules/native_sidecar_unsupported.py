@@ -1,18 +1,4 @@
-"""A native sidecar (`restartPolicy: Always` on an init container) for a version without them.
-
-Native sidecars arrived in Kubernetes 1.28 behind the SidecarContainers feature gate (off),
-were on by default from 1.29 and GA in 1.33. Before 1.28 the API server rejects the field
-(the Pod is never created). In 1.28 with the gate off it silently drops it: the sidecar
-becomes a plain init container that must exit before the next one starts, so a long-running
-helper blocks the Pod in Init for good.
-
-Fix: target 1.29 or later (or turn the SidecarContainers gate on in 1.28); on older clusters
-run the helper as a classic sidecar in `containers` and make the app wait for it.
-
-Fires when: an init container has restartPolicy: Always and the target version does not run
-native sidecars (error before 1.28, warning on 1.28 with the gate off).
-Quiet when: the version supports native sidecars (1.29+, or 1.28 with the gate on).
-"""
+"""The `native-sidecar-unsupported` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -21,6 +7,7 @@ from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.validate import sidecars_enabled, version_tuple
 
 from ..base import Finding, RuleContext, Severity
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 from ..patch import NO_SIDECARS_APP, no_sidecars_fix
 
@@ -45,6 +32,7 @@ FIRES_WHEN = gettext_noop(
     "an init container has restartPolicy: Always and the target version does not run native "
     "sidecars (error before 1.28, warning on 1.28 with the gate off).")
 QUIET_WHEN = gettext_noop("the version supports native sidecars (1.29+, or 1.28 with the gate on).")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = NO_SIDECARS_APP   # a Job's Pod gets NO_SIDECARS_BATCH: no helper moved into its containers
 
 

@@ -1,21 +1,4 @@
-"""npm start (or yarn, pnpm) is the container's main process: the server does not get a clean SIGTERM.
-
-The kubelet's stop signal goes to the container's main process only. With npm start that is npm,
-which runs the start script through a shell as a child. Depending on the version, npm passes SIGTERM
-on or not (npm 6 and several npm 10 releases did not; yarn 1 does not), and it does not wait for the
-server's shutdown either way: the server's SIGTERM handler may never run, and the container is
-killed at the end of the grace period (exit code 137) or ends with its connections cut. The Node.js
-Docker image's best practices say to start node directly.
-
-Fix: Run the program itself (command: ["node", "server.js"]), so it is PID 1 and gets the signal; if
-it starts children of its own, put an init such as tini in front (or shareProcessNamespace: true,
-whose pause process is PID 1, knowing it lets containers see each other's processes).
-
-Fires when: a container's command and args (or the program a shell execs) are npm, yarn or pnpm
-running a script (start, run ...), and the Pod does not share its process namespace.
-Quiet when: the command runs node (or another program) directly, or an init such as tini or
-dumb-init is the main process.
-"""
+"""The `npm-pid1-swallows-sigterm` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -24,6 +7,7 @@ from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.evidence import package_manager_pid1
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 from ..scripts import main_field
 
@@ -58,6 +42,7 @@ FIRES_WHEN = gettext_noop(
 QUIET_WHEN = gettext_noop(
     "the command runs node (or another program) directly, or an init such as tini or dumb-init is the main "
     "process.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 - name: $name
   command: ["node", "server.js"]   # what the "$script" script runs, as PID 1

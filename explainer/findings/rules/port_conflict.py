@@ -1,15 +1,4 @@
-"""Two containers that run at the same time use the same port and protocol.
-
-All containers of a Pod share one network namespace: one IP address, one set of ports.
-Only one process can bind a given port; the second gets "address already in use", usually
-exits, and crash-loops with growing back-off. The API server does not catch this.
-
-Fix: give one of them another containerPort (and make its program listen there).
-
-Fires when: two app containers or native sidecars (or an init container and a sidecar
-already running) declare the same containerPort and protocol.
-Quiet when: ports differ, or the protocols differ (8125/UDP and 8125/TCP can coexist).
-"""
+"""The `port-conflict` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -17,6 +6,7 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 
 ID = "port-conflict"
@@ -34,6 +24,7 @@ FIRES_WHEN = gettext_noop(
     "two app containers or native sidecars (or an init container and a sidecar already running) "
     "declare the same containerPort and protocol.")
 QUIET_WHEN = gettext_noop("ports differ, or the protocols differ (8125/UDP and 8125/TCP can coexist).")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 containers:
   - name: $name

@@ -1,19 +1,4 @@
-"""A postStart hook calls the container's own server: it races the entrypoint and is refused.
-
-The kubelet runs postStart right after the runtime has started the container, at the same moment as
-the entrypoint; nothing waits for the program to listen. A hook that calls the container's own port
-(an httpGet hook, or curl to localhost) usually finds nothing listening yet: the connection is
-refused, the hook fails, and the kubelet records FailedPostStartHook, kills the container and
-restarts it by its policy, with back-off; every restart races again.
-
-Fix: Retry until the server answers (until curl -fsS localhost:PORT/...; do sleep 1; done, or curl
---retry-connrefused), or do the work from the program itself or a Job.
-
-Fires when: a postStart hook is an httpGet on the container's own port, or an exec hook that calls
-localhost on a port the container declares or listens on, with no wait loop or retry.
-Quiet when: the hook calls another container or host, waits in a loop or retries refused
-connections, or does not call a server at all.
-"""
+"""The `poststart-calls-own-server` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -22,6 +7,7 @@ from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.evidence import poststart_self_call
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 
 ID = "poststart-calls-own-server"
@@ -51,6 +37,7 @@ FIRES_WHEN = gettext_noop(
 QUIET_WHEN = gettext_noop(
     "the hook calls another container or host, waits in a loop or retries refused connections, or does "
     "not call a server at all.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 - name: $name
   lifecycle:

@@ -1,18 +1,4 @@
-"""preStop plus the container's shutdown takes longer than terminationGracePeriodSeconds.
-
-Deletion starts one shared deadline for every container: preStop runs first, SIGTERM
-follows when it ends, and SIGKILL comes when the grace period is used up (a preStop that
-overruns still leaves SIGTERM a 2 s minimum). A hook or a shutdown that needs more is cut
-off: connections are dropped mid-drain and the container ends with exit code 137. Sidecars
-get SIGTERM only after the app containers have exited, from the same deadline.
-
-Fix: keep preStop short and bounded, and raise terminationGracePeriodSeconds above preStop
-plus the time the program needs to exit after SIGTERM.
-
-Fires when: a container's preStop never ends, or its preStop plus its expected shutdown
-(or, for a sidecar, the wait for the app containers) exceeds the grace period.
-Quiet when: preStop and shutdown fit inside terminationGracePeriodSeconds.
-"""
+"""The `prestop-exceeds-grace` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 import math
@@ -23,6 +9,7 @@ from explainer.lifecycle.model import Container
 from explainer.lifecycle.trace import TraceEvent
 
 from ..base import Finding, RuleContext, Severity, TraceTime, fill, flow_yaml
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 from ..patch import SetKey
 
@@ -45,6 +32,7 @@ FIRES_WHEN = gettext_noop(
     "a container's preStop never ends, or its preStop plus its expected shutdown (or, for a "
     "sidecar, the wait for the app containers) exceeds the grace period.")
 QUIET_WHEN = gettext_noop("preStop and shutdown fit inside terminationGracePeriodSeconds.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 spec:
   terminationGracePeriodSeconds: $grace   # preStop + shutdown after SIGTERM + a margin

@@ -1,21 +1,4 @@
-"""A preStop exec runs sh, sleep or curl in an image that has none (distroless, scratch): it fails at
-once.
-
-The kubelet runs an exec hook inside the container's own filesystem. Distroless and scratch-based
-images carry the program and little else: no shell, no sleep, no curl. The runtime cannot start the
-command ("executable file not found", exit code 126), the hook fails at once with FailedPreStopHook,
-and the kill goes on straight to SIGTERM: the delay that was meant to let endpoints drain never
-happens, and requests in flight are dropped.
-
-Fix: Use the sleep action (preStop: {sleep: {seconds: 5}}, beta and on by default from Kubernetes
-1.30, GA in 1.34), which needs no binary in the image; else a binary the image has.
-
-Fires when: a preStop exec hook runs a shell or a common tool (sh, bash, sleep, curl, wget, kill,
-...) and the container's image is known by its name to have none (distroless, scratch-based,
-well-known minimal images); the finding says it is inferred from the image name.
-Quiet when: the hook is a sleep or httpGet action, runs the image's own binary, or the image is not
-known to lack a shell (a :debug or -alpine variant has one).
-"""
+"""The `prestop-exec-binary-missing` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 import re
@@ -26,6 +9,7 @@ from explainer.lifecycle.evidence import missing_hook_binary
 from explainer.lifecycle.versions import version_tuple
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 from ..patch import Remove, SetKey, path_of
 
@@ -59,6 +43,7 @@ FIRES_WHEN = gettext_noop(
 QUIET_WHEN = gettext_noop(
     "the hook is a sleep or httpGet action, runs the image's own binary, or the image is not known to lack "
     "a shell (a :debug or -alpine variant has one).")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 - name: $name
   lifecycle:

@@ -1,14 +1,4 @@
-"""A container runs privileged.
-
-`privileged: true` gives the container every capability and the node's devices, and turns
-off most isolation. A sidecar that only ships logs or proxies traffic rarely needs it, and a
-compromise of a privileged container is a compromise of the node and of every Pod on it.
-
-Fix: drop `privileged` and add only the capabilities the program needs.
-
-Fires when: a container sets securityContext.privileged: true.
-Quiet when: no container is privileged.
-"""
+"""The `privileged-container` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -16,6 +6,7 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 
 ID = "privileged-container"
@@ -31,6 +22,7 @@ WHY = gettext_noop(
 FIX_TEXT = gettext_noop("Drop `privileged` and add only the capabilities the program needs.")
 FIRES_WHEN = gettext_noop("a container sets securityContext.privileged: true.")
 QUIET_WHEN = gettext_noop("no container is privileged.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 - name: $name
   securityContext:

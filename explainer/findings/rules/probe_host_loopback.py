@@ -1,19 +1,4 @@
-"""An httpGet or tcpSocket probe with host: localhost in a Pod without hostNetwork: it probes the node.
-
-The kubelet runs httpGet and tcpSocket probes itself, from the node's network namespace, against
-host or, when it is empty, the Pod's IP. localhost or 127.0.0.1 is therefore the node's loopback,
-not the container's: the probe checks whatever the node runs on that port (usually nothing), never
-the container. A readiness probe that never passes keeps the Pod out of its Services; a liveness or
-startup probe that never passes restarts the container in a loop.
-
-Fix: Remove host (the Pod IP is the default) and make the program listen on the Pod IP (0.0.0.0);
-for a check that must run inside the container, use an exec probe.
-
-Fires when: a container's httpGet or tcpSocket probe sets host to localhost, 127.0.0.1 or ::1 and
-the Pod does not use hostNetwork.
-Quiet when: host is empty or another address, or the Pod uses hostNetwork (the node's loopback is
-then the container's too).
-"""
+"""The `probe-host-loopback` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -23,6 +8,7 @@ from explainer.lifecycle.evidence import loopback_bind
 from explainer.lifecycle.model import Container, Probe
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 from ..patch import Remove, path_of
 from ..unreachable import blocked, consequence, listing
@@ -55,6 +41,7 @@ FIRES_WHEN = gettext_noop(
 QUIET_WHEN = gettext_noop(
     "host is empty or another address, or the Pod uses hostNetwork (the node's loopback is then the "
     "container's too).")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 - name: $name
   $kind:

@@ -1,15 +1,4 @@
-"""Probes or lifecycle hooks on a plain init container.
-
-A plain init container runs to completion, so the API server forbids livenessProbe,
-readinessProbe, startupProbe and lifecycle on it ("may not be set for init containers
-without restartPolicy=Always") and rejects the whole Pod.
-
-Fix: remove them, or, if the container is meant to keep running beside the app, make it a
-native sidecar with `restartPolicy: Always`, where probes and hooks are allowed.
-
-Fires when: an init container without restartPolicy: Always has a probe or a hook.
-Quiet when: plain init containers have neither (sidecars may).
-"""
+"""The `probe-on-plain-init` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -20,6 +9,7 @@ from explainer.lifecycle.model import Container
 from explainer.lifecycle.validate import sidecars_enabled
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 from ..patch import Remove, path_of, plain_init_to_sidecar
 
@@ -38,6 +28,7 @@ FIX_TEXT = gettext_noop(
     "native sidecar with `restartPolicy: Always`, where probes and hooks are allowed.")
 FIRES_WHEN = gettext_noop("an init container without restartPolicy: Always has a probe or a hook.")
 QUIET_WHEN = gettext_noop("plain init containers have neither (sidecars may).")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 initContainers:
   - name: $name

@@ -1,18 +1,4 @@
-"""An httpGet probe speaks HTTP to an HTTPS port (or HTTPS to a plain HTTP port): it never passes.
-
-scheme defaults to HTTP. Sent to a TLS port, a plain request gets no valid answer (a TLS alert, or a
-400 such as "client sent an HTTP request to an HTTPS server"); an HTTPS request to a plain port
-fails its handshake ("server gave HTTP response to HTTPS client"). Either way the probe fails every
-time: a readiness probe keeps the Pod out of its Services for good, a liveness or startup probe
-restarts the container in a loop.
-
-Fix: Set scheme: HTTPS for a TLS port (the kubelet does not verify the certificate), or scheme: HTTP
-for a plain one.
-
-Fires when: an httpGet probe's port is named https (or ends in -https), or is 443 or 8443 and not
-named http, without scheme: HTTPS; or it sets scheme: HTTPS on a port named http or on port 80.
-Quiet when: the scheme matches the port's name or number, or the port says nothing about TLS.
-"""
+"""The `probe-scheme-mismatch` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -22,6 +8,7 @@ from explainer.lifecycle.evidence import probe_raw, scheme_mismatch
 from explainer.lifecycle.model import Container, Probe
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 from ..patch import SetKey, path_of
 from ..unreachable import blocked, consequence, listing
@@ -53,6 +40,7 @@ FIRES_WHEN = gettext_noop(
     "without scheme: HTTPS; or it sets scheme: HTTPS on a port named http or on port 80.")
 QUIET_WHEN = gettext_noop(
     "the scheme matches the port's name or number, or the port says nothing about TLS.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 - name: $name
   $kind:

@@ -1,19 +1,4 @@
-"""A probe's timeoutSeconds exceeds its periodSeconds: the real period and budget differ.
-
-The kubelet runs each probe from one worker that calls the check and only then waits for
-its next tick (pkg/kubelet/prober/worker.go `run`): checks never overlap. A check that
-hangs until its timeout therefore delays the next one, which starts as soon as it times out,
-so the probe really runs every timeoutSeconds and failureThreshold failures take
-failureThreshold x timeoutSeconds, not the failureThreshold x periodSeconds the spec
-suggests. A liveness probe meant to restart a stuck program within 30 s may take minutes.
-
-Fix: keep timeoutSeconds below periodSeconds, and size failureThreshold x periodSeconds to
-the failure budget you want.
-
-Fires when: a probe's timeoutSeconds is greater than its periodSeconds.
-Quiet when: every probe's timeoutSeconds is at most its periodSeconds (equal: a hanging check
-still starts every periodSeconds, so the spec's numbers hold).
-"""
+"""The `probe-timeout-exceeds-period` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -21,6 +6,7 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 
 ID = "probe-timeout-exceeds-period"
@@ -45,6 +31,7 @@ FIRES_WHEN = gettext_noop("a probe's timeoutSeconds is greater than its periodSe
 QUIET_WHEN = gettext_noop(
     "every probe's timeoutSeconds is at most its periodSeconds (equal: a hanging check still starts "
     "every periodSeconds, so the spec's numbers hold).")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 - name: $name
   $kind:

@@ -1,19 +1,4 @@
-"""A container looks for or signals another container's process without a shared PID namespace.
-
-By default each container has its own PID namespace and sees only its own processes. A
-config reloader's `pkill -HUP nginx`, a `pidof app` or `ps | grep app` from a sidecar, or a
-`strace -p` aimed at the app finds nothing: the command fails (or matches nothing) every
-time, and the reload or the diagnosis silently never happens.
-
-Fix: set `shareProcessNamespace: true` on the Pod (then PID 1 is the pause container, and
-every container can see the others' processes and files under /proc/PID/root), or signal the
-other program another way (an HTTP admin endpoint, a file on a shared volume).
-
-Fires when: pkill, pidof, pgrep, killall or `ps | grep` in a container's command, args or
-hooks names another container's name, image or program, and the Pod neither shares its
-process namespace nor uses hostPID.
-Quiet when: shareProcessNamespace or hostPID is set, or the name is the container's own.
-"""
+"""The `process-namespace-assumed` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 import re
@@ -23,6 +8,7 @@ from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 from ..patch import SetKey
 from ..scripts import names_of, sources
@@ -49,6 +35,7 @@ FIRES_WHEN = gettext_noop(
     "another container's name, image or program, and the Pod neither shares its process "
     "namespace nor uses hostPID.")
 QUIET_WHEN = gettext_noop("shareProcessNamespace or hostPID is set, or the name is the container's own.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 spec:
   shareProcessNamespace: true   # $name can now see and signal $other's processes

@@ -1,15 +1,4 @@
-"""An app container serves a port but has no readinessProbe.
-
-Without a readinessProbe a container counts as ready as soon as it has started (and its
-startupProbe, if any, has passed). The Pod turns Ready and Services send it traffic before
-the program listens, and in a rolling update the old Pod is taken away while the new one
-still refuses connections.
-
-Fix: add a readinessProbe that checks the port it serves.
-
-Fires when: an app container of a long-running Pod declares ports and has no readinessProbe.
-Quiet when: it has a readinessProbe, declares no ports, or the Pod belongs to a Job.
-"""
+"""The `readiness-probe-missing` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -17,6 +6,7 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 from ..patch import SetKey, path_of
 
@@ -34,6 +24,7 @@ WHY = gettext_noop(
 FIX_TEXT = gettext_noop("Add a readinessProbe that checks the port it serves.")
 FIRES_WHEN = gettext_noop("an app container of a long-running Pod declares ports and has no readinessProbe.")
 QUIET_WHEN = gettext_noop("it has a readinessProbe, declares no ports, or the Pod belongs to a Job.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 - name: $name
   readinessProbe:

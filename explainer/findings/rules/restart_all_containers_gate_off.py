@@ -1,15 +1,4 @@
-"""A RestartAllContainers restart rule on a version where its feature gate is off (1.35's default).
-
-action: RestartAllContainers is alpha in 1.35 behind the RestartAllContainersOnContainerExits gate,
-off by default, and on by default from 1.36. With the gate off the API server accepts only action:
-Restart and rejects the Pod, so nothing runs.
-
-Fix: target 1.36 or later, or turn RestartAllContainersOnContainerExits on (1.35); or use action:
-Restart to restart only this container.
-
-Fires when: a restart rule says RestartAllContainers and the gate is off (restart rules on).
-Quiet when: the gate is on (1.36+ by default), or no rule says RestartAllContainers.
-"""
+"""The `restart-all-containers-gate-off` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -18,6 +7,7 @@ from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.versions import gate_enabled
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 
 ID = "restart-all-containers-gate-off"
@@ -35,6 +25,7 @@ FIX_TEXT = gettext_noop("Target 1.36 or later, or turn RestartAllContainersOnCon
                         "action: Restart to restart only this container.")
 FIRES_WHEN = gettext_noop("a restart rule says RestartAllContainers and the gate is off (restart rules on).")
 QUIET_WHEN = gettext_noop("the gate is on (1.36+ by default), or no rule says RestartAllContainers.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 # scenario (1.35): featureGates: {RestartAllContainersOnContainerExits: true}
 # or restart only $name:

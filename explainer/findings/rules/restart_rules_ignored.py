@@ -1,16 +1,4 @@
-"""Per-container restartPolicy or restartPolicyRules that the target version ignores or rejects.
-
-Container restart rules arrived in 1.34 behind the ContainerRestartRules gate (off) and are on by
-default from 1.35. On 1.34 with the gate off the API server drops the fields without a word: the
-container restarts by the Pod's restartPolicy. Before 1.34 the API server rejects them.
-
-Fix: target 1.35 or later, or turn the ContainerRestartRules gate on; otherwise rely on the Pod's
-restartPolicy only.
-
-Fires when: a container sets restartPolicy or restartPolicyRules and the version drops (1.34, gate
-off) or rejects (before 1.34) them.
-Quiet when: the gate is on (1.35+ by default), or no container sets them.
-"""
+"""The `restart-rules-ignored` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -19,6 +7,7 @@ from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.versions import gate_enabled, gate_exists
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 
 ID = "restart-rules-ignored"
@@ -36,6 +25,7 @@ FIX_TEXT = gettext_noop("Target 1.35 or later, or turn the ContainerRestartRules
 FIRES_WHEN = gettext_noop("a container sets restartPolicy or restartPolicyRules and the version drops (1.34, gate "
                           "off) or rejects (before 1.34) them.")
 QUIET_WHEN = gettext_noop("the gate is on (1.35+ by default), or no container sets them.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 # On 1.35+ (or featureGates: {ContainerRestartRules: true}) $name keeps its own rules.
 # On $version, decide with the Pod's restartPolicy instead, e.g.:

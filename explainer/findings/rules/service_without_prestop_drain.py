@@ -1,23 +1,4 @@
-"""A container that serves a Service has no preStop delay: rollouts drop in-flight requests.
-
-Deleting a Pod starts two things at once that do not wait for each other: the kubelet runs
-preStop and then sends SIGTERM, while the endpoints controller, kube-proxy on every node and
-any load balancer or ingress remove the Pod from their lists, which takes a few seconds.
-Without a preStop delay the program gets SIGTERM at once, stops accepting connections, and
-the requests still routed to it in those seconds fail, on every rollout, scale-down and
-drain.
-
-Fix: a preStop `sleep` action (GA in 1.34, on by default since 1.30; before that an `exec`
-of `sleep`) of a few seconds, well inside terminationGracePeriodSeconds.
-
-Fires when: an app container of a long-running Pod is selected by a Service of the same input
-(a warning), or, without a Service there, has a readinessProbe on a port it declares (an
-inference: info), and has no preStop hook.
-Quiet when: it has a preStop hook, serves no port, the Pod belongs to a Job,
-terminationGracePeriodSeconds is 0 (termination-grace-zero says why), its own configuration
-drains it (CoreDNS's lameduck in a ConfigMap of the input), or no other Pod serves while it goes
-(a bare Pod, a one-replica StatefulSet, a Recreate Deployment).
-"""
+"""The `service-without-prestop-drain` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 import re
@@ -29,6 +10,7 @@ from explainer.lifecycle.versions import version_tuple
 
 from ..scripts import looks_like_proxy
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 from ..patch import SetKey, path_of
 
@@ -58,6 +40,7 @@ QUIET_WHEN = gettext_noop(
     "0 (termination-grace-zero says why), its own configuration drains it (CoreDNS's lameduck in a "
     "ConfigMap of the input), or no other Pod serves while it goes (a bare Pod, a one-replica "
     "StatefulSet, a Recreate Deployment).")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 - name: $name
   lifecycle:

@@ -1,18 +1,4 @@
-"""A shell script (or bare sleep) is PID 1 and ignores SIGTERM: every stop takes the full grace.
-
-The kernel gives PID 1 no default signal actions: a signal it has no handler for does
-nothing. `sh -c "...; sleep 3600"` without `trap` or `exec` therefore ignores the kubelet's
-SIGTERM, and every deletion, rolling update or eviction waits the whole
-terminationGracePeriodSeconds until SIGKILL ends the container with exit code 137.
-
-Fix: end the script with `exec program` so the program itself is PID 1, or trap TERM.
-
-Fires when: an app container (not in a Job) or a sidecar runs a shell without `trap` or
-`exec`, or a bare `sleep`/`tail`, as its main process.
-Quiet when: the main process is a program of its own, the script traps TERM or execs a
-program (other than sleep or tail), the Pod shares its PID namespace (PID 1 is then pause), or
-terminationGracePeriodSeconds is 0 (nothing waits).
-"""
+"""The `shell-pid1-ignores-sigterm` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -21,6 +7,7 @@ from explainer.lifecycle.commands import guess_stop
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 from ..scripts import main_field
 
@@ -44,6 +31,7 @@ QUIET_WHEN = gettext_noop(
     "the main process is a program of its own, the script traps TERM or execs a program (other "
     "than sleep or tail), the Pod shares its PID namespace (PID 1 is then pause), or "
     "terminationGracePeriodSeconds is 0 (nothing waits).")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 - name: $name
   command:

@@ -1,25 +1,4 @@
-"""The app reaches a helper at start-up (a local server, an outbound proxy), but the helper is a classic sidecar in `containers`.
-
-App containers get no start order: the kubelet starts them one after another in list order,
-but waits for none of them to listen or be ready, and the API promises even less ("in
-parallel"). An app that talks to a proxy on localhost can send its first requests before
-the proxy listens, and gets "connection refused" at start-up; listing the proxy first does
-not help. The finding names the evidence it read: the app's setting that dials the helper's
-port on localhost, the helper's image (a known outbound proxy), or a hold setting.
-
-Fix: make the helper a native sidecar (`initContainers` with `restartPolicy: Always`, 1.29+)
-with a startupProbe on the port it listens on, so the app starts only once it does; or make the
-app wait for it. Never move the app itself.
-
-Fires when: an app container dials, on localhost, a port another container in `containers`
-listens on, without a wait loop; or the helper is a known outbound proxy (cloud-sql-proxy,
-istio-proxy, linkerd-proxy) next to an app that does not wait for it.
-Quiet when: the helper is a native sidecar; the app waits for it (`until nc -z localhost PORT;
-do sleep 1; done`); the helper is listed first with a postStart hook that waits for it (Istio's
-holdApplicationUntilProxyStarts, linkerd-await); the manifest turns that wait off on purpose;
-the dialling container is an inbound proxy (kube-rbac-proxy, oauth2-proxy) or an exporter, which
-reach the app per request, not at start-up.
-"""
+"""The `sidecar-start-order-assumed` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections import Counter
@@ -31,6 +10,7 @@ from explainer.lifecycle.model import Container
 from explainer.lifecycle.validate import sidecars_enabled
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..helpers import dials, hold_setting, is_inbound_or_exporter, listen_ports, outbound_kind, reachable
 from ..helpers import waited_ports, waits_in_post_start
 from ..i18n import Text, gettext_noop
@@ -65,6 +45,7 @@ QUIET_WHEN = gettext_noop(
     "holdApplicationUntilProxyStarts, linkerd-await); the manifest turns that wait off on purpose; the "
     "dialling container is an inbound proxy (kube-rbac-proxy, oauth2-proxy) or an exporter, which reach the "
     "app per request, not at start-up.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 initContainers:
   - name: $name  # moved here from containers (the app stays where it is)

@@ -1,18 +1,4 @@
-"""A native sidecar that later containers rely on has no startupProbe: started is not ready.
-
-The kubelet starts the container after a native sidecar as soon as the sidecar counts as
-started. Without a startupProbe that is the moment its process runs, long before a proxy has
-loaded its configuration or opened its port, so the next container's first connections
-can fail. Readiness and liveness probes of a sidecar do not hold anything back.
-
-Fix: give the sidecar a startupProbe that passes only when it can serve (a TCP or HTTP
-check on its port).
-
-Fires when: a sidecar (init container with restartPolicy: Always) without a startupProbe
-declares ports, is reached on localhost by a later container, or is a proxy.
-Quiet when: it has a startupProbe, or nothing connects to it (a log shipper, for example), or
-the version runs no native sidecars (native-sidecar-unsupported says what to do then).
-"""
+"""The `sidecar-without-startup-probe` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -22,6 +8,7 @@ from explainer.lifecycle.model import Container
 from explainer.lifecycle.validate import sidecars_enabled
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..helpers import dials, listen_ports, outbound_kind
 from ..i18n import Text, gettext_noop
 from ..patch import SetKey, path_of, sidecar_probe_port, tcp_startup_probe
@@ -47,6 +34,7 @@ FIRES_WHEN = gettext_noop(
 QUIET_WHEN = gettext_noop(
     "it has a startupProbe, or nothing connects to it (a log shipper, for example), or the version runs no "
     "native sidecars (native-sidecar-unsupported says what to do then).")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 initContainers:
   - name: $name

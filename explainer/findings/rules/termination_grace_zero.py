@@ -1,20 +1,4 @@
-"""terminationGracePeriodSeconds: 0 turns every deletion of the Pod into a forced deletion.
-
-A deletion that names no grace period (kubectl delete, a rollout, a scale-down, an eviction
-through the API) takes the Pod's own: the API server's `CheckGracefulDelete`
-(pkg/registry/core/pod/strategy.go) keeps a 0, and a 0 removes the Pod object at once, as
-`--grace-period=0 --force` would. Its name is free again while its containers still run, so
-a StatefulSet may start the replacement with the same identity and volumes beside them. The
-kubelet then stops the containers with its own floor: 1 s (pod_workers.go
-`calculateEffectiveGracePeriod`), applied before preStop since 1.27, so a preStop hook gets
-at most 1 s, and SIGTERM comes with the 2 s minimum (`minimumGracePeriodInSeconds`) before
-SIGKILL. Nothing gets to drain or shut down cleanly.
-
-Fix: remove the field (the default is 30 s) or give the time the program needs to stop.
-
-Fires when: a Pod spec sets terminationGracePeriodSeconds to 0.
-Quiet when: terminationGracePeriodSeconds is absent or 1 or more.
-"""
+"""The `termination-grace-zero` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -22,6 +6,7 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import DOCS, MINIMUM_GRACE_PERIOD_SECONDS
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 from ..patch import Remove
 
@@ -47,6 +32,7 @@ WHY = gettext_noop(
 FIX_TEXT = gettext_noop("Remove the field (the default is 30 s) or give the time the program needs to stop.")
 FIRES_WHEN = gettext_noop("a Pod spec sets terminationGracePeriodSeconds to 0.")
 QUIET_WHEN = gettext_noop("terminationGracePeriodSeconds is absent or 1 or more.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 spec:
   # or leave it out: 30 s is the default

@@ -1,16 +1,4 @@
-"""A volume is declared in the Pod but no container mounts it.
-
-Volumes are Pod-wide, but a container sees only the volumes it lists in `volumeMounts`.
-An unmounted volume still gets set up (a claim bound, a Secret fetched) for nothing, and it
-usually means a mount was forgotten: the container that should read it sees its image's
-directory instead.
-
-Fix: mount it where it is needed, or remove it.
-
-Fires when: a volume under spec.volumes is mounted by no init, sidecar, app or ephemeral
-container.
-Quiet when: every volume is mounted by at least one container.
-"""
+"""The `volume-not-mounted` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -18,6 +6,7 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill
+from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 
 ID = "volume-not-mounted"
@@ -33,6 +22,7 @@ WHY = gettext_noop(
 FIX_TEXT = gettext_noop("Mount it where it is needed, or remove it.")
 FIRES_WHEN = gettext_noop("a volume under spec.volumes is mounted by no init, sidecar, app or ephemeral container.")
 QUIET_WHEN = gettext_noop("every volume is mounted by at least one container.")
+__doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 containers:
   - name: $name
