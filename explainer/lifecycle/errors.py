@@ -20,7 +20,7 @@ class ErrorRecord:
     `Text` where the core wrote it.  Pass a `Text` as ``message`` to set both.
     """
 
-    message: str
+    message: str | Text               # a Text is rendered to its English string (__post_init__), kept as ``text``
     line: int | None = None
     column: int | None = None
     path: str | None = None
@@ -59,13 +59,13 @@ class ManifestError(Exception):
                  path: str | None = None, kind: str = "structure", reason: str | None = None,
                  records: list[ErrorRecord] | None = None) -> None:
         if records is None:
-            records = [ErrorRecord(message, line, column, path, kind, reason)]   # type: ignore[arg-type]
+            records = [ErrorRecord(message, line, column, path, kind, reason)]
         self.records = records
         super().__init__(records[0].one_line() if records else str(message))
 
     @property
     def message(self) -> str:
-        return self.records[0].message
+        return str(self.records[0].message)   # rendered by ErrorRecord.__post_init__
 
     @property
     def line(self) -> int | None:

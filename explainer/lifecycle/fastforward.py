@@ -26,9 +26,9 @@ so the jump gives bit for bit the times the step-by-step run gives.
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass
 from typing import Any
 
+from .kubelet_state import FastForward, KubeletState  # noqa: F401  (FastForward: where simulate.py finds it)
 from . import defaults as d
 from .runtime import CState, Kill
 from .trace import StatusPoint
@@ -39,26 +39,14 @@ _GRAIN = 8            # times must be multiples of 1/_GRAIN s (exact in binary a
 _MAX_SIGNATURES = 64  # signatures remembered (a Pod whose period is longer gains nothing)
 
 
-@dataclass(frozen=True, slots=True)
-class FastForward:
-    """One jump: the events resume at ``event_index``; ``at`` is the time before the jump, ``shift``
-    its length, ``restarts`` the restarts (per container) that the skipped periods made."""
-
-    event_index: int
-    at: float
-    shift: float
-    restarts: dict[str, int]
-
-
 def _exact(x: float) -> bool:
     y = x * _GRAIN
     return y == int(y)
 
 
-class FastForwardMixin:
+class FastForwardMixin(KubeletState):
     """Detects a periodic state and jumps over whole periods; see the module's docstring."""
 
-    s: Any
 
     def _ff_init(self, enabled: bool) -> None:
         self.ff_enabled = enabled
@@ -137,7 +125,8 @@ class FastForwardMixin:
                 continue
             if not _exact(t):
                 return None
-            enc, prev = [], None
+            enc: list[Any] = []
+            prev: Any = None
             for a in args:
                 if isinstance(a, CState):
                     enc.append(a.spec.name)
@@ -157,8 +146,8 @@ class FastForwardMixin:
             if ts is not None and not _exact(ts):
                 return None
             if c.alive:   # the next exit compares its time with the last back-off update
-                reset = None if c.bo_delay is None else now - c.bo_updated
-                reset = "expired" if reset is not None and reset > d.CRASH_LOOP_RESET_SECONDS else reset
+                since = None if c.bo_delay is None else now - c.bo_updated
+                reset: float | str | None = "expired" if since is not None and since > d.CRASH_LOOP_RESET_SECONDS else since
             else:
                 reset = ts - c.bo_updated > d.CRASH_LOOP_RESET_SECONDS if ts is not None and c.bo_delay is not None \
                     else None

@@ -19,7 +19,7 @@ _MAX_FILE = 65_536
 
 def config_map_data(obj: dict) -> tuple[str | None, str, dict[str, str]] | None:
     """(namespace, name, data) of a ConfigMap object, text values only."""
-    meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+    meta: dict = obj["metadata"] if isinstance(obj.get("metadata"), dict) else {}
     name = meta.get("name")
     data = obj.get("data")
     if not isinstance(name, str) or not isinstance(data, dict):

@@ -140,7 +140,7 @@ def redact(text: str) -> str:
                 n += 1
     out = "\n".join(lines)
     parts, at = [], 0
-    for start, end, _what in sorted(_token_spans(out)):   # overlapping spans are merged
+    for start, end, _kind in sorted(_token_spans(out)):   # overlapping spans are merged
         if end <= at:
             continue
         start = max(start, at)

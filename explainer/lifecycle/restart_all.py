@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .kubelet_state import KubeletState
 from . import defaults as d
 from .i18n import Text, gettext_noop as _
 from .model import RestartRule
@@ -31,10 +32,9 @@ _ASSUMED = Text(_("RestartAllContainers, assumed: the kubelet kills the containe
                   "kubectl prints in that instant is not pinned down by any test."))
 
 
-class RestartAllMixin:
+class RestartAllMixin(KubeletState):
     """Detects a RestartAllContainers exit and performs the in-place restart on the next sync."""
 
-    s: Any
 
     def restart_all_rule(self, c: CState, code: int) -> RestartRule | None:
         """The matching RestartAllContainers rule for this exit, unless the Pod is being stopped."""
@@ -44,6 +44,7 @@ class RestartAllMixin:
         return rule if rule is not None and rule.action == RESTART_ALL else None
 
     def _restart_all_containers(self) -> None:
+        assert self.restart_all is not None   # the sync that calls this found it set
         c, code, rule = self.restart_all
         self.restart_all = None
         if not any(e.type == "all_containers_restarting" for e in self.events):

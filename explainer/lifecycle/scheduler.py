@@ -47,5 +47,6 @@ class Scheduler:
             action(*args)
             if self.check and (not heap or heap[0][0] > t):
                 self.check = False
-                self.on_check()
+                if self.on_check is not None:
+                    self.on_check()
         return True

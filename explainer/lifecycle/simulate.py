@@ -194,7 +194,7 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
         self.events.append(TraceEvent(
             round(self.s.now, 3), c.spec.name if c else None, kind,
             c.st.restarts if c else None, exit_code, reason,
-            message if text is None else text.render(), assumed, text))
+            str(message) if text is None else text.render(), assumed, text))
         self._snapshot()
 
     def _snapshot(self) -> None:
@@ -276,7 +276,7 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
         rule = self.restart_all_rule(c, code)
         reason = "OOMKilled" if how == "oom" else "Completed" if code == 0 else "Error"
         self._set(c, EXITED, exit_code=code, will_restart=True if rule is not None else None, reason=reason)
-        message = _EXIT_HOW.get(how, how)
+        message = _EXIT_HOW.get(how, how) if isinstance(how, str) else how
         if how == "sigterm" and c.spec.stop_signal is not None:
             message = Text(_("exits after its stop signal {signal}"), {"signal": c.spec.stop_signal})
         if assumed is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .kubelet_state import KubeletState
 from . import defaults as d
 from .i18n import Text, gettext_noop as _
 from .probe_reach import ERRORS
@@ -45,10 +46,9 @@ _FAULT_FAILS = {
 }
 
 
-class StartupMixin:
+class StartupMixin(KubeletState):
     """Decides what to start and starts it: init containers, sidecars, app containers."""
 
-    s: Any
     # ---- the sync: computePodActions + SyncPod -------------------------------------------
     def _sync(self) -> None:
         self.sync_pending = False
@@ -239,17 +239,18 @@ class StartupMixin:
         now, ts = self.s.now, c.finished_at
         if ts is None:
             return True
-        expired = c.bo_delay is None or ts - c.bo_updated > d.CRASH_LOOP_RESET_SECONDS
-        if not expired and now - ts < c.bo_delay - 1e-9:
+        delay = c.bo_delay
+        expired = delay is None or ts - c.bo_updated > d.CRASH_LOOP_RESET_SECONDS
+        if delay is not None and not expired and now - ts < delay - 1e-9:
             if not c.announced:
                 c.announced = True
                 self._set(c, WAITING, reason="CrashLoopBackOff")
                 self.emit(c, "backoff", reason="CrashLoopBackOff",
                           message=Text(_("back-off {delay}s restarting failed container; next start at {t}s"),
-                                       {"delay": f"{c.bo_delay:g}", "t": f"{ts + c.bo_delay:g}"}))
-                self.s.at(ts + c.bo_delay, HAPPEN, self.request_sync)
+                                       {"delay": f"{delay:g}", "t": f"{ts + delay:g}"}))
+                self.s.at(ts + delay, HAPPEN, self.request_sync)
             return False
-        c.bo_delay = self.bo_initial if expired else min(c.bo_delay * 2, self.bo_max)
+        c.bo_delay = self.bo_initial if expired or delay is None else min(delay * 2, self.bo_max)
         c.bo_updated = now
         return True
 
@@ -299,7 +300,8 @@ class StartupMixin:
                 self.s.at(fail, HAPPEN, self._probe_failed, c, c.gen, "startup")
             else:
                 ok = success_time(checks, healthy, 1)
-                self.s.at(ok, HAPPEN, self._startup_ok, c, c.gen)
+                if ok is not None:   # None: it never passes (an erroring probe): nothing to schedule
+                    self.s.at(ok, HAPPEN, self._startup_ok, c, c.gen)
         self.request_sync()
 
     def _failure_time(self, c: CState, p: Probe, checks: Checks, healthy: float) -> float | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import heapq
 from typing import Any
 
+from .kubelet_state import KubeletState
 from . import defaults as d
 from .i18n import Text, gettext_noop as _
 from .probes import INF
@@ -18,10 +19,9 @@ from .shutdown import SIGNAL, Stop
 _GRACE_OVER = Text(_("the grace period is over: SIGKILL"))
 
 
-class TerminationMixin:
+class TerminationMixin(KubeletState):
     """Kills containers, one or all, and finishes the Pod when nothing runs any more."""
 
-    s: Any
     # ---- killing ------------------------------------------------------------------------------
     def _begin_kill(self, c: CState, grace: float, reason: str, ordered: bool) -> None:
         """`killContainer`: preStop (if any and grace > 0), then its turn, then SIGTERM/SIGKILL."""

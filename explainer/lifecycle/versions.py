@@ -37,7 +37,7 @@ def version_tuple(version: str) -> tuple[int, int]:
 
 def gate_exists(name: str, version: str) -> bool:
     stages = GATES.get(name)
-    return bool(stages) and version_tuple(version) >= stages[0][0]
+    return stages is not None and bool(stages) and version_tuple(version) >= stages[0][0]
 
 
 def gate_enabled(name: str, version: str, gates: dict[str, bool] | None = None) -> bool:

@@ -21,7 +21,7 @@ from .i18n import Text, gettext_noop as _
 try:  # the C parser is ~10x faster; fall back to pure Python where libyaml is missing
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover - depends on the build of PyYAML
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+    from yaml import SafeLoader as _Loader
 
 _CONSTRUCTED_TAGS = {
     "tag:yaml.org,2002:int", "tag:yaml.org,2002:float",
@@ -117,11 +117,12 @@ def load_documents(text: str, limits: Limits = Limits()) -> list[Document]:
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > limits.max_bytes:
         values = {"size": f"{size:,}", "limit": f"{limits.max_bytes:,}", "setting": limits.bytes_setting}
+        message: Text
         if limits.bytes_setting:
-            text = Text(_("The manifest is {size} bytes; the limit is {limit} bytes ({setting} raises it)."), values)
+            message = Text(_("The manifest is {size} bytes; the limit is {limit} bytes ({setting} raises it)."), values)
         else:
-            text = Text(_("The manifest is {size} bytes; the limit is {limit} bytes."), values)
-        raise ManifestError(text, kind="limit")
+            message = Text(_("The manifest is {size} bytes; the limit is {limit} bytes."), values)
+        raise ManifestError(message, kind="limit")
     looks_json = text.lstrip()[:1] in ("{", "[")
     try:
         return _load(_json_as_yaml(text) if looks_json else text, limits)
@@ -289,7 +290,7 @@ def _attach(stack: list[_Frame], root: list[Any], value: Any, size: int,
     parent.size += size
     obj = parent.obj
     if pos is None:
-        pos = (value.line, value.column) if isinstance(value, (LMap, LList)) and value.line else (0, 0)
+        pos = (value.line, value.column or 0) if isinstance(value, (LMap, LList)) and value.line else (0, 0)
     if isinstance(obj, LList):
         obj.append(value)
         obj.pos.append(pos)
