@@ -8,7 +8,7 @@ from tests.test_layers import PACKAGE, _imports
 
 MAX_LINES = 400
 # Pending: being changed by other work this round (issue 13); split them when it has landed.
-TOO_LONG_FOR_NOW = {"lifecycle/parse.py", "lifecycle/scenario.py", "lifecycle/simulate.py", "lifecycle/startup.py"}
+TOO_LONG_FOR_NOW = {"lifecycle/simulate.py", "lifecycle/startup.py"}
 
 
 def _modules() -> dict[str, Path]:
