@@ -92,6 +92,8 @@ SERVICE_TESTS = $(PY) -m pytest -p tests.services_plugin -m "postgres or redis" 
 test: export HYPOTHESIS_PROFILE ?= ci
 test: setup
 	@status=0; \
+	echo '$(PY) -m mypy'; \
+	$(PY) -m mypy || status=$$?; \
 	echo '$(PY) -m pytest -n 2 $(PYTEST_ARGS)'; \
 	$(PY) -m pytest -n 2 $(PYTEST_ARGS) || status=$$?; \
 	echo '$(SERVICE_TESTS)'; \

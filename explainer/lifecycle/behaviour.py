@@ -37,7 +37,7 @@ class Behaviour:
     image_pull_fails: bool = False
     startup_seconds: float = 0.0
     failing_probes: frozenset[str] = frozenset()
-    post_start_seconds: float = 0.0
+    post_start_seconds: float | None = 0.0   # None: the hook never ends
     post_start_exit_code: int = 0        # not 0: the hook fails (FailedPostStartHook), the container is killed
     pre_stop_seconds: float | None = 0.0
     pre_stop_exit_code: int = 0

@@ -90,8 +90,9 @@ def _document(data: Any, index: int, at: tuple[Any, ...], intake: Intake, limits
         for i in range(len(items)):
             _document(root, index, at + ("items", i), intake, limits)
         return
-    if kind == "ConfigMap" and config_map_data(obj) is not None:
-        intake.config_maps.append(config_map_data(obj))
+    config_map = config_map_data(obj) if kind == "ConfigMap" else None
+    if config_map is not None:
+        intake.config_maps.append(config_map)
     if kind == "Service":
         service = _service(obj, name, index, where[0])
         if service is not None:

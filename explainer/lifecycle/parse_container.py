@@ -5,7 +5,7 @@ Pod's volumes; ``ContainerReader``'s typed getters collect every shape error wit
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, overload
 
 from . import defaults as d
 from .errors import ErrorRecord
@@ -74,8 +74,17 @@ class ContainerReader:
             return default
         return v
 
+    @overload
+    def integer(self, m: dict, path: tuple[Any, ...], key: str, default: int,
+                minimum: int = 0, maximum: int | None = None) -> int: ...
+
+    @overload
+    def integer(self, m: dict, path: tuple[Any, ...], key: str, default: None,
+                minimum: int = 0, maximum: int | None = None) -> int | None: ...
+
     def integer(self, m: dict, path: tuple[Any, ...], key: str, default: int | None,
                 minimum: int = 0, maximum: int | None = None) -> int | None:
+        """The whole number at ``key`` (its default when absent or out of range, with an error)."""
         v = self.value(m, path, key, (int,), _("a whole number"), default)
         if v is None or v is default:
             return v
