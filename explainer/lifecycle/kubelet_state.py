@@ -1,7 +1,8 @@
 """The simulated kubelet's state, declared in one place (docs/lifecycle-model.md §4).
 
-`simulate.py` `_Kubelet` is one object built from four parts, each a mixin with its own concern:
-`startup.py` (the pod worker's sync loop: sandbox, init containers, starts, hooks, probes),
+`simulate.py` `_Kubelet` is one object built from five parts, each a mixin with its own concern:
+`startup.py` (the pod worker's sync loop: sandbox, init containers, starts, hooks), `probing.py`
+(probe results, probes that cannot pass, the kill a failed probe orders),
 `termination.py` (kills: preStop, SIGTERM, SIGKILL, the Pod's deletion and end, and the alive
 bookkeeping), `restart_all.py` (the RestartAllContainers action) and `fastforward.py` (jumps over
 steady crash loops).  They share the state below, which `_Kubelet.__init__` (and `_ff_init`) set,
@@ -129,6 +130,9 @@ class KubeletState:
 
     # startup.py
     def _start_queue(self) -> None:
+        raise NotImplementedError
+
+    def _should_restart(self, c: CState) -> bool:
         raise NotImplementedError
 
     # termination.py

@@ -1,4 +1,4 @@
-"""Start-up: the kubelet's sync (`computePodActions` + `SyncPod`), starting containers, probes.
+"""Start-up: the kubelet's sync (`computePodActions` + `SyncPod`), starting containers (probes: probing.py).
 
 A mixin of the kubelet model in simulate.py: the methods share its state (``self.init``,
 ``self.apps``, ``self.book``, the scheduler ``self.s``).  Section numbers (§) refer to
@@ -6,16 +6,10 @@ docs/lifecycle-model.md.
 """
 from __future__ import annotations
 
-from typing import Any
-
-from .kubelet_state import KubeletState
 from . import defaults as d
 from .i18n import Text, gettext_noop as _
-from .probe_reach import ERRORS
-
-from .model import Probe
-from .probes import INF, Checks, failure_time, success_time
-from .restart_rules import is_restartable
+from .probes import Checks, success_time
+from .probing import ProbingMixin
 from .runtime import CState
 from .scenario import Run
 from .scheduler import HAPPEN
@@ -27,26 +21,9 @@ _SANDBOX_HOST = Text(_("the kubelet creates the Pod sandbox in the node's networ
                        "the node's IP"))
 _RUNS_UNTIL_STOPPED = Text(_("runs until stopped"))
 _READY_NO_PROBE = Text(_("no readinessProbe: ready once started"))
-# What the kubelet makes of a probe that cannot pass (probe_reach.py; docs/lifecycle-model.md §8.1).
-_FAULT_ERRORS = {
-    "readiness": _("{c}'s readiness probe can never pass: {why}. Every check errors and the kubelet discards "
-                   "the result, so {c} is never Ready."),
-    "liveness": _("{c}'s liveness probe can never pass: {why}. Every check errors and the kubelet discards the "
-                  "result, so the probe never kills {c} either: it only records \"probe errored\" events."),
-    "startup": _("{c}'s startup probe can never pass: {why}. Every check errors and the kubelet discards the "
-                 "result, so {c} never counts as started: its liveness and readiness probes never run, it is "
-                 "never Ready, and it is not killed for it."),
-    "sidecar": _("{c}'s startup probe can never pass: {why}. Every check errors and the kubelet discards the "
-                 "result, so sidecar {c} never counts as started and the containers after it never start."),
-}
-_FAULT_FAILS = {
-    "readiness": _("{c}'s readiness probe can never pass: {why}. Every check fails, so {c} is never Ready."),
-    "kills": _("{c}'s {kind} probe can never pass: {why}. Every check fails, so the kubelet kills {c} after "
-               "failureThreshold checks, and again after every restart."),
-}
 
 
-class StartupMixin(KubeletState):
+class StartupMixin(ProbingMixin):
     """Decides what to start and starts it: init containers, sidecars, app containers."""
 
     # ---- the sync: computePodActions + SyncPod -------------------------------------------
@@ -304,31 +281,6 @@ class StartupMixin(KubeletState):
                     self.s.at(ok, HAPPEN, self._startup_ok, c, c.gen)
         self.request_sync()
 
-    def _failure_time(self, c: CState, p: Probe, checks: Checks, healthy: float) -> float | None:
-        """When ``p`` has failed failureThreshold times in a row.  With timeoutSeconds > periodSeconds a
-        failing check is taken to run until its timeout (what such a timeout is for), and the probe worker
-        runs one check at a time: worker.go `run` calls `doProbe` and only then waits for the ticker,
-        whose channel keeps one missed tick, so the next check starts as the last one times out
-        (docs/lifecycle-model.md §8.1)."""
-        if p.timeout <= p.period or p.kind in c.b.probe_faults:   # a probe that cannot pass fails at once
-            return failure_time(checks, healthy, p.failure_threshold)  # (refused, wrong scheme: §8.1)
-        slow = Checks(checks.base, float(p.timeout), checks.gate, checks.immediate)
-        fail = failure_time(slow, healthy, p.failure_threshold)
-        if fail is None:
-            return None
-        spec = failure_time(checks, healthy, p.failure_threshold)
-        noted = self.__dict__.setdefault("_slow_probes_noted", set())
-        if (c.spec.name, p.kind) in noted:
-            return fail + p.timeout
-        noted.add((c.spec.name, p.kind))
-        self.notes.append(Text(_(
-            "{c}'s {kind} probe has timeoutSeconds {timeout} > periodSeconds {period}: a failing check is "
-            "taken to run until it times out, and the kubelet runs one check at a time, so checks start every "
-            "{timeout} s, not every {period} s, and failure {n} comes at {t} s, not {spec} s."),
-            {"c": c.spec.name, "kind": p.kind, "timeout": p.timeout, "period": p.period,
-             "n": p.failure_threshold, "t": f"{fail + p.timeout:g}",
-             "spec": f"{spec:g}" if spec is not None else "?"}))
-        return fail + p.timeout
 
     def _job_backoff_limit(self) -> None:
         """The Job controller counts an OnFailure Pod's container restarts against backoffLimit and, when
@@ -352,10 +304,6 @@ class StartupMixin(KubeletState):
         self._kill_pod("BackoffLimitExceeded", pod_worker_grace(self.pod.termination_grace_period),
                        Text(_("the Job's backoffLimit was reached")))
 
-    def _healthy_from(self, c: CState, kind: str) -> float:
-        if kind in c.b.failing_probes or kind in c.b.probe_faults:
-            return INF
-        return c.start_t + c.b.startup_seconds
 
     def _startup_ok(self, c: CState, gen: int) -> None:
         if gen != c.gen or not c.alive or self.deleting:
@@ -394,51 +342,4 @@ class StartupMixin(KubeletState):
         self.emit(c, "ready", message=c.spec.readiness_probe.detail if c.spec.readiness_probe else
                   _READY_NO_PROBE)
 
-    @staticmethod
-    def _errors(c: CState, kind: str) -> bool:
-        """The probe errors on every check: pkg/kubelet/prober/worker.go `doProbe` throws the result away,
-        so the worker keeps its initial value (docs/lifecycle-model.md §8.1)."""
-        fault = c.b.probe_faults.get(kind)
-        return fault is not None and fault.outcome == ERRORS
 
-    def _note_probe_faults(self, c: CState) -> None:
-        """Say once per container why a probe can never pass, and what the kubelet makes of it (§8.1)."""
-        for kind in ("startup", "readiness", "liveness"):
-            fault = c.b.probe_faults.get(kind)
-            if fault is None:
-                continue
-            fields = {"c": c.spec.name, "kind": kind, "why": fault.why}
-            if fault.outcome == ERRORS:
-                then = _FAULT_ERRORS[kind]
-                if kind == "startup" and c.spec.role == "sidecar":
-                    then = _FAULT_ERRORS["sidecar"]
-            else:
-                then = _FAULT_FAILS["readiness" if kind == "readiness" else "kills"]
-            self.notes.append(Text(then, fields))
-
-    # ---- probes that fail -------------------------------------------------------------------
-    def _probe_failed(self, c: CState, gen: int, kind: str) -> None:
-        """§8: a failed liveness or startup probe kills the container; it restarts unless Never."""
-        if gen != c.gen or not c.alive or c.kill or self.deleting or self.pod_kill:
-            return   # liveness and startup probing stop once the Pod is terminating (§8)
-        if self.busy:   # the pod worker acts on the result when its current work is done
-            self.after_free.append((self._probe_failed, (c, gen, kind)))
-            return
-        probe = c.spec.liveness_probe if kind == "liveness" else c.spec.startup_probe
-        assert probe is not None
-        self.emit(c, "liveness_failed" if kind == "liveness" else "startup_probe_failed", reason="Unhealthy",
-                  message=Text(_("{kind} probe failed {n} times in a row ({detail})"),
-                               {"kind": kind, "n": probe.failure_threshold, "detail": probe.detail}))
-        grace = probe.termination_grace_period or self.pod.termination_grace_period
-        # `IsContainerRestartable` (pkg/api/v1/pod/util.go): container policy and Restart rules first
-        restart = c.spec.role == "sidecar" or is_restartable(c.spec, self.pod.restart_policy)
-        if not restart and c.spec.role == "app" and not any(
-                o is not c and (o.alive or self._should_restart(o)) for o in self.apps):
-            # `computePodActions`: nothing left to keep or start -> KillPod, whose kills carry no
-            # probe reason, so the Pod's grace period applies, not the probe's
-            self._kill_pod(f"{kind.capitalize()}ProbeFailed", self.pod.termination_grace_period,
-                           Text(_("its {kind} probe failed"), {"kind": kind}))
-            return
-        c.force_restart = restart and c.spec.role == "app"
-        self.busy = True     # §12.5: the kill is synchronous inside the pod's sync loop
-        self._begin_kill(c, grace, f"{kind} probe failed", ordered=False)
