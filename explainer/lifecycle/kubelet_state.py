@@ -21,7 +21,7 @@ from .runtime import CState
 from .scenario import Scenario
 from .scheduler import Scheduler
 from .status import StatusBook
-from .trace import StatusPoint, TraceEvent
+from .trace import EventKind, StatusPoint, TraceEvent
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +89,7 @@ class KubeletState:
 
     # ---- what the parts call across their boundaries (defined where named) -----------------
     # simulate.py `_Kubelet`
-    def emit(self, c: CState | None, kind: str, *, exit_code: int | None = None, reason: str | None = None,
+    def emit(self, c: CState | None, kind: EventKind, *, exit_code: int | None = None, reason: str | None = None,
              message: Text | str = "", assumed: bool = False) -> None:
         raise NotImplementedError
 

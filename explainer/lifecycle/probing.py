@@ -13,6 +13,7 @@ from .probe_reach import ERRORS
 from .probes import INF, Checks, failure_time
 from .restart_rules import is_restartable
 from .runtime import CState
+from .trace import EventKind
 
 # What the kubelet makes of a probe that cannot pass (probe_reach.py; docs/lifecycle-model.md §8.1).
 _FAULT_ERRORS = {
@@ -99,7 +100,7 @@ class ProbingMixin(KubeletState):
             return
         probe = c.spec.liveness_probe if kind == "liveness" else c.spec.startup_probe
         assert probe is not None
-        self.emit(c, "liveness_failed" if kind == "liveness" else "startup_probe_failed", reason="Unhealthy",
+        self.emit(c, EventKind.LIVENESS_FAILED if kind == "liveness" else EventKind.STARTUP_PROBE_FAILED, reason="Unhealthy",
                   message=Text(_("{kind} probe failed {n} times in a row ({detail})"),
                                {"kind": kind, "n": probe.failure_threshold, "detail": probe.detail}))
         grace = probe.termination_grace_period or self.pod.termination_grace_period

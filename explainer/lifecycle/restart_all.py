@@ -20,6 +20,7 @@ from .model import RestartRule
 from .restart_rules import RESTART_ALL, matching_rule
 from .runtime import CState
 from .status import EXITED, WAITING
+from .trace import EventKind
 
 _KILLED_AT_ONCE = Text(_("killed at once for RestartAllContainers: no preStop hook, no grace period"))
 _REMOVED = Text(_("AllContainersRestarting=False: every container is removed; the sandbox (IP, volumes) is "
@@ -49,7 +50,7 @@ class RestartAllMixin(KubeletState):
         self.restart_all = None
         if not any(e.type == "all_containers_restarting" for e in self.events):
             self.notes.append(_ASSUMED)
-        self.emit(None, "all_containers_restarting", reason="RestartAllContainersStarted", message=Text(
+        self.emit(None, EventKind.ALL_CONTAINERS_RESTARTING, reason="RestartAllContainersStarted", message=Text(
             _("{c} exited {code}: restartPolicyRules[{i}] ({operator} {values}) → RestartAllContainers; "
               "AllContainersRestarting=True"),
             {"c": c.spec.name, "code": code, "i": rule.index, "operator": rule.operator,
@@ -72,11 +73,11 @@ class RestartAllMixin(KubeletState):
         for x in self.ephemeral:
             x.requested = False      # ephemeral containers are never restarted
         self.initialized = False
-        self.emit(None, "all_containers_restarting", reason="AllContainersRestarted", message=_REMOVED)
+        self.emit(None, EventKind.ALL_CONTAINERS_RESTARTING, reason="AllContainersRestarted", message=_REMOVED)
 
     def _kill_for_restart_all(self, x: CState) -> None:
         was_ready = x.st.ready
-        self.emit(x, "killed", reason="RestartAllContainers", message=_KILLED_AT_ONCE)
+        self.emit(x, EventKind.KILLED, reason="RestartAllContainers", message=_KILLED_AT_ONCE)
         self._mark_dead(x)
         x.gen += 1
         x.kill = None
@@ -86,6 +87,6 @@ class RestartAllMixin(KubeletState):
             x.st.state = EXITED
         else:
             self._set(x, EXITED, exit_code=d.EXIT_SIGKILL, will_restart=True)
-        self.emit(x, "exited", exit_code=d.EXIT_SIGKILL, reason="Error", message=_KILLED_AT_ONCE)
+        self.emit(x, EventKind.EXITED, exit_code=d.EXIT_SIGKILL, reason="Error", message=_KILLED_AT_ONCE)
         if was_ready:
-            self.emit(x, "not_ready", message=_KILLED_AT_ONCE)
+            self.emit(x, EventKind.NOT_READY, message=_KILLED_AT_ONCE)

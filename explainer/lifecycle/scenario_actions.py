@@ -16,6 +16,7 @@ from .runtime import CState
 from .scenario import DebugRequest
 from .status import EXITED, WAITING, RuntimeStatus
 from .termination import pod_worker_grace
+from .trace import EventKind
 
 _GONE_WITH_SANDBOX = Text(_("gone with the sandbox"))
 
@@ -28,7 +29,7 @@ class ScenarioActionsMixin(KubeletState):
         if grace is None:
             grace = self.pod.termination_grace_period
         self.deleting = True
-        self.emit(None, "delete_requested", reason="Deleted",
+        self.emit(None, EventKind.DELETE_REQUESTED, reason="Deleted",
                   message=Text(_("kubectl delete: grace period {grace}s"), {"grace": f"{grace}"}))
         if self.terminal:
             return
@@ -49,7 +50,7 @@ class ScenarioActionsMixin(KubeletState):
             return
         self.status_reason = "DeadlineExceeded"
         self.forced_phase = "Failed"
-        self.emit(None, "deadline_exceeded", reason="DeadlineExceeded",
+        self.emit(None, EventKind.DEADLINE_EXCEEDED, reason="DeadlineExceeded",
                   message=Text(_("Pod was active on the node longer than the specified deadline")))
         self._kill_pod("DeadlineExceeded", pod_worker_grace(self.pod.termination_grace_period),
                        Text(_("activeDeadlineSeconds passed")))
@@ -58,7 +59,7 @@ class ScenarioActionsMixin(KubeletState):
         """§6.1: the node reboots; everything is gone and init containers will run again."""
         if self.terminal:
             return
-        self.emit(None, "sandbox_lost", reason="SandboxChanged",
+        self.emit(None, EventKind.SANDBOX_LOST, reason="SandboxChanged",
                   message=Text(_("the node reboots: every container and the sandbox are gone")))
         self.sandbox = False
         self.queue.clear()
@@ -88,15 +89,15 @@ class ScenarioActionsMixin(KubeletState):
         c.gen += 1
         c.finished_at = self.s.now
         self._set(c, EXITED, exit_code=255)
-        self.emit(c, "exited", exit_code=255, reason="Unknown", message=_GONE_WITH_SANDBOX)
+        self.emit(c, EventKind.EXITED, exit_code=255, reason="Unknown", message=_GONE_WITH_SANDBOX)
         if was_ready:
-            self.emit(c, "not_ready", message=_GONE_WITH_SANDBOX)
+            self.emit(c, EventKind.NOT_READY, message=_GONE_WITH_SANDBOX)
 
     def _update_image(self, c: CState, image: str) -> None:
         """§7.5: a new image restarts a running app container or sidecar, whatever the
         restartPolicy; a finished init container is not run again; nothing restarts once terminating."""
         c.spec = dataclasses.replace(c.spec, image=image)
-        self.emit(c, "image_updated", reason="SpecChanged",
+        self.emit(c, EventKind.IMAGE_UPDATED, reason="SpecChanged",
                   message=Text(_("kubectl set image: {image}"), {"image": image}))
         if self.terminal or self.deleting or self.pod_kill is not None or not c.alive or c.kill:
             return
@@ -128,7 +129,7 @@ class ScenarioActionsMixin(KubeletState):
                          {"name": req.name, "image": req.image, "target": req.target})
         else:
             added = Text(_("kubectl debug adds {name} ({image})"), {"name": req.name, "image": req.image})
-        self.emit(None, "debug_requested", reason="EphemeralContainerAdded", message=added)
+        self.emit(None, EventKind.DEBUG_REQUESTED, reason="EphemeralContainerAdded", message=added)
         if self.terminal or self.deleting or self.pod_kill is not None:
             c.requested = False
             self.notes.append(Text(_("{c} was added at t={t}s but never starts: the Pod is no longer running."),

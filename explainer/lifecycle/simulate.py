@@ -27,7 +27,7 @@ from .status import EXITED, WAITING, RuntimeStatus, StatusBook
 from .runtime import CState
 from .startup import StartupMixin
 from .termination import TerminationMixin
-from .trace import Dependency, StatusPoint, TraceEvent
+from .trace import Dependency, EventKind, StatusPoint, TraceEvent
 from .versions import crash_loop_backoff, gate_enabled
 
 
@@ -187,7 +187,7 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
             debug_containers=self.debug_specs, dependencies=dependencies(self.pod),
             notes=self.notes, truncated=not complete, fast_forwards=self.fast_forwards)
 
-    def emit(self, c: CState | None, kind: str, *, exit_code: int | None = None, reason: str | None = None,
+    def emit(self, c: CState | None, kind: EventKind, *, exit_code: int | None = None, reason: str | None = None,
              message: Text | str = "", assumed: bool = False) -> None:
         """Record an event; a `Text` message is kept as ``text`` beside its English rendering."""
         text = message if isinstance(message, Text) else None
@@ -282,11 +282,11 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
         if assumed is None:
             assumed = (how in ("natural", "oom") and "runSeconds" in c.b.assumed) or (how == "sigterm" and
                                                                                      "stopSeconds" in c.b.assumed)
-        self.emit(c, "exited", exit_code=code, reason=reason, message=message, assumed=assumed)
+        self.emit(c, EventKind.EXITED, exit_code=code, reason=reason, message=message, assumed=assumed)
         if how == "natural":
             self._exit_stops(c, code)
         if was_ready:
-            self.emit(c, "not_ready", message=_NO_LONGER_RUNNING)
+            self.emit(c, EventKind.NOT_READY, message=_NO_LONGER_RUNNING)
         kill = c.kill
         c.kill = None
         if self.pod_kill is not None:

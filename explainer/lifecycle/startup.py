@@ -15,6 +15,7 @@ from .scenario import Run
 from .scheduler import HAPPEN
 from .status import EXITED, RUNNING, WAITING
 from .termination import pod_worker_grace
+from .trace import EventKind
 
 _SANDBOX = Text(_("the kubelet creates the Pod sandbox: network namespace and IP"))
 _SANDBOX_HOST = Text(_("the kubelet creates the Pod sandbox in the node's network namespace (hostNetwork): "
@@ -72,7 +73,7 @@ class StartupMixin(ProbingMixin):
         self.sandbox = self.sandbox_ever = True
         # hostNetwork: the runtime makes no network namespace for the sandbox; the Pod gets the node's IP
         # (pkg/kubelet/kuberuntime/util.go `namespacesForPod` -> `networkNamespaceForPod`: NamespaceMode_NODE)
-        self.emit(None, "sandbox_ready", message=_SANDBOX_HOST if self.pod.host_network else _SANDBOX)
+        self.emit(None, EventKind.SANDBOX_READY, message=_SANDBOX_HOST if self.pod.host_network else _SANDBOX)
         return True
 
     def _init_actions(self) -> tuple[list[CState], bool, bool]:
@@ -175,10 +176,10 @@ class StartupMixin(ProbingMixin):
                            else min(c.img_delay * 2, d.IMAGE_BACKOFF_MAX_SECONDS))
             c.img_retry_at = now + c.img_delay
             self._set(c, WAITING, reason="ErrImagePull")
-            self.emit(c, "image_pull_failed", reason="ErrImagePull",
+            self.emit(c, EventKind.IMAGE_PULL_FAILED, reason="ErrImagePull",
                       message=Text(_("pulling {image} failed"), {"image": c.spec.image}))
             self._set(c, WAITING, reason="ImagePullBackOff")
-            self.emit(c, "backoff", reason="ImagePullBackOff",
+            self.emit(c, EventKind.BACKOFF, reason="ImagePullBackOff",
                       message=Text(_("next pull in {delay}s"), {"delay": f"{c.img_delay:g}"}))
             self.s.at(c.img_retry_at, HAPPEN, self.request_sync)
             return "pull"
@@ -197,8 +198,8 @@ class StartupMixin(ProbingMixin):
         c.runs += 1
         if c.spec.post_start is not None and c.spec.role != "ephemeral" and c.st.state == EXITED:
             self._set(c, WAITING, reason="ContainerCreating")   # not Running until postStart ends
-        self.emit(c, "created", message=Text(_("image {image}"), {"image": c.spec.image}))
-        self.emit(c, "started", message=self._run_text(c, run), assumed="runSeconds" in c.b.assumed)
+        self.emit(c, EventKind.CREATED, message=Text(_("image {image}"), {"image": c.spec.image}))
+        self.emit(c, EventKind.STARTED, message=self._run_text(c, run), assumed="runSeconds" in c.b.assumed)
         if run.seconds is not None:
             how = "oom" if run.reason == "OOMKilled" else "natural"
             self.s.at(now + run.seconds, HAPPEN, self._exit, c, c.gen, run.exit_code, how)
@@ -222,7 +223,7 @@ class StartupMixin(ProbingMixin):
             if not c.announced:
                 c.announced = True
                 self._set(c, WAITING, reason="CrashLoopBackOff")
-                self.emit(c, "backoff", reason="CrashLoopBackOff",
+                self.emit(c, EventKind.BACKOFF, reason="CrashLoopBackOff",
                           message=Text(_("back-off {delay}s restarting failed container; next start at {t}s"),
                                        {"delay": f"{delay:g}", "t": f"{ts + delay:g}"}))
                 self.s.at(ts + delay, HAPPEN, self.request_sync)
@@ -238,7 +239,7 @@ class StartupMixin(ProbingMixin):
         if c.b.post_start_exit_code:
             self._poststart_failed(c)
             return
-        self.emit(c, "poststart_done", reason="PostStartHookSucceeded" if c.b.post_start_seconds else None,
+        self.emit(c, EventKind.POSTSTART_DONE, reason="PostStartHookSucceeded" if c.b.post_start_seconds else None,
                   message=c.spec.post_start.detail if c.spec.post_start else "",
                   assumed="postStartSeconds" in c.b.assumed)
         self._running(c)
@@ -250,7 +251,7 @@ class StartupMixin(ProbingMixin):
         and calls `killContainer` with reason FailedPostStartHook (preStop and the Pod's grace period,
         `setTerminationGracePeriod`); the start counts as failed, and the restart policy and back-off
         decide what follows.  The start loop goes on with the next container after the kill (§9, §24.3)."""
-        self.emit(c, "poststart_done", exit_code=c.b.post_start_exit_code, reason="FailedPostStartHook",
+        self.emit(c, EventKind.POSTSTART_DONE, exit_code=c.b.post_start_exit_code, reason="FailedPostStartHook",
                   message=Text(_("the hook failed: the kubelet kills the container")),
                   assumed="postStartSeconds" in c.b.assumed)
         self.busy = True
@@ -292,7 +293,7 @@ class StartupMixin(ProbingMixin):
             return
         self.deleting = True
         self.status_reason, self.forced_phase = "BackoffLimitExceeded", "Failed"
-        self.emit(None, "delete_requested", reason="BackoffLimitExceeded",
+        self.emit(None, EventKind.DELETE_REQUESTED, reason="BackoffLimitExceeded",
                   message=Text(_("the Job controller deletes the Pod: its containers restarted {n} times, "
                                  "backoffLimit is {limit}"), {"n": total, "limit": limit}))
         self.notes.append(Text(_(
@@ -308,7 +309,7 @@ class StartupMixin(ProbingMixin):
     def _startup_ok(self, c: CState, gen: int) -> None:
         if gen != c.gen or not c.alive or self.deleting:
             return
-        self.emit(c, "startup_probe_ok", message=c.spec.startup_probe.detail if c.spec.startup_probe else "")
+        self.emit(c, EventKind.STARTUP_PROBE_OK, message=c.spec.startup_probe.detail if c.spec.startup_probe else "")
         self._started(c, immediate_readiness=True)
         self.request_sync()
 
@@ -339,7 +340,7 @@ class StartupMixin(ProbingMixin):
             return
         c.st.ready = True
         self.book.changed(c.st)
-        self.emit(c, "ready", message=c.spec.readiness_probe.detail if c.spec.readiness_probe else
+        self.emit(c, EventKind.READY, message=c.spec.readiness_probe.detail if c.spec.readiness_probe else
                   _READY_NO_PROBE)
 
 

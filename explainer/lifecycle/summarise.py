@@ -22,7 +22,7 @@ import dataclasses
 from typing import Any
 
 from .i18n import Text, gettext_noop as _
-from .trace import TraceEvent
+from .trace import EventKind, TraceEvent
 
 KEEP_CYCLES = 3          # identical cycles shown in full before the rest is summarised
 MIN_FOLDED = 2           # fold only when it saves at least this many cycles
@@ -108,7 +108,7 @@ def _fold(events: list[TraceEvent], vt: list[float], jumps: list[Any], name: str
     count = max((events[i].restart_count or 0) for cycle in fold for i in cycle)
     count += sum(j.restarts.get(name, 0) for j in jumps if last < j.event_index <= resume)   # after its events
     head = events[first]
-    summaries[first] = TraceEvent(head.t, head.container, "backoff", restart_count=count, reason="CrashLoopBackOff",
+    summaries[first] = TraceEvent(head.t, head.container, EventKind.BACKOFF, restart_count=count, reason="CrashLoopBackOff",
                                   message=text.render(), text=text)
     for cycle in fold:
         folded.update(cycle)

@@ -15,6 +15,7 @@ from .probes import INF
 from .runtime import CState, Kill
 from .scheduler import HAPPEN
 from .shutdown import SIGNAL, Stop
+from .trace import EventKind
 
 _GRACE_OVER = Text(_("the grace period is over: SIGKILL"))
 
@@ -30,7 +31,7 @@ class TerminationMixin(KubeletState):
         c.kill = k
         hook = c.spec.pre_stop
         if hook is not None and grace > 0 and c.spec.role != "ephemeral":
-            self.emit(c, "prestop_started", reason=reason, message=hook.detail)
+            self.emit(c, EventKind.PRESTOP_STARTED, reason=reason, message=hook.detail)
             seconds = c.b.pre_stop_seconds
             end = now + seconds if seconds is not None else INF
             for stop in c.b.pre_stop_stops:     # the hook ends a main process itself (§9.2)
@@ -49,11 +50,11 @@ class TerminationMixin(KubeletState):
         if c.kill is not k or not c.alive:
             return
         if cut:
-            self.emit(c, "prestop_done", reason="GracePeriodExceeded",
+            self.emit(c, EventKind.PRESTOP_DONE, reason="GracePeriodExceeded",
                       message=Text(_("the grace period ran out before the preStop hook ended")))
         else:
             code = c.b.pre_stop_exit_code
-            self.emit(c, "prestop_done", exit_code=code or None,
+            self.emit(c, EventKind.PRESTOP_DONE, exit_code=code or None,
                       reason="FailedPreStopHook" if code else None,
                       message=Text(_("the hook failed; the kill goes on")) if code else "",
                       assumed="preStopSeconds" in c.b.assumed)
@@ -125,7 +126,7 @@ class TerminationMixin(KubeletState):
         else:   # lifecycle.stopSignal replaces SIGTERM (ContainerStopSignals; docs/lifecycle-model.md §19)
             message = Text(_("{signal} (lifecycle.stopSignal); SIGKILL in {remaining}s if still running"),
                            {"signal": c.spec.stop_signal, "remaining": f"{remaining:g}"})
-        self.emit(c, "terminating", reason=k.reason, message=message)
+        self.emit(c, EventKind.TERMINATING, reason=k.reason, message=message)
         stop = c.b.stop_seconds
         if stop is not None and stop < remaining:
             self.s.at(now + stop, HAPPEN, self._exit, c, c.gen, c.b.stop_exit_code, "sigterm")
@@ -135,7 +136,7 @@ class TerminationMixin(KubeletState):
     def _sigkill(self, c: CState, k: Kill) -> None:
         if c.kill is not k or not c.alive:
             return
-        self.emit(c, "killed", reason=k.reason, message=_GRACE_OVER)
+        self.emit(c, EventKind.KILLED, reason=k.reason, message=_GRACE_OVER)
         self._exit(c, c.gen, d.EXIT_SIGKILL, "sigkill")
 
     def _kill_pod(self, reason: str, grace: float, why: Text) -> None:

@@ -2,25 +2,48 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 from .i18n import Text
 
-EVENT_TYPES = (
-    "sandbox_ready", "image_pull_failed", "created", "started", "poststart_done",
-    "startup_probe_ok", "startup_probe_failed", "ready", "not_ready", "liveness_failed",
-    "exited", "backoff", "delete_requested", "prestop_started", "prestop_done", "terminating",
-    "killed", "sandbox_lost",
+
+class EventKind(StrEnum):
+    """The type of a trace event.  Its values are the JSON contract's `events[].type` strings: members
+    are added, never renamed (the first eighteen are the original contract)."""
+
+    SANDBOX_READY = "sandbox_ready"
+    IMAGE_PULL_FAILED = "image_pull_failed"
+    CREATED = "created"
+    STARTED = "started"
+    POSTSTART_DONE = "poststart_done"
+    STARTUP_PROBE_OK = "startup_probe_ok"
+    STARTUP_PROBE_FAILED = "startup_probe_failed"
+    READY = "ready"
+    NOT_READY = "not_ready"
+    LIVENESS_FAILED = "liveness_failed"
+    EXITED = "exited"
+    BACKOFF = "backoff"
+    DELETE_REQUESTED = "delete_requested"
+    PRESTOP_STARTED = "prestop_started"
+    PRESTOP_DONE = "prestop_done"
+    TERMINATING = "terminating"
+    KILLED = "killed"
+    SANDBOX_LOST = "sandbox_lost"
     # additions to the contract (never renamed, only added):
-    "deadline_exceeded", "debug_requested", "image_updated",
-    "all_containers_restarting",   # 1.35+: a RestartAllContainers rule matched (Pod-level)
-)
+    DEADLINE_EXCEEDED = "deadline_exceeded"
+    DEBUG_REQUESTED = "debug_requested"
+    IMAGE_UPDATED = "image_updated"
+    ALL_CONTAINERS_RESTARTING = "all_containers_restarting"   # 1.35+: a RestartAllContainers rule matched
+
+
+EVENT_TYPES: tuple[str, ...] = tuple(k.value for k in EventKind)   # the contract's enum, in order
 
 
 @dataclass(frozen=True, slots=True)
 class TraceEvent:
     t: float
     container: str | None          # None for Pod-level events
-    type: str
+    type: EventKind                 # its value is the JSON contract's string
     restart_count: int | None = None
     exit_code: int | None = None
     reason: str | None = None

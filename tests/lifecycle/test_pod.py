@@ -143,3 +143,18 @@ def test_every_event_type_is_from_the_contract() -> None:
         times = [e["t"] for e in pod["events"]]
         assert times == sorted(times)
         assert first(pod, None, "delete_requested") == 40
+
+
+def test_event_kinds_are_a_str_enum_whose_values_are_the_contract_strings() -> None:
+    """issue 16: event kinds are declared once (trace.EventKind); the JSON keeps today's strings."""
+    import json
+
+    from explainer.examples import EXAMPLES
+    from explainer.explain import explain
+    from explainer.lifecycle.trace import EVENT_TYPES, EventKind
+
+    assert EVENT_TYPES[:3] == ("sandbox_ready", "image_pull_failed", "created") and len(set(EVENT_TYPES)) == 22
+    assert json.dumps([EventKind.EXITED, f"{EventKind.BACKOFF}"]) == '["exited", "backoff"]'
+    for example in EXAMPLES:
+        for report in explain(example.manifest(), example.scenario or None).pods:
+            assert report.simulation is None or all(isinstance(e.type, EventKind) for e in report.simulation.events)
