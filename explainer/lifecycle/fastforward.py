@@ -46,7 +46,8 @@ def _exact(x: float) -> bool:
 
 class FastForwardMixin(KubeletState):
     """Detects a periodic state and jumps over whole periods; see the module's docstring."""
-
+    # the shared state this part assigns (kubelet_state.py; tests/lifecycle/test_kubelet_parts.py holds it to it)
+    CHANGES = frozenset({"fast_forwards", "ff_enabled", "ff_pilot", "ff_seen", "timeline_modes"})
 
     def _ff_init(self, enabled: bool) -> None:
         self.ff_enabled = enabled

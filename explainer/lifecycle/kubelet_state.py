@@ -8,7 +8,9 @@ bookkeeping), `restart_all.py` (the RestartAllContainers action) and `fastforwar
 steady crash loops).  They share the state below, which `_Kubelet.__init__` (and `_ff_init`) set,
 and call one another through the methods declared at the end, so that a reader and a type checker
 can follow every attribute and every call across the parts.  The declarations have no effect at
-run time: the real methods come first in the method resolution order.
+run time: the real methods come first in the method resolution order.  Each part reads what it
+needs of the state and declares what it assigns (its ``CHANGES``; tests/lifecycle/test_kubelet_parts.py
+holds it to that).
 """
 from __future__ import annotations
 

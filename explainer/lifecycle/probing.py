@@ -36,6 +36,8 @@ _FAULT_FAILS = {
 
 class ProbingMixin(KubeletState):
     """The probe workers' results (pkg/kubelet/prober) as the pod worker acts on them."""
+    # the shared state this part assigns (kubelet_state.py; tests/lifecycle/test_kubelet_parts.py holds it to it)
+    CHANGES = frozenset({"after_free", "busy", "notes"})
 
     def _failure_time(self, c: CState, p: Probe, checks: Checks, healthy: float) -> float | None:
         """When ``p`` has failed failureThreshold times in a row.  With timeoutSeconds > periodSeconds a

@@ -35,7 +35,8 @@ _ASSUMED = Text(_("RestartAllContainers, assumed: the kubelet kills the containe
 
 class RestartAllMixin(KubeletState):
     """Detects a RestartAllContainers exit and performs the in-place restart on the next sync."""
-
+    # the shared state this part assigns (kubelet_state.py; tests/lifecycle/test_kubelet_parts.py holds it to it)
+    CHANGES = frozenset({"initialized", "notes", "queue", "restart_all"})
 
     def restart_all_rule(self, c: CState, code: int) -> RestartRule | None:
         """The matching RestartAllContainers rule for this exit, unless the Pod is being stopped."""

@@ -23,6 +23,9 @@ _GONE_WITH_SANDBOX = Text(_("gone with the sandbox"))
 
 class ScenarioActionsMixin(KubeletState):
     """The scenario's one-off actions (fastforward.py never jumps over them)."""
+    # the shared state this part assigns (kubelet_state.py; tests/lifecycle/test_kubelet_parts.py holds it to it)
+    CHANGES = frozenset({"after_free", "busy", "debug_specs", "deleting", "ephemeral", "forced_phase",
+                         "initialized", "notes", "queue", "sandbox", "status_reason", "sync_wanted"})
 
     def _delete(self) -> None:
         grace = self.scenario.delete_grace

@@ -26,6 +26,9 @@ _READY_NO_PROBE = Text(_("no readinessProbe: ready once started"))
 
 class StartupMixin(ProbingMixin):
     """Decides what to start and starts it: init containers, sidecars, app containers."""
+    # the shared state this part assigns (kubelet_state.py; tests/lifecycle/test_kubelet_parts.py holds it to it)
+    CHANGES = frozenset({"busy", "deleting", "end_time", "forced_phase", "initialized", "notes", "queue",
+                         "sandbox", "sandbox_ever", "sync_pending", "sync_wanted", "terminal"})
 
     # ---- the sync: computePodActions + SyncPod -------------------------------------------
     def _sync(self) -> None:

@@ -22,6 +22,9 @@ _GRACE_OVER = Text(_("the grace period is over: SIGKILL"))
 
 class TerminationMixin(KubeletState):
     """Kills containers, one or all, and finishes the Pod when nothing runs any more."""
+    # the shared state this part assigns (kubelet_state.py; tests/lifecycle/test_kubelet_parts.py holds it to it)
+    CHANGES = frozenset({"alive_apps", "alive_total", "busy", "end_time", "notes", "pod_kill", "queue",
+                         "terminal"})
 
     # ---- killing ------------------------------------------------------------------------------
     def _begin_kill(self, c: CState, grace: float, reason: str, ordered: bool) -> None:
