@@ -143,13 +143,8 @@ def expand_container(c: Container) -> Expanded:
     args = tuple(k8s(p) for p in c.args)
     argv = command + args
     if argv and _SHELL.match(argv[0]):
-        shelled = [argv[0]]
-        for part in argv[1:]:
-            text, u, x = expand_shell(part, env, open_ended)
-            shelled.append(text)
-            used.extend(u)
-            unknown.extend(x)
-        command, args = tuple(shelled[:len(command)]), tuple(shelled[len(command):])
+        shelled = _through_shell(argv, env, open_ended, used, unknown)
+        command, args = shelled[:len(command)], shelled[len(command):]
     return Expanded(command, args, tuple(dict.fromkeys(used)), tuple(dict.fromkeys(unknown)))
 
 
@@ -161,10 +156,18 @@ def expand_hook(command: tuple[str, ...], c: Container) -> Expanded:
     env, open_ended = environment(c)
     used: list[str] = []
     unknown: list[str] = []
-    out = [command[0]]
-    for part in command[1:]:
+    out = _through_shell(command, env, open_ended, used, unknown)
+    return Expanded(out, (), tuple(dict.fromkeys(used)), tuple(dict.fromkeys(unknown)))
+
+
+def _through_shell(argv: tuple[str, ...], env: dict[str, str | None], open_ended: bool,
+                   used: list[str], unknown: list[str]) -> tuple[str, ...]:
+    """``argv`` (a shell and its arguments) with each argument after the shell expanded as it would;
+    the names read go to ``used`` and ``unknown``."""
+    out = [argv[0]]
+    for part in argv[1:]:
         text, u, x = expand_shell(part, env, open_ended)
         out.append(text)
         used.extend(u)
         unknown.extend(x)
-    return Expanded(tuple(out), (), tuple(dict.fromkeys(used)), tuple(dict.fromkeys(unknown)))
+    return tuple(out)

@@ -4,19 +4,9 @@ from __future__ import annotations
 from explainer.comparison import diff
 from explainer.explain import explain
 from explainer.render.compare import compare
-from tests.conftest import load_manifest
+from tests.render.test_compare import TMP, TMP_FIXED
 
-TMP = load_manifest("seeds/tmp-without-volume")
-MOUNTED = TMP.replace(
-    '      command: ["sh", "-c", "echo token > /tmp/token"]\n',
-    '      command: ["sh", "-c", "echo token > /tmp/token"]\n'
-    "      volumeMounts: [{name: tmp, mountPath: /tmp}]\n",
-).replace(
-    '      command: ["sh", "-c", "cat /tmp/token; sleep 3600"]\n',
-    '      command: ["sh", "-c", "cat /tmp/token; sleep 3600"]\n'
-    "      volumeMounts: [{name: tmp, mountPath: /tmp}]\n"
-    "  volumes: [{name: tmp, emptyDir: {}}]\n",
-)
+MOUNTED = TMP_FIXED   # the counter-example's fix: an emptyDir both containers mount at /tmp
 
 
 def test_diff_finds_the_new_shared_volume_and_leaves_the_window_to_the_renderer() -> None:
