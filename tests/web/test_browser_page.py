@@ -194,7 +194,13 @@ def test_an_example_over_edited_text_offers_undo(page: Page, live_server) -> Non
     note.get_by_role("button", name="Undo").click()
     expect(page.locator("#manifest")).to_have_value(mine)
     expect(page.locator("#result .pod")).to_have_count(1)
-    page.go_back()                          # Back also brings the text back
+    # the undo is an explanation of its own, in the history once its address is written (asynchronous:
+    # waiting for it keeps Back from racing the write): Back shows the example again, Forward the text
+    expect(page.locator("#result .pod h2")).to_contain_text("init-example")
+    page.wait_for_function("() => history.state && history.state.input && history.state.input.m.startsWith('# my own work')")
+    page.go_back()
+    expect(page.locator("#manifest")).to_have_value(re.compile("web-app"))
+    page.go_forward()
     expect(page.locator("#manifest")).to_have_value(mine)
 
 
