@@ -26,6 +26,7 @@ _FOREVER_PATTERNS = (
     (re.compile(r"\bsleep\s+\d{4,}\b"), None),  # handled below as long finite sleeps
 )
 _LOOPS = (_FOREVER_PATTERNS[1][1], _FOREVER_PATTERNS[2][1])
+_FOREVER_WORDS = ("sleep", "while", "for", "tail")   # the literal each of the first four patterns needs
 _WAIT_LOOP = re.compile(r"\b(until|while\s+!)\b[^;]{0,400};\s*do\b")
 # Heuristics read at most this much of a command: enough for any real script, and it
 # bounds the work a hostile 1 MiB command can cause.
@@ -58,7 +59,7 @@ def guess_run(c: Container, default_finite: bool) -> RunGuess:
     why = _forever(script)
     if why is not None:
         return RunGuess(None, Phrase(why), certain=True)
-    if _WAIT_LOOP.search(script) or _left_loop(script):
+    if (("until" in script or "while" in script) and _WAIT_LOOP.search(script)) or _left_loop(script):
         return RunGuess(1.0, Phrase(_("its command waits in a loop for something outside the Pod; "
                                     "assumed to be there after 1 s")))
     finite = None if default_finite else finite_run(c)
@@ -249,7 +250,9 @@ _LEFT_LOOP = re.compile(r"\b(?:while\s+(?:true|:)|for\s*\(\(\s*;\s*;\s*\)\))\s*;
 def _forever(script: str) -> str | None:
     """Why the script never ends (a message id), or None.  A loop that can leave (`break`, `return`,
     `exit` in its body) is a wait, not forever."""
-    for pattern, why in _FOREVER_PATTERNS[:4]:
+    for (pattern, why), word in zip(_FOREVER_PATTERNS[:4], _FOREVER_WORDS):
+        if word not in script:      # each pattern starts with its word: skip the regex when it is absent
+            continue
         for m in pattern.finditer(script):
             if not (why in _LOOPS and _LEFT_LOOP.match(script, m.start())):
                 return why
@@ -257,6 +260,8 @@ def _forever(script: str) -> str | None:
 
 
 def _left_loop(script: str) -> bool:
+    if "while" not in script and "for" not in script:
+        return False
     return any(_LEFT_LOOP.match(script, m.start()) for pattern, _why in _FOREVER_PATTERNS[1:3]
                for m in pattern.finditer(script))
 

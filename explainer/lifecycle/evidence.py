@@ -110,9 +110,11 @@ def _jvm_bytes(m: re.Match[str]) -> float:
 
 def heap_over_limit(pod: Pod, c: Container) -> tuple[Heap, float, str] | None:
     """(heap, limit bytes, limit as written) when the JVM's maximum heap alone reaches the memory limit."""
-    limit = memory_limit(pod, c)
     heap = jvm_max_heap(c)
-    if limit is None or heap is None or heap.bytes < limit[0]:
+    if heap is None:
+        return None
+    limit = memory_limit(pod, c)
+    if limit is None or heap.bytes < limit[0]:
         return None
     return heap, limit[0], limit[1]
 

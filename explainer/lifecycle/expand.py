@@ -54,16 +54,20 @@ def environment(c: Container) -> tuple[dict[str, str | None], bool]:
 
 def expand_kubernetes(text: str, env: dict[str, str | None]) -> tuple[str, list[str], list[str]]:
     """third_party/forked/golang/expansion `Expand` with `MappingFuncFor`: (text, used, unknown)."""
-    out: list[str] = []
+    i = text.find("$")
+    if i == -1:                              # nothing to expand: most commands
+        return text, [], []
+    out: list[str] = [text[:i]]
     used: list[str] = []
     unknown: list[str] = []
-    i = 0
     n = len(text)
     while i < n:
         ch = text[i]
         if ch != "$" or i + 1 >= n:
-            out.append(ch)
-            i += 1
+            nxt_dollar = text.find("$", i + 1)
+            end = n if nxt_dollar == -1 else nxt_dollar
+            out.append(text[i:end])           # the plain run up to the next "$"
+            i = end
             continue
         nxt = text[i + 1]
         if nxt == "$":                       # "$$" -> "$" (and "$$(VAR)" -> the literal "$(VAR)")
@@ -93,6 +97,9 @@ def expand_kubernetes(text: str, env: dict[str, str | None]) -> tuple[str, list[
 
 def expand_shell(script: str, env: dict[str, str | None], open_ended: bool) -> tuple[str, list[str], list[str]]:
     """What a POSIX shell makes of ``$VAR``, ``${VAR}``, ``${VAR:-default}`` (and ``NAME=value`` before)."""
+    script = script[:_SCAN_LIMIT]
+    if "$" not in script and "=" not in script:   # no reference and no assignment: nothing changes
+        return script, [], []
     env = dict(env)
     used: list[str] = []
     unknown: list[str] = []
@@ -124,7 +131,7 @@ def expand_shell(script: str, env: dict[str, str | None], open_ended: bool) -> t
             used.append(name)
         return str(got)
 
-    return _SHELL_TOKEN.sub(sub, script[:_SCAN_LIMIT]), used, unknown
+    return _SHELL_TOKEN.sub(sub, script), used, unknown
 
 
 def expand_container(c: Container) -> Expanded:

@@ -60,6 +60,8 @@ def prestop_stops(c: Container, script: str, pod: Pod) -> tuple[Stop, ...]:
 def exit_stops(c: Container, script: str, pod: Pod) -> tuple[Stop, ...]:
     """Calls that end another container when ``c``'s main command has done its work: a shutdown endpoint
     after the work (``work; curl …``), in an ``EXIT`` trap, or ``linkerd-await --shutdown -- work``."""
+    if "shutdown" not in script and "quitquitquit" not in script:
+        return ()     # each of those calls names its endpoint (`_URL`) or `--shutdown` in the script's text
     out = []
     argv = script.split()
     if argv[:1] and argv[0].rsplit("/", 1)[-1] == "linkerd-await" and "--shutdown" in argv:

@@ -204,12 +204,13 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
         else:
             phase = book.phase(self.initialized, self.terminal)
         status, initializing = book.kubectl_status(phase, self.status_reason, self.initialized, self.deleting)
-        point = StatusPoint(round(self.s.now, 3), status, phase, book.ready(phase), book.ready_count(),
-                            book.restarts(initializing and not self.initialized), self.initialized)
+        ready, ready_count = book.ready(phase), book.ready_count()
+        restarts = book.restarts(initializing and not self.initialized)
         last = self.timeline[-1] if self.timeline else None
         if last is None or (last.status, last.phase, last.ready, last.ready_count, last.restarts) != (
-                point.status, point.phase, point.ready, point.ready_count, point.restarts):
-            self.timeline.append(point)
+                status, phase, ready, ready_count, restarts):
+            self.timeline.append(StatusPoint(round(self.s.now, 3), status, phase, ready, ready_count, restarts,
+                                             self.initialized))
             self.timeline_modes.append(initializing and not self.initialized)
 
     def _set(self, c: CState, state: str, *, reason: str | None = None, exit_code: int | None = None,

@@ -7,6 +7,7 @@ data iteratively: every limit is checked as the events stream in, before the wor
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -362,8 +363,10 @@ def position(data: Any, path: tuple[Any, ...] | list[Any]) -> tuple[int | None, 
     return best
 
 
+@functools.lru_cache(maxsize=4096)
 def parse_path(path: str) -> tuple[Any, ...]:
-    """'spec.containers[1].name' -> ('spec', 'containers', 1, 'name')."""
+    """'spec.containers[1].name' -> ('spec', 'containers', 1, 'name').  Cached: the same few paths
+    (a container's fields) are read by the simulation and many rules."""
     out: list[Any] = []
     for part in path.split("."):
         while "[" in part:
