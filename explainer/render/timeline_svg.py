@@ -30,8 +30,12 @@ def _q(s: object) -> str:
 
 
 def _n(v: float) -> str:
-    s = f"{v:.1f}".rstrip("0").rstrip(".")
-    return "0" if s in ("-0", "") else s
+    s = f"{v:.1f}"
+    if s[-1] == "0":          # "12.0" -> "12" (one decimal is always written)
+        s = s[:-2]
+        if s == "-0":
+            return "0"
+    return s
 
 
 

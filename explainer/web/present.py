@@ -5,6 +5,7 @@ and print.  Pictures are rendered here (server side), through the cache when con
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -94,6 +95,23 @@ class PodView:
         self.__dict__.update(state)
 
 
+@dataclass(frozen=True)
+class ResultView:
+    """What the result panel reads of an `Explanation` besides its Pods: warnings (in the reader's
+    language, like the errors), "nothing to explain", and the objects skipped.  Cached with each
+    analysis instead of the whole Explanation, whose simulation and parsed manifest take ten
+    times longer to pickle than the rendered Pods."""
+
+    warnings: list[dict[str, Any]]
+    empty: bool
+    skipped: list[dict[str, Any]]
+
+
+def result_view(expl: Explanation, gettext: Callable[[str], str] = gettext) -> ResultView:
+    return ResultView(translate_errors(expl.warnings, gettext), expl.empty,
+                      [{"kind": s.kind, "name": s.name, "line": s.line} for s in expl.skipped])
+
+
 # What one Pod may add to a page: a larger timeline picture is left out, longer tables are cut,
 # each with a note saying so (issue 11).
 MAX_PAGE_SVG_BYTES = 2 * 1024 * 1024
@@ -136,7 +154,17 @@ def active_gettext() -> Callable[[str], str]:
     language = get_language()
     if language is None:   # translations deactivated: message ids as they are
         return gettext
-    return trans_real.translation(language).gettext
+    catalogue = trans_real.translation(language)
+    known = _MEMOS.get(language)
+    if known is None or known[0] is not catalogue:   # new, or reloaded (a test changing LOCALE_PATHS)
+        known = _MEMOS[language] = (catalogue, functools.lru_cache(maxsize=4096)(catalogue.gettext))
+    return known[1]
+
+
+# Per language: its catalogue and a memo of its look-ups.  A page asks for a few hundred labels (event
+# names, roles, the story's sentences), mostly the same ones on every page; the catalogue never
+# changes while the process runs, and message ids are the code's own, so the memo stays small.
+_MEMOS: dict[str, tuple[Any, Callable[[str], str]]] = {}
 
 
 def dot_digest(dot: str) -> str:

@@ -27,7 +27,7 @@ from explainer.render.diagram import DiagramError, render_svg
 from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Failure
 from explainer.web.forms import ExplainForm
 from explainer.web.models import KIND_EXPLAIN, Permalink
-from explainer.web.present import present, translate_errors
+from explainer.web.present import present, result_view, translate_errors
 from explainer.web.security import error_response, rate_limited, request_limits
 from explainer.web.whatif import CONTROLS, scenario_as_yaml, scenario_from_post
 
@@ -54,8 +54,8 @@ def run_explain(manifest: str, scenario: Any, version: str, *, defer_cache: bool
     if cached is not None:
         return dict(cached)
     expl = explain(manifest, scenario, version, limits=request_limits())
-    context = {"explanation": expl, "pods": present(expl, fingerprint(manifest, None, version)), "errors": translate_errors(expl.errors),
-               "version": expl.version}
+    context = {"explanation": result_view(expl), "pods": present(expl, fingerprint(manifest, None, version)),
+               "errors": translate_errors(expl.errors), "version": expl.version}
     if defer_cache:
         return {**context, "_remember": (key, context)}
     cache.set(key, context)
