@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from django.core.cache import cache
 from django.urls import reverse
-from django.utils.translation import get_language, gettext, gettext_noop, trans_real
+from django.utils.translation import get_language, gettext, gettext_noop, ngettext, trans_real
 
 from explainer.explain import Explanation, PodReport
 from explainer.lifecycle.errors import ErrorRecord
@@ -25,6 +25,7 @@ from explainer.render.timeline import layout_timeline, timeline_rows
 from explainer.render.timeline_frames import timeline_frames
 from explainer.render.timeline_svg import svg_document
 from explainer.web.lists import rows_html, steps_html
+from explainer.web.panels import findings_html
 
 # The what-if panel's controls, labelled for screen readers per container (here, not in the
 # template: twenty {% blocktranslate %} per page cost more than the rest of the panel).
@@ -56,6 +57,7 @@ class PodView:
     steps: list[dict[str, Any]] = field(default_factory=list)
     rows: list[dict[str, Any]] = field(default_factory=list)
     rows_html: str = ""                     # the two long lists, written out (web/lists.py)
+    findings_html: str = ""                 # the pitfalls panel, written out (web/panels.py)
     steps_html: str = ""
     final: dict[str, Any] = field(default_factory=dict)
     qos_class: str = ""                     # docs/lifecycle-model.md §25
@@ -128,7 +130,7 @@ def present(expl: Explanation, manifest_key: str | None = None) -> list[PodView]
     ``manifest_key`` (a hash of the manifest text and the version) lets a what-if change of the
     same manifest reuse each Pod's diagram source instead of building it again."""
     gt = active_gettext()
-    return [_pod(r, gt, eager=i < EAGER_DIAGRAMS, dot_memo=_dot_memo_key(manifest_key, expl, i))
+    return [_pod(r, gt, eager=i < EAGER_DIAGRAMS, dot_memo=_dot_memo_key(manifest_key, expl, i), counter=i + 1)
             for i, r in enumerate(expl.pods)]
 
 
@@ -185,7 +187,9 @@ def translate_errors(errors: list[ErrorRecord], gettext: Callable[[str], str] = 
              "kind": e.kind, "reason": e.reason, "document": e.document, "pod": e.pod} for e in errors]
 
 
-def _pod(r: PodReport, gettext: Callable[[str], str], eager: bool = True, dot_memo: str | None = None) -> PodView:
+def _pod(r: PodReport, gettext: Callable[[str], str], eager: bool = True, dot_memo: str | None = None,
+         counter: int = 1) -> PodView:
+    """The view of one Pod, the ``counter``-th of its page."""
     pod = r.pod
     view = PodView(pod.name, pod.source.kind, pod.source.line, r.admitted, translate_errors(r.errors, gettext),
                    [render(n, gettext) for n in r.notes])
@@ -195,6 +199,7 @@ def _pod(r: PodReport, gettext: Callable[[str], str], eager: bool = True, dot_me
     view.finding_groups = group_findings(view.findings)
     view.severity_counts = [(sev, n) for sev in SEVERITIES
                             if (n := sum(1 for f in view.findings if f["severity"] == sev))]
+    view.findings_html = findings_html(view, counter, gettext, ngettext)
     sim = r.simulation
     for c in pod.all_containers + (tuple(sim.debug_containers) if sim else ()):
         view.containers.append({"name": c.name, "role": c.role, "role_label": gettext(ROLE_LABELS[c.role]),

@@ -1,19 +1,13 @@
-"""Template helpers: one dictionary look-up by a variable key (Django templates have none)."""
+"""Template helpers: seconds as the timeline writes them, and the what-if panel's rows (web/panels.py)."""
 from __future__ import annotations
 
 from typing import Any
 
 from django import template
 
+from explainer.web.panels import debug_target_options, whatif_rows_html
+
 register = template.Library()
-
-
-@register.filter
-def lookup(mapping: Any, key: Any) -> Any:
-    """``{{ values|lookup:name }}``: mapping[key], or an empty dict when absent."""
-    if isinstance(mapping, dict):
-        return mapping.get(key, {})
-    return {}
 
 
 @register.filter
@@ -26,3 +20,15 @@ def secs(t: Any) -> str:
         return str(t)
     text = f"{value:.3f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
+
+
+@register.simple_tag
+def whatif_rows(containers: Any, values: Any) -> str:
+    """``{% whatif_rows pod.containers whatif_values %}``: the what-if table's rows (web/panels.py)."""
+    return whatif_rows_html(containers or [], values)
+
+
+@register.simple_tag
+def debug_targets(containers: Any, selected: Any) -> str:
+    """``{% debug_targets pod.containers pod_controls.debug_target %}``: the debug target's options."""
+    return debug_target_options(containers or [], selected)

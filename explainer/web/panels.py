@@ -1,0 +1,151 @@
+"""Two panels of every result as HTML: the pitfalls (findings) and the what-if table's rows.
+
+Like the event table and the story (`lists.py`), they are written out in Python: Django's template
+engine spends a few microseconds on every value, tag and translation it renders, and these two
+panels were two thirds of a what-if answer's template time (issue 14).  Escaped as the templates
+escaped them (``{% translate %}`` escapes the translation, ``{% blocktranslate %}`` only its
+values); `tests/web/test_panels.py` renders the templates they replace and checks the two agree
+byte for byte, in both languages.
+"""
+from __future__ import annotations
+
+from html import escape
+from typing import Any, Callable
+
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+
+Gettext = Callable[[str], str]
+Ngettext = Callable[[str, str, int], str]
+
+
+def _v(value: Any) -> str:
+    """A value as ``{{ value }}`` prints it: None as "None", escaped."""
+    return escape(str(value))
+
+
+def _or_empty(value: Any) -> str:
+    """``{{ value|default:'' }}``."""
+    return escape(str(value)) if value else ""
+
+
+def findings_html(pod: Any, counter: int, gettext: Gettext, ngettext: Ngettext) -> SafeString:
+    """The pitfalls panel of the ``counter``-th Pod of the page (1-based)."""
+    out = [f'\n<section class="panel findings" id="findings-{counter}">\n'
+           f'  <h3>{escape(gettext("Pitfalls"))} <span class="count">{len(pod.findings)}</span></h3>\n  ']
+    if len(pod.severity_counts) > 1:
+        out.append(f'\n  <fieldset class="severity-filter">\n    <legend>{escape(gettext("Show"))}</legend>\n    ')
+        for sev, n in pod.severity_counts:
+            label = escape(gettext("errors")) if sev == "error" else escape(gettext("warnings")) if sev == "warning" else escape(gettext("info"))
+            out.append(f'\n    <label class="sev-{_v(sev)}"><input type="checkbox" value="{_v(sev)}" checked>\n'
+                       f'      {label} ({_v(n)})</label>\n    ')
+        out.append("\n  </fieldset>\n  ")
+    out.append("\n  ")
+    groups = pod.finding_groups
+    fix_url = escape(reverse("web:fix")) if groups else ""
+    for i, f in enumerate(groups, 1):
+        out.append(_finding(f, counter, i, gettext, ngettext, fix_url))
+    if not groups:
+        out.append(f'\n  <p class="muted">{escape(gettext("No pitfalls found."))}</p>\n  ')
+    out.append("\n</section>\n")
+    return mark_safe("".join(out))
+
+
+def _line(line: Any, gettext: Gettext) -> str:
+    """``{% blocktranslate with line=f.line %}line {{ line }}{% endblocktranslate %}``."""
+    return gettext("line %(line)s") % {"line": _v(line)}
+
+
+def _apply_fix(f: dict[str, Any], gettext: Gettext, fix_url: str) -> str:
+    """The "Apply fix" button: it applies a finding's fix in the editor (static/app.js)."""
+    return (f'<button type="button" class="apply-fix" hidden data-url="{fix_url}" data-rule="{_v(f.get("id"))}" '
+            f'data-container="{_or_empty(f.get("container"))}" data-line="{_or_empty(f.get("line"))}" '
+            f'data-undo-label="{escape(gettext("Undo fix"))}" '
+            f'title="{escape(gettext("Change the editor’s text as shown, then explain it again"))}">{escape(gettext("Apply fix"))}</button>\n')
+
+
+def _finding(f: dict[str, Any], counter: int, i: int, gettext: Gettext, ngettext: Ngettext, fix_url: str) -> str:
+    severity = _v(f.get("severity"))
+    out = [f'\n  <details class="finding sev-{severity}" {"open" if f.get("severity") == "error" else ""}>\n'
+           f'    <summary>\n      <span class="sev">{severity}</span>\n      <strong>{_v(f.get("title"))}</strong>\n      ']
+    grouped = f.get("grouped")
+    if grouped:
+        n = len(f["members"])
+        count = ngettext("— %(n)s container", "— %(n)s containers", n) % {"n": _v(n)}
+        out.append(f'<span class="group-count">{count}</span>\n      ')
+    else:
+        if f.get("container"):
+            out.append(f"<code>{_v(f['container'])}</code>")
+        out.append("\n      ")
+        if f.get("line"):
+            out.append(f'<span class="muted">{_line(f["line"], gettext)}</span>')
+    out.append(f'\n      <span class="rule-id muted">{_v(f.get("id"))}</span>\n    </summary>\n    ')
+    if grouped:
+        out.append(f'\n    <p>{_v(f.get("explanation"))}</p>\n'
+                   f'    <p class="muted">{escape(gettext("The same for each of these containers:"))}</p>\n'
+                   f'    <ul class="group-members">')
+        for m in f["members"]:
+            out.append(f"\n      <li><code>{_v(m.get('container'))}</code>")
+            if m.get("line"):
+                out.append(f' <a href="#" class="line-link" data-line="{_v(m["line"])}">{_line(m["line"], gettext)}</a>')
+            if m.get("fixable"):
+                out.append(" " + _apply_fix(m, gettext, fix_url))
+            out.append("</li>\n    ")
+        out.append("</ul>\n    ")
+    else:
+        out.append("\n    <p>")
+        if f.get("line"):
+            out.append(f'<a href="#" class="line-link" data-line="{_v(f["line"])}">{_line(f["line"], gettext)}</a>: ')
+        out.append(f'{_v(f.get("explanation"))}</p>\n    ')
+    out.append("\n    ")
+    if f.get("fix"):
+        if grouped:
+            head = gettext("Write instead (shown for %(c)s; the same for each container, with its name)") % {
+                "c": _v(f.get("container"))}
+        else:
+            head = escape(gettext("Write instead"))
+        fix_id = f"fix-{counter}-{i}"
+        out.append(f'\n    <div class="fix">\n      <div class="fix-head"><span>{head}</span>\n'
+                   f'        <button type="button" class="copy" data-copy="#{fix_id}">{escape(gettext("Copy"))}</button>\n        ')
+        if f.get("fixable") and not grouped:
+            out.append(_apply_fix(f, gettext, fix_url))
+        out.append(f'</div>\n      <pre id="{fix_id}"><code>{_v(f["fix"])}</code></pre>\n    </div>\n    ')
+    out.append("\n    ")
+    if f.get("references"):
+        refs = " · ".join(f'<a href="{_v(ref)}" rel="noopener noreferrer" target="_blank">{_v(ref)}</a>'
+                          for ref in f["references"])
+        out.append(f'<p class="refs">{refs}</p>')
+    out.append("\n  </details>\n  ")
+    return "".join(out)
+
+
+def whatif_rows_html(containers: list[dict[str, Any]], values: Any) -> SafeString:
+    """The what-if table's row per container (not the debug ones), with what the reader typed
+    (``values``: container name -> control -> text)."""
+    out = []
+    for c in containers:
+        if c["role"] == "ephemeral":
+            continue
+        w = values.get(c["name"], {}) if isinstance(values, dict) else {}
+        name, aria = _v(c["name"]), c["aria"]
+        checked = " checked" if w.get("ignore_term") else ""
+        out.append(
+            f'\n      <tr>\n'
+            f'        <th scope="row"><span class="role role-{_v(c["role"])}">{_v(c["role_label"])}</span> {name}</th>\n'
+            f'        <td><input type="number" min="0" max="20" step="1" name="c.{name}.crashes" '
+            f'value="{_v(w.get("crashes", ""))}" aria-label="{_v(aria["crashes"])}"></td>\n'
+            f'        <td><input type="number" min="0" step="1" name="c.{name}.startup" '
+            f'value="{_v(w.get("startup", ""))}" aria-label="{_v(aria["startup"])}"></td>\n'
+            f'        <td><input type="number" min="0" step="1" name="c.{name}.run" '
+            f'value="{_v(w.get("run", ""))}" aria-label="{_v(aria["run"])}"></td>\n'
+            f'        <td><input type="checkbox" name="c.{name}.ignore_term"{checked} '
+            f'aria-label="{_v(aria["ignore_term"])}"></td>\n'
+            f'      </tr>\n    ')
+    return mark_safe("".join(out))
+
+
+def debug_target_options(containers: list[dict[str, Any]], selected: Any) -> SafeString:
+    """The ``<option>`` per container a debug container may target, ``selected`` marked."""
+    return mark_safe("".join(
+        f'<option value="{_v(c["name"])}"{" selected" if selected == c["name"] else ""}>{_v(c["name"])}</option>'
+        for c in containers if c["role"] != "ephemeral"))

@@ -1,0 +1,148 @@
+"""The pitfalls panel, written out in Python (web/panels.py), is byte for byte what the template it
+replaces rendered (kept here: partials/_findings.html with partials/_apply_fix.html inlined), for
+every example and the real-world fixtures, in both languages, and for values full of markup."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.template import Context, Template
+from django.utils import translation
+
+from explainer.examples import EXAMPLES
+from explainer.explain import explain
+from explainer.web.panels import findings_html
+from explainer.web.present import present
+
+FINDINGS = """{% load i18n %}
+<section class="panel findings" id="findings-{{ forloop.counter|default:0 }}">
+  <h3>{% translate "Pitfalls" %} <span class="count">{{ pod.findings|length }}</span></h3>
+  {% if pod.severity_counts|length > 1 %}
+  <fieldset class="severity-filter">
+    <legend>{% translate "Show" %}</legend>
+    {% for sev, n in pod.severity_counts %}
+    <label class="sev-{{ sev }}"><input type="checkbox" value="{{ sev }}" checked>
+      {% if sev == "error" %}{% translate "errors" %}{% elif sev == "warning" %}{% translate "warnings" %}{% else %}{% translate "info" %}{% endif %} ({{ n }})</label>
+    {% endfor %}
+  </fieldset>
+  {% endif %}
+  {% for f in pod.finding_groups %}
+  <details class="finding sev-{{ f.severity }}" {% if f.severity == "error" %}open{% endif %}>
+    <summary>
+      <span class="sev">{{ f.severity }}</span>
+      <strong>{{ f.title }}</strong>
+      {% if f.grouped %}<span class="group-count">{% blocktranslate count n=f.members|length %}— {{ n }} container{% plural %}— {{ n }} containers{% endblocktranslate %}</span>
+      {% else %}{% if f.container %}<code>{{ f.container }}</code>{% endif %}
+      {% if f.line %}<span class="muted">{% blocktranslate with line=f.line %}line {{ line }}{% endblocktranslate %}</span>{% endif %}{% endif %}
+      <span class="rule-id muted">{{ f.id }}</span>
+    </summary>
+    {% if f.grouped %}
+    <p>{{ f.explanation }}</p>
+    <p class="muted">{% translate "The same for each of these containers:" %}</p>
+    <ul class="group-members">{% for m in f.members %}
+      <li><code>{{ m.container }}</code>{% if m.line %} <a href="#" class="line-link" data-line="{{ m.line }}">{% blocktranslate with line=m.line %}line {{ line }}{% endblocktranslate %}</a>{% endif %}{% if m.fixable %} {% with f=m %}<button type="button" class="apply-fix" hidden data-url="{% url 'web:fix' %}" data-rule="{{ f.id }}" data-container="{{ f.container|default:'' }}" data-line="{{ f.line|default:'' }}" data-undo-label="{% translate 'Undo fix' %}" title="{% translate 'Change the editor’s text as shown, then explain it again' %}">{% translate "Apply fix" %}</button>
+{% endwith %}{% endif %}</li>
+    {% endfor %}</ul>
+    {% else %}
+    <p>{% if f.line %}<a href="#" class="line-link" data-line="{{ f.line }}">{% blocktranslate with line=f.line %}line {{ line }}{% endblocktranslate %}</a>: {% endif %}{{ f.explanation }}</p>
+    {% endif %}
+    {% if f.fix %}
+    <div class="fix">
+      <div class="fix-head"><span>{% if f.grouped %}{% blocktranslate with c=f.container %}Write instead (shown for {{ c }}; the same for each container, with its name){% endblocktranslate %}{% else %}{% translate "Write instead" %}{% endif %}</span>
+        <button type="button" class="copy" data-copy="#fix-{{ forloop.parentloop.counter|default:0 }}-{{ forloop.counter }}">{% translate "Copy" %}</button>
+        {% if f.fixable and not f.grouped %}<button type="button" class="apply-fix" hidden data-url="{% url 'web:fix' %}" data-rule="{{ f.id }}" data-container="{{ f.container|default:'' }}" data-line="{{ f.line|default:'' }}" data-undo-label="{% translate 'Undo fix' %}" title="{% translate 'Change the editor’s text as shown, then explain it again' %}">{% translate "Apply fix" %}</button>
+{% endif %}</div>
+      <pre id="fix-{{ forloop.parentloop.counter|default:0 }}-{{ forloop.counter }}"><code>{{ f.fix }}</code></pre>
+    </div>
+    {% endif %}
+    {% if f.references %}<p class="refs">{% for ref in f.references %}<a href="{{ ref }}" rel="noopener noreferrer" target="_blank">{{ ref }}</a>{% if not forloop.last %} · {% endif %}{% endfor %}</p>{% endif %}
+  </details>
+  {% empty %}
+  <p class="muted">{% translate "No pitfalls found." %}</p>
+  {% endfor %}
+</section>
+"""
+PAGE = "{% for pod in pods %}" + FINDINGS + "{% endfor %}"
+REALWORLD = sorted(Path(__file__).parents[1].joinpath("fixtures", "realworld").glob("*.yaml"))[:40]
+
+
+def _both(manifest: str, scenario=None) -> None:
+    pods = present(explain(manifest, scenario))
+    written = "".join(findings_html(p, i, translation.gettext, translation.ngettext) for i, p in enumerate(pods, 1))
+    assert written == Template(PAGE).render(Context({"pods": pods}))
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.slug)
+def test_the_panel_is_what_the_template_rendered(example, language: str) -> None:
+    with translation.override(language):
+        _both(example.manifest(), example.scenario or None)
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_the_panel_is_what_the_template_rendered_on_real_world_manifests(language: str) -> None:
+    assert len(REALWORLD) >= 20
+    with translation.override(language):
+        for path in REALWORLD:
+            _both(path.read_text(encoding="utf-8"))
+
+
+HOSTILE = {"id": "x<y>", "severity": "error", "title": "<b>&", "container": "c\"1", "line": 12345,
+           "explanation": "'quoted' & <i>", "fix": "a: <b>\n", "fixable": True,
+           "references": ["https://example.test/?a=1&b=<2>"]}
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_markup_in_the_values_is_escaped_as_the_template_escapes_it(language: str) -> None:
+    class Pod:
+        findings = [HOSTILE, {**HOSTILE, "container": "d"}, {**HOSTILE, "severity": "info", "line": None,
+                                                             "fixable": False, "fix": "", "references": []}]
+        severity_counts = [("error", 2), ("info", 1)]
+        finding_groups = [{**HOSTILE, "members": findings[:2], "grouped": True},
+                          {**findings[2], "members": findings[2:], "grouped": False}]
+
+    class Empty:
+        findings: list = []
+        severity_counts: list = []
+        finding_groups: list = []
+
+    with translation.override(language):
+        for pod in (Pod(), Empty()):
+            written = findings_html(pod, 1, translation.gettext, translation.ngettext)
+            assert written == Template(PAGE).render(Context({"pods": [pod]}))
+
+
+
+# The template loop's body per container (the loop picked each one's values with a `lookup` filter):
+ROW = """
+      <tr>
+        <th scope="row"><span class="role role-{{ c.role }}">{{ c.role_label }}</span> {{ c.name }}</th>
+        <td><input type="number" min="0" max="20" step="1" name="c.{{ c.name }}.crashes" value="{{ w.crashes }}" aria-label="{{ c.aria.crashes }}"></td>
+        <td><input type="number" min="0" step="1" name="c.{{ c.name }}.startup" value="{{ w.startup }}" aria-label="{{ c.aria.startup }}"></td>
+        <td><input type="number" min="0" step="1" name="c.{{ c.name }}.run" value="{{ w.run }}" aria-label="{{ c.aria.run }}"></td>
+        <td><input type="checkbox" name="c.{{ c.name }}.ignore_term"{% if w.ignore_term %} checked{% endif %} aria-label="{{ c.aria.ignore_term }}"></td>
+      </tr>
+    """
+OPTIONS = """{% for c in pod.containers %}{% if c.role != "ephemeral" %}<option value="{{ c.name }}"{% if pod_controls.debug_target == c.name %} selected{% endif %}>{{ c.name }}</option>{% endif %}{% endfor %}"""
+WRITTEN = "{% load explainer_tags %}{% whatif_rows pod.containers whatif_values %}|" \
+          "{% debug_targets pod.containers pod_controls.debug_target %}"
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+@pytest.mark.parametrize("typed", [None, {}, {"app": {"crashes": "2", "startup": "", "run": "<5>", "ignore_term": "on"},
+                                             "helper": {"run": "\"x\""}}])
+def test_the_what_if_rows_are_what_the_template_rendered(language: str, typed) -> None:
+    with translation.override(language):
+        for example in EXAMPLES:
+            for pod in present(explain(example.manifest(), example.scenario or None)):
+                pod.containers.append({**pod.containers[0], "name": "dbg<1>", "role": "ephemeral"})
+                for controls in (None, {"debug_target": "app"}, {"debug_target": "nothing"}):
+                    context = {"pod": pod}
+                    if typed is not None:
+                        context["whatif_values"] = typed
+                    if controls is not None:
+                        context["pod_controls"] = controls
+                    rows = "".join(Template(ROW).render(Context({"c": c, "w": (typed or {}).get(c["name"], {})}))
+                                   for c in pod.containers if c["role"] != "ephemeral")
+                    expected = rows + "|" + Template(OPTIONS).render(Context(context))
+                    assert Template(WRITTEN).render(Context(context)) == expected
