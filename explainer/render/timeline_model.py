@@ -5,6 +5,7 @@ Shared by the walk (`timeline_walk`), the placement (`timeline_place`), the layo
 """
 from __future__ import annotations
 
+import functools
 import math
 import unicodedata
 from collections.abc import Callable
@@ -207,8 +208,10 @@ def _secs(t: float) -> str:
     return f"{t:g}"
 
 
+@functools.lru_cache(maxsize=4096)
 def text_width(text: str, size: float = FONT) -> float:
-    """A close enough estimate of how wide ``text`` is in a sans-serif font (CJK counts double)."""
+    """A close enough estimate of how wide ``text`` is in a sans-serif font (CJK counts double).
+    Cached: every chart measures the same labels (states, roles, legend entries) again."""
     w = 0.0
     for ch in text:
         if unicodedata.east_asian_width(ch) in ("W", "F"):
