@@ -4,6 +4,7 @@ No script, no external reference, every text escaped, light and dark colours (`t
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from dataclasses import dataclass
@@ -29,7 +30,10 @@ def _q(s: object) -> str:
     return '"' + escape(_INVALID_XML.sub("\ufffd", str(s)), {'"': "&quot;", "\n": "&#10;", "\t": "&#9;"}) + '"'
 
 
+@functools.lru_cache(maxsize=8192)
 def _n(v: float) -> str:
+    """A coordinate with one decimal at most ("12", "12.5").  Cached: a chart writes a few hundred
+    coordinates, mostly the same rows and columns again."""
     s = f"{v:.1f}"
     if s[-1] == "0":          # "12.0" -> "12" (one decimal is always written)
         s = s[:-2]
