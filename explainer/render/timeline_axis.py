@@ -64,11 +64,20 @@ class TimeAxis:
         step = nice_step(1 / self.pps, MIN_TICK_PX)
         out: list[tuple[float, float]] = []
         last = -math.inf
-        for n in range(int(self.end / step + 1e-9) + 1):
+        count = int(self.end / step + 1e-9) + 1
+        n = 0
+        while n < count:
             t = round(n * step, 6)
-            x = self.x(t)
-            if any(b.t0 - 1e-9 < t < b.t1 + 1e-9 and b.t1 - b.t0 > 0 for b in self.breaks):
+            inside = next((b for b in self.breaks if b.t0 - 1e-9 < t < b.t1 + 1e-9 and b.t1 - b.t0 > 0), None)
+            if inside is not None:
+                # every later tick up to the break's end is inside it too (t grows with n): go past them
+                past = inside.t1 + 1e-9
+                n = max(n + 1, int(past / step) - 1)
+                while n < count and round(n * step, 6) < past:
+                    n += 1
                 continue
+            n += 1
+            x = self.x(t)
             if any(abs(x - b.x0) < 24 or abs(x - b.x1) < 24 for b in self.breaks if t not in (b.t0, b.t1)):
                 continue
             if x - last < MIN_TICK_PX * 0.6:
