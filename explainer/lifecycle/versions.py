@@ -5,6 +5,8 @@ feature-gate pages; a scenario's ``featureGates`` overrides a default, as ``--fe
 """
 from __future__ import annotations
 
+import functools
+
 from . import defaults as d
 
 # gate -> ((version, default, stage), ...): the last entry at or before the target version decides.
@@ -30,6 +32,7 @@ GATES: dict[str, tuple[tuple[tuple[int, int], bool, str], ...]] = {
 LOCKED_ON = {"SidecarContainers": (1, 33), "InPlacePodVerticalScaling": (1, 35)}
 
 
+@functools.lru_cache(maxsize=256)
 def version_tuple(version: str) -> tuple[int, int]:
     major, minor = version.split(".")[:2]
     return int(major), int(minor)
@@ -42,6 +45,19 @@ def gate_exists(name: str, version: str) -> bool:
 
 def gate_enabled(name: str, version: str, gates: dict[str, bool] | None = None) -> bool:
     """Whether ``name`` is on in ``version``, the scenario's ``gates`` overriding the default."""
+    if gates and name in gates and gate_exists(name, version) and not _locked_on(name, version):
+        return gates[name]
+    return _gate_default(name, version)
+
+
+def _locked_on(name: str, version: str) -> bool:
+    locked = LOCKED_ON.get(name)
+    return locked is not None and version_tuple(version) >= locked
+
+
+@functools.lru_cache(maxsize=1024)
+def _gate_default(name: str, version: str) -> bool:
+    """Whether ``name`` is on in ``version`` when no scenario sets it (False where it does not exist)."""
     v = version_tuple(version)
     if not gate_exists(name, version):
         return False
@@ -52,7 +68,7 @@ def gate_enabled(name: str, version: str, gates: dict[str, bool] | None = None) 
     for since, on, _stage in GATES[name]:
         if v >= since:
             default = on
-    return (gates or {}).get(name, default)
+    return default
 
 
 def gate_stage(name: str, version: str) -> str | None:
