@@ -98,7 +98,7 @@ def expand_kubernetes(text: str, env: dict[str, str | None]) -> tuple[str, list[
 def expand_shell(script: str, env: dict[str, str | None], open_ended: bool) -> tuple[str, list[str], list[str]]:
     """What a POSIX shell makes of ``$VAR``, ``${VAR}``, ``${VAR:-default}`` (and ``NAME=value`` before)."""
     script = script[:_SCAN_LIMIT]
-    if "$" not in script and "=" not in script:   # no reference and no assignment: nothing changes
+    if "$" not in script:   # no reference: nothing changes (an assignment is kept as written, and only feeds references)
         return script, [], []
     env = dict(env)
     used: list[str] = []
@@ -136,6 +136,8 @@ def expand_shell(script: str, env: dict[str, str | None], open_ended: bool) -> t
 
 def expand_container(c: Container) -> Expanded:
     """``command`` and ``args`` as the process sees them: the kubelet's ``$(VAR)``, then a shell's."""
+    if not any("$" in part for part in c.command) and not any("$" in part for part in c.args):
+        return Expanded(c.command, c.args, (), ())   # no reference to expand (an assignment changes no text)
     env, open_ended = environment(c)
     used: list[str] = []
     unknown: list[str] = []
