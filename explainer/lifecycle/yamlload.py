@@ -4,6 +4,8 @@ PyYAML's own ``load`` neither keeps line numbers nor bounds its work: a "billion
 document expands aliases until memory runs out, and deep nesting recurses until Python's
 stack does.  So we drive the (C, when available) event parser ourselves and build the
 data iteratively: every limit is checked as the events stream in, before the work is done.
+Plain data, the usual manifest, is read sooner by ``yamlfast`` (composed in C), which hands
+anything else back to this reader, so each error and edge case is this reader's.
 """
 from __future__ import annotations
 
@@ -24,7 +26,6 @@ try:  # the C parser is ~10x faster; fall back to pure Python where libyaml is m
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover - depends on the build of PyYAML
     from yaml import SafeLoader as _Loader
-
 
 
 @dataclass(frozen=True, slots=True)

@@ -120,6 +120,20 @@ TABLE = [
     ("é: ü\n😀: [日本, \u2028x]\n---\nb: 1\n", True),
     ("a: 1\n\x85---\x85b: 2\n", True),
     ("- " * 50 + "x\n", True),
+    ("--- a\n... # c\n--- b", True),
+    ("a: 1\n...\n", True),
+    ("--- >\n  x\n\n\n--- 'q'\n...\n", True),
+    ("---\n...\n---\n...\n", True),
+    ("a: 1 # c\n---", True),
+    ("---\r\n\r\n---\r\na", True),
+    ("- a\n--- !!map\nb: 1\n", True),
+    ("\n\n\na: 1\n\n---\n\n\nb\n\n", True),
+    ("---a\n", True),
+    ("--- a\n---b\n", True),
+    ("a: |\n  ---\n  x\n---\nb", True),
+    ("...\na: 1", False),
+    ("--- &x a\n--- *x\n", False),
+    ("%TAG !e! tag:example.com,2000:\n--- !e!foo x\n", False),
     ("a: &x 1\nb: *x\n", False),
     ("a: &x [1, 2]\nb: *x\n", False),
     ("a: &x {k: v}\nb:\n  <<: *x\n", False),
@@ -222,7 +236,7 @@ _nodes = st.recursive(
     max_leaves=25,
 )
 _separators = st.sampled_from(["---\n", "--- # c\n", "\n...\n---\n", "# between\n---\n", "...\n%YAML 1.1\n---\n"])
-_limits = st.one_of(st.just(Limits()), st.builds(Limits, max_nodes=st.integers(1, 60),
+_limits = st.one_of(st.just(Limits()), st.builds(Limits, max_nodes=st.integers(1, 400),
                                                  max_depth=st.integers(1, 6), max_documents=st.integers(1, 4)))
 
 
