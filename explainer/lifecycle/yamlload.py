@@ -4,6 +4,8 @@ PyYAML's own ``load`` neither keeps line numbers nor bounds its work: a "billion
 document expands aliases until memory runs out, and deep nesting recurses until Python's
 stack does.  So we drive the (C, when available) event parser ourselves and build the
 data iteratively: every limit is checked as the events stream in, before the work is done.
+Plain data, the usual manifest, is read sooner by ``yamlfast`` (composed in C), which hands
+anything else back to this reader, so each error and edge case is this reader's.
 """
 from __future__ import annotations
 
@@ -18,18 +20,13 @@ from yaml.nodes import ScalarNode
 
 from .errors import ManifestError
 from .i18n import Text, gettext_noop as _
+from .yamlfast import CONSTRUCTED_TAGS as _CONSTRUCTED_TAGS, MERGE_TAG as _MERGE_TAG, STR_TAGS as _STR_TAGS
+from .yamlfast import compose_documents
 
 try:  # the C parser is ~10x faster; fall back to pure Python where libyaml is missing
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover - depends on the build of PyYAML
     from yaml import SafeLoader as _Loader
-
-_CONSTRUCTED_TAGS = {
-    "tag:yaml.org,2002:int", "tag:yaml.org,2002:float",
-    "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null",
-}
-_MERGE_TAG = "tag:yaml.org,2002:merge"
-_STR_TAGS = {"tag:yaml.org,2002:str", "tag:yaml.org,2002:timestamp", "tag:yaml.org,2002:binary"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +151,20 @@ def _raise_json_error(text: str) -> None:
 
 
 def _load(text: str, limits: Limits) -> list[Document]:
+    fast = _read_fast(text, limits)
+    return fast if fast is not None else _read_events(text, limits)
+
+
+def _read_fast(text: str, limits: Limits) -> list[Document] | None:
+    """What the event reader would build, composed in C (``yamlfast``); ``None`` when only the
+    event reader can say what ``text`` holds (an error, an alias, a merge, a limit...)."""
+    found = compose_documents(text, max_nodes=limits.max_nodes, max_depth=limits.max_depth,
+                              max_documents=limits.max_documents, new_map=LMap, new_list=LList)
+    return None if found is None else [Document(i, line, data) for i, (line, data) in enumerate(found)]
+
+
+def _read_events(text: str, limits: Limits) -> list[Document]:
+    """The authoritative reader: PyYAML's events, each limit checked as they stream in."""
     loader = _Loader(text)
     docs: list[Document] = []
     try:
