@@ -280,7 +280,12 @@ def _scalar(ev: Any, loader: Any) -> Any:
         tag = loader.resolve(ScalarNode, ev.value, ev.implicit)
     if tag in _CONSTRUCTED_TAGS:
         node = ScalarNode(tag, ev.value, ev.start_mark, ev.end_mark, ev.style)
-        return loader.yaml_constructors[tag](loader, node)
+        try:
+            return loader.yaml_constructors[tag](loader, node)
+        except (ValueError, KeyError, TypeError):   # `!!int abc`, `!!bool maybe`: an explicit tag the text does not fit
+            raise _fail(Text(_("The value {value} cannot be read as {tag}: its text does not fit the tag."),
+                             {"value": repr(ev.value[:80]), "tag": "!!" + tag.rsplit(":", 1)[-1]}),
+                        ev.start_mark) from None
     if tag == _MERGE_TAG:
         return _MergeKey
     if tag in _STR_TAGS:

@@ -32,6 +32,11 @@ spec:
 """
 
 
+# Hostile inputs are refused after bounded work: CPU seconds of this process, which a busy machine
+# changes little (wall time is what `make bench` measures); each takes a few milliseconds.
+CPU_BOUND = 1.0
+
+
 def _invalid(name: str) -> str:
     return (INVALID / name).read_text(encoding="utf-8")
 
@@ -78,9 +83,9 @@ def test_a_syntax_error_quotes_the_offending_line() -> None:
 
 def test_billion_laughs_is_rejected_fast() -> None:
     text = _invalid("billion_laughs.yaml")
-    start = time.perf_counter()
+    start = time.process_time()
     err = _load_error(text)
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < CPU_BOUND
     assert err.records[0].kind == "limit"
 
 
@@ -97,9 +102,9 @@ def test_alias_budget_is_configurable() -> None:
     pytest.param("[" * 900 + "]" * 900, id="900-flow-sequences"),
 ])
 def test_deep_nesting_is_rejected_as_a_limit(text: str) -> None:
-    start = time.perf_counter()
+    start = time.process_time()
     rec = _load_error(text).records[0]
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < CPU_BOUND
     assert rec.kind == "limit"
     assert "Nesting deeper than 100 levels" in rec.message
     assert rec.line is not None
@@ -110,9 +115,9 @@ def test_deep_nesting_is_rejected_as_a_limit(text: str) -> None:
     pytest.param("{a: " * 10_000 + "1" + "}" * 10_000, id="flow-mappings"),
 ])
 def test_ten_thousand_deep_flow_nesting_is_rejected(text: str) -> None:
-    start = time.perf_counter()
+    start = time.process_time()
     rec = _load_error(text).records[0]
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < CPU_BOUND
     assert "nesting depth" in rec.message or "Nesting deeper" in rec.message
     assert rec.line == 1
     assert len(rec.message) < 400, "the message quotes at most a short piece of the line"
@@ -125,9 +130,9 @@ def test_ten_thousand_deep_flow_nesting_is_a_limit_error() -> None:
 
 def test_two_mebibytes_are_rejected_with_a_size_message() -> None:
     text = POD + "# " + "x" * (2 * 1024 * 1024) + "\n"
-    start = time.perf_counter()
+    start = time.process_time()
     rec = _load_error(text).records[0]
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < CPU_BOUND
     assert rec.kind == "limit"
     assert "bytes" in rec.message and "1,048,576" in rec.message
     assert f"{len(text.encode()):,}" in rec.message
@@ -216,3 +221,15 @@ def test_maps_and_lists_remember_where_they_stood() -> None:
     assert position(doc.data, ("spec", "containers", 0, "image")) == (8, 5)
     assert position(doc.data, ("metadata", "name")) == (4, 3)
     assert position(doc.data, ("spec", "nothing-here")) == (5, 1)
+
+
+# an explicit tag whose text does not fit it: the line and column of the value, never an exception
+@pytest.mark.parametrize("value, shown", [
+    ("!!int abc", "'abc' cannot be read as !!int"),
+    ("!!int 0x", "'0x' cannot be read as !!int"),
+    ("!!float x", "'x' cannot be read as !!float"),
+    ("!!bool maybe", "'maybe' cannot be read as !!bool"),
+])
+def test_a_tagged_value_that_does_not_fit_its_tag_is_an_error_with_its_place(value: str, shown: str) -> None:
+    rec = _load_error(POD.replace("name: small", f"name: {value}")).records[0]
+    assert shown in rec.message and (rec.line, rec.column, rec.kind) == (4, 9, "syntax")
