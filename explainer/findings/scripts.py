@@ -10,6 +10,8 @@ import re
 
 from explainer.lifecycle.model import Container
 
+from .memo import per_run
+
 SHELL = re.compile(r"^(/usr)?(/bin/)?(ba|a|da|z)?sh$")
 # localhost:8080, 127.0.0.1:15001, `nc -z localhost 5432`, http://[::1]:9000
 LOCALHOST_PORT = re.compile(r"(?:localhost|127\.0\.0\.1|\[::1\])(?::|\s+(?:-p\s+)?)(\d{1,5})\b")
@@ -17,9 +19,14 @@ _LOOP_HEAD = re.compile(r"\b(?:until|while\s+!)\s*(.*)", re.S)
 _DO = re.compile(r"\s*do\b")
 _PATH = r"(/[^\s;&|<>'\"()`]+)"
 _WRITES = re.compile(r"(?:\d?>>?\s*|\btee\s+(?:-a\s+)?|\btouch\s+|\b(?:cp|mv)\s+(?:-\S+\s+)*\S+\s+)" + _PATH)
+# what every alternative of _WRITES starts with: a quick no for most texts, which write nothing
+_MAY_WRITE = re.compile(r">|tee|touch|cp|mv")
 _DOWNLOAD = re.compile(r"\b(?:curl|wget)\b")
 _OUTPUT = re.compile(r"\s-[oO]\s*" + _PATH)
 _MENTION = re.compile(r"(?<![\w/.-])" + _PATH)
+_EXEC = re.compile(r"\bexec\s+(\S+)")
+_LINES = re.compile(r"[;\n]")
+_SIMPLE = re.compile(r"[;&|\n]")
 PROXY_NAME = re.compile(r"(envoy|istio-proxy|linkerd[\w-]*proxy|cloud-sql-proxy|"
                         r"(^|[-_/])proxy([-_:]|$))", re.I)
 
@@ -51,13 +58,15 @@ def image_name(image: str) -> str:
     return base.split(":", 1)[0].lower()
 
 
+@per_run
 def program(c: Container) -> str | None:
     """The program ``c`` runs as its main process, when the command says so."""
     argv = c.command + c.args
     if not argv:
         return None
     if SHELL.match(argv[0]):
-        execs = re.findall(r"\bexec\s+(\S+)", c.script)
+        script = c.script
+        execs = _EXEC.findall(script) if "exec" in script else None
         return posixpath.basename(execs[-1]) if execs else None
     return posixpath.basename(argv[0])
 
@@ -73,7 +82,9 @@ def wait_loops(text: str) -> list[str]:
     Split on `;` and newlines instead of one regex: a regex that scans ahead for `; do`
     from every `until` is quadratic on a long text without one.
     """
-    parts = re.split(r"[;\n]", text)
+    if "until" not in text and "while" not in text:   # no loop head (_LOOP_HEAD) anywhere
+        return []
+    parts = _LINES.split(text)
     out = []
     for part, after in zip(parts, parts[1:]):
         m = _LOOP_HEAD.search(part)
@@ -84,18 +95,21 @@ def wait_loops(text: str) -> list[str]:
 
 def segments(text: str) -> list[str]:
     """Simple commands of a shell text, split on ; & | and newlines (pipes kept apart too)."""
-    return [s for s in re.split(r"[;&|\n]", text) if s.strip()]
+    return [s for s in _SIMPLE.split(text) if s.strip()]
 
 
 def written_paths(text: str) -> list[str]:
     """Absolute paths a shell text writes: > and >>, tee, touch, cp/mv targets, curl -o, wget -O."""
-    found = _WRITES.findall(text)
+    found = _WRITES.findall(text) if _MAY_WRITE.search(text) else []
+    if not _DOWNLOAD.search(text):   # no curl or wget in any of its simple commands either
+        return found
     for command in segments(text):  # one simple command at a time, so the scan stays linear
         if _DOWNLOAD.search(command):
             found += _OUTPUT.findall(command)
     return found
 
 
+@per_run
 def mentioned_paths(c: Container) -> dict[str, str]:
     """Every absolute path in ``c``'s command, args, hooks and env -> the first field naming it."""
     found: dict[str, str] = {}
@@ -109,6 +123,7 @@ def localhost_ports(text: str) -> set[int]:
     return {int(p) for p in LOCALHOST_PORT.findall(text)}
 
 
+@per_run
 def localhost_use(c: Container) -> tuple[set[int], set[int]]:
     """(ports ``c`` reaches on localhost, ports it explicitly waits for in an until/while loop)."""
     used: set[int] = set()
@@ -119,5 +134,6 @@ def localhost_use(c: Container) -> tuple[set[int], set[int]]:
     return used, waited
 
 
+@per_run
 def looks_like_proxy(c: Container) -> bool:
     return bool(PROXY_NAME.search(c.name) or PROXY_NAME.search(image_name(c.image)))
