@@ -4,11 +4,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
-from explainer.lifecycle.versions import gate_enabled, gate_exists
+from explainer.lifecycle.versions import gate_exists
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
+from ..memo import gate_enabled
 
 ID = "restart-rules-ignored"
 TITLE = gettext_noop("Container restart rules the target version ignores")

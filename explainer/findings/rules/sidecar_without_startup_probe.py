@@ -5,12 +5,12 @@ from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.model import Container
-from explainer.lifecycle.validate import sidecars_enabled
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
 from ..helpers import dials, listen_ports, outbound_kind
 from ..i18n import Text, gettext_noop
+from ..memo import sidecars_enabled
 from ..patch import SetKey, path_of, sidecar_probe_port, tcp_startup_probe
 from ..scripts import looks_like_proxy
 
@@ -58,8 +58,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             continue
         later = [x for x in pod.init_containers if x.index > c.index] + list(pod.containers)
         ports = listen_ports(c, pod)
-        users = sorted(x.name for x in later if dials(x, ports))
-        if not (ports or users or outbound_kind(c) or looks_like_proxy(c)):
+        users = sorted(x.name for x in later if dials(x, ports)) if ports else []   # no port: nobody dials one
+        if not (ports or users or looks_like_proxy(c) or outbound_kind(c)):
             continue
         nxt = later[0].name if later else Text(gettext_noop("the app containers"))
         known = sidecar_probe_port(pod, c, after_index=c.index)
