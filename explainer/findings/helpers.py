@@ -90,9 +90,11 @@ def listen_ports(c: Container, pod: Pod | None = None) -> list[int]:
     out: list[int] = probes[:1] + [p.container_port for p in c.ports if p.protocol == "TCP"]
     serving, admin = [], []
     for word in c.command + c.args:
-        for m in _PORT_ARG.finditer(" " + word):
-            (admin if _ADMIN_ARG.search(word.split("=", 1)[0]) else serving).append(int(m.group(1)))
-        serving += [int(p) for p in _INSTANCES.findall(word)]
+        if "port" in word or "listen" in word or "address" in word or "bind" in word:   # what _PORT_ARG names
+            for m in _PORT_ARG.finditer(" " + word):
+                (admin if _ADMIN_ARG.search(word.split("=", 1)[0]) else serving).append(int(m.group(1)))
+        if "=tcp:" in word:
+            serving += [int(p) for p in _INSTANCES.findall(word)]
     out += serving + admin
     for env in c.env:
         if env.value and _ADDR_ENV.search(env.name) and ":" in env.value:

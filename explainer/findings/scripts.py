@@ -23,7 +23,9 @@ _WRITES = re.compile(r"(?:\d?>>?\s*|\btee\s+(?:-a\s+)?|\btouch\s+|\b(?:cp|mv)\s+
 _MAY_WRITE = re.compile(r">|tee|touch|cp|mv")
 _DOWNLOAD = re.compile(r"\b(?:curl|wget)\b")
 _OUTPUT = re.compile(r"\s-[oO]\s*" + _PATH)
-_MENTION = re.compile(r"(?<![\w/.-])" + _PATH)
+# an absolute path not inside a word or another path: the `/` first, then the character before it
+# checked (the same as a lookbehind before the `/`, but the scan jumps from `/` to `/`)
+_MENTION = re.compile(r"(/(?<![\w/.-]/)" + _PATH[2:])
 _EXEC = re.compile(r"\bexec\s+(\S+)")
 _LINES = re.compile(r"[;\n]")
 _SIMPLE = re.compile(r"[;&|\n]")
