@@ -16,7 +16,7 @@ from explainer.lifecycle.model import Container, Pod
 from explainer.lifecycle.yamlload import parse_path
 
 from .memo import per_run
-from .scripts import image_name, localhost_ports, program, sources, wait_loops
+from .scripts import image_name, localhost_ports, may_name_proxy, program, sources, wait_loops
 
 # Outbound helpers: the app's traffic goes through them, so it needs them from its first request.
 # (key, pattern on the container's name, image name or program); the rule words each key.
@@ -61,6 +61,7 @@ def outbound_kind(c: Container) -> str | None:
     words = _words(c)
     if "linkerd" in _image_path(c) and image_name(c.image) == "proxy":
         words.append("linkerd-proxy")
+    words = [w for w in words if may_name_proxy(w)]   # every OUTBOUND pattern names "proxy"
     for key, pattern in OUTBOUND:
         for w in words:
             if pattern.search(w):
@@ -113,12 +114,16 @@ def probe_ports(pod: Pod, c: Container) -> list[int]:
     for seg in parse_path(c.path):
         node = node[seg] if isinstance(node, (dict, list)) and (seg in node if isinstance(node, dict)
                                                                 else 0 <= seg < len(node)) else None
-    out = []
+    out: list[int] = []
+    if not isinstance(node, dict):
+        return out
     for key in ("readinessProbe", "startupProbe", "livenessProbe"):
-        probe = node.get(key) if isinstance(node, dict) else None
+        probe = node.get(key)
+        if not isinstance(probe, dict):
+            continue
         for handler in ("httpGet", "tcpSocket", "grpc"):
-            port = probe.get(handler, {}).get("port") if isinstance(probe, dict) and isinstance(
-                probe.get(handler), dict) else None
+            action = probe.get(handler)
+            port = action.get("port") if isinstance(action, dict) else None
             if isinstance(port, int) and not isinstance(port, bool):
                 out.append(port)
     return out

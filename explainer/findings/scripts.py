@@ -19,8 +19,6 @@ _LOOP_HEAD = re.compile(r"\b(?:until|while\s+!)\s*(.*)", re.S)
 _DO = re.compile(r"\s*do\b")
 _PATH = r"(/[^\s;&|<>'\"()`]+)"
 _WRITES = re.compile(r"(?:\d?>>?\s*|\btee\s+(?:-a\s+)?|\btouch\s+|\b(?:cp|mv)\s+(?:-\S+\s+)*\S+\s+)" + _PATH)
-# what every alternative of _WRITES starts with: a quick no for most texts, which write nothing
-_MAY_WRITE = re.compile(r">|tee|touch|cp|mv")
 _DOWNLOAD = re.compile(r"\b(?:curl|wget)\b")
 _OUTPUT = re.compile(r"\s-[oO]\s*" + _PATH)
 # an absolute path not inside a word or another path: the `/` first, then the character before it
@@ -102,8 +100,11 @@ def segments(text: str) -> list[str]:
 
 def written_paths(text: str) -> list[str]:
     """Absolute paths a shell text writes: > and >>, tee, touch, cp/mv targets, curl -o, wget -O."""
-    found = _WRITES.findall(text) if _MAY_WRITE.search(text) else []
-    if not _DOWNLOAD.search(text):   # no curl or wget in any of its simple commands either
+    # what every alternative of _WRITES starts with, and the programs _DOWNLOAD names: a quick no
+    # for the many texts that write nothing
+    may_write = ">" in text or "tee" in text or "touch" in text or "cp" in text or "mv" in text
+    found = _WRITES.findall(text) if may_write else []
+    if "curl" not in text and "wget" not in text:
         return found
     for command in segments(text):  # one simple command at a time, so the scan stays linear
         if _DOWNLOAD.search(command):
@@ -122,6 +123,8 @@ def mentioned_paths(c: Container) -> dict[str, str]:
 
 
 def localhost_ports(text: str) -> set[int]:
+    if "localhost" not in text and "127.0.0.1" not in text and "[::1]" not in text:   # LOCALHOST_PORT's hosts
+        return set()
     return {int(p) for p in LOCALHOST_PORT.findall(text)}
 
 
@@ -138,4 +141,11 @@ def localhost_use(c: Container) -> tuple[set[int], set[int]]:
 
 @per_run
 def looks_like_proxy(c: Container) -> bool:
-    return bool(PROXY_NAME.search(c.name) or PROXY_NAME.search(image_name(c.image)))
+    return any(may_name_proxy(w) and PROXY_NAME.search(w) for w in (c.name, image_name(c.image)))
+
+
+def may_name_proxy(word: str) -> bool:
+    """Whether ``word`` can match PROXY_NAME (or helpers.OUTBOUND) at all: each of them names
+    "proxy" or "envoy", and what IGNORECASE matches to those letters lower-cases to them."""
+    lower = word.lower()
+    return "proxy" in lower or "envoy" in lower
