@@ -79,8 +79,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
 def _may_set_heap(c: Container) -> bool:
     """Whether ``c``'s command, args or env write ``-X`` at all, which every heap setting starts with
     (-Xmx, -XX:MaxHeapSize=; evidence.jvm_max_heap): without it there is no heap to weigh."""
-    return any("-X" in w for w in c.command) or any("-X" in w for w in c.args) or \
-        any(v.value and "-X" in v.value for v in c.env)
+    return "-X" in " ".join(c.command + c.args) or any(v.value and "-X" in v.value for v in c.env)
 
 
 def _setting(ctx: RuleContext, c: Container, heap: Heap, new: str) -> str:
