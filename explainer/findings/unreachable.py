@@ -22,7 +22,10 @@ def blocked(ctx: RuleContext, c: Container, rule_id: str) -> list[tuple[Probe, P
     """``c``'s probes that cannot pass for the reason ``rule_id`` names, with why (startup first)."""
     if c.startup_probe is None and c.readiness_probe is None and c.liveness_probe is None:
         return []
-    faults = probe_faults(c, ctx.pod)
+    # the timeline's own reading when there is one (behaviour.py computes it once per container, from the
+    # same container and Pod), else the same function
+    b = ctx.simulation.behaviours.get(c.name) if ctx.simulation is not None else None
+    faults = b.probe_faults if b is not None else probe_faults(c, ctx.pod)
     out = []
     for kind in _ORDER:
         fault = faults.get(kind)
