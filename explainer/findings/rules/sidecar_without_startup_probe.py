@@ -56,11 +56,11 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     for c in pod.sidecars:
         if c.startup_probe is not None:
             continue
-        later = [x for x in pod.init_containers if x.index > c.index] + list(pod.containers)
         ports = listen_ports(c, pod)
-        users = sorted(x.name for x in later if dials(x, ports)) if ports else []   # no port: nobody dials one
-        if not (ports or users or looks_like_proxy(c) or outbound_kind(c)):
-            continue
+        if not (ports or looks_like_proxy(c) or outbound_kind(c)):
+            continue   # no port anyone could dial, and no proxy
+        later = [x for x in pod.init_containers if x.index > c.index] + list(pod.containers)
+        users = sorted(x.name for x in later if dials(x, ports))
         nxt = later[0].name if later else Text(gettext_noop("the app containers"))
         known = sidecar_probe_port(pod, c, after_index=c.index)
         # never an invented port: one the manifest names, else a marked placeholder (no machine fix)
