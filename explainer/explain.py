@@ -154,7 +154,7 @@ def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[Error
     debug = tuple(report.simulation.debug_containers) if report.simulation else ()
     report.sharing = analyse_sharing(adm.pod, debug)
     found = run_rules(RuleContext(adm.pod, version, dict(sc.feature_gates), sc, report.simulation,
-                                  report.sharing, services), disabled)
+                                  report.sharing, services, report.qos), disabled)
     ignores = suppressions(pod)
     report.findings, report.suppressed = split(found, ignores)
     report.notes.extend(

@@ -5,11 +5,13 @@ import dataclasses
 import json
 from dataclasses import dataclass, field
 from enum import Enum
+from functools import lru_cache
 from string import Template
 from typing import Any, Callable
 
 from explainer.lifecycle.evidence import raw_at
 from explainer.lifecycle.model import Container, Pod, ServiceRef
+from explainer.lifecycle.qos import Qos, compute_qos
 from explainer.lifecycle.scenario import Behaviour, Scenario, behaviour_for
 from explainer.lifecycle.sharing_report import SharingReport
 from explainer.lifecycle.simulate import Simulation, simulate
@@ -127,6 +129,12 @@ class RuleContext:
     simulation: Simulation | None = None   # None when the API server rejects the Pod
     sharing: SharingReport = field(default_factory=SharingReport)
     services: tuple[ServiceRef, ...] = ()  # the Services of the same input
+    qos: Qos | None = None                 # the Pod's QoS when the pipeline has it (else `pod_qos` works it out)
+
+    def pod_qos(self) -> Qos:
+        """The Pod's QoS class and each container's resources (qos.py `compute_qos`): the pipeline's
+        (``qos``, for the same Pod, version and gates), else computed."""
+        return self.qos if self.qos is not None else compute_qos(self.pod, self.version, self.gates)
 
     def labels(self) -> dict[str, str]:
         """The Pod's (or its template's) labels, as the manifest gives them."""
@@ -197,5 +205,34 @@ def flow_yaml(key: str, value: Any) -> str:
 
 
 def fill(template: str, **values: Any) -> str:
-    """A rule's FIX with the container's own names: ``$name`` style, so YAML braces stay."""
-    return Template(template).safe_substitute({k: str(v) for k, v in values.items()}).strip("\n") + "\n"
+    """A rule's FIX with the container's own names: ``$name`` style, so YAML braces stay.
+
+    ``string.Template(template).safe_substitute(values)``, with the template read once (`_parts`)."""
+    out = []
+    for part in _parts(template):
+        if part.__class__ is str:
+            out.append(part)
+        else:
+            name, written = part
+            out.append(str(values[name]) if name in values else written)
+    return "".join(out).strip("\n") + "\n"
+
+
+@lru_cache(maxsize=256)   # keys are the rules' FIX templates (module constants): a few dozen
+def _parts(template: str) -> tuple[str | tuple[str, str], ...]:
+    """``template`` cut where Template would substitute: text, and (name, as written) for each
+    ``$name`` or ``${name}``; ``$$`` is text ``$``, and a ``$`` it cannot read stays as written."""
+    parts: list[str | tuple[str, str]] = []
+    at = 0
+    for m in Template.pattern.finditer(template):
+        parts.append(template[at:m.start()])
+        name = m.group("named") or m.group("braced")
+        if name is not None:
+            parts.append((name, m.group()))
+        elif m.group("escaped") is not None:
+            parts.append(Template.delimiter)
+        else:   # invalid: safe_substitute leaves it
+            parts.append(m.group())
+        at = m.end()
+    parts.append(template[at:])
+    return tuple(p for p in parts if p != "")

@@ -15,7 +15,8 @@ from typing import Any
 from explainer.lifecycle.model import Container, Pod
 from explainer.lifecycle.yamlload import parse_path
 
-from .scripts import image_name, localhost_ports, program, sources, wait_loops
+from .memo import per_run
+from .scripts import image_name, localhost_ports, may_name_proxy, program, sources, wait_loops
 
 # Outbound helpers: the app's traffic goes through them, so it needs them from its first request.
 # (key, pattern on the container's name, image name or program); the rule words each key.
@@ -33,6 +34,7 @@ _PORT_ARG = re.compile(r"(?:^|\s)--?(?:[\w-]*?(?:port|listen|address|bind)[\w-]*
 _INSTANCES = re.compile(r"=tcp:(?:[\w.]+:)?(\d{1,5})\b")
 _ENV_ADDR = re.compile(r"(?:^|[\s:])(\d{1,5})$")
 _ADMIN_ARG = re.compile(r"admin|metrics|health|telemetry|debug|probe", re.I)
+_ADDR_ENV = re.compile(r"ADDR|LISTEN|PORT", re.I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,21 +54,33 @@ def _image_path(c: Container) -> str:
     return c.image.split("@", 1)[0].rsplit(":", 1)[0].lower()
 
 
+@per_run
 def outbound_kind(c: Container) -> str | None:
     """Which outbound helper ``c`` is (a key of OUTBOUND), or None.  Linkerd's proxy image is
     plainly ``proxy``, so its container name or its image's path decides."""
-    words = _words(c) + (["linkerd-proxy"] if "linkerd" in _image_path(c) and image_name(c.image) == "proxy" else [])
+    words = _words(c)
+    if "linkerd" in _image_path(c) and image_name(c.image) == "proxy":
+        words.append("linkerd-proxy")
+    words = [w for w in words if may_name_proxy(w)]   # every OUTBOUND pattern names "proxy"
     for key, pattern in OUTBOUND:
-        if any(pattern.search(w) for w in words):
-            return key
+        for w in words:
+            if pattern.search(w):
+                return key
     return None
 
 
+@per_run
 def is_inbound_or_exporter(c: Container) -> bool:
     """A reverse proxy in front of the app, or an exporter scraping it: it dials the app, lazily."""
-    return outbound_kind(c) is None and any(INBOUND.search(w) or EXPORTER.search(w) for w in _words(c))
+    if outbound_kind(c) is not None:
+        return False
+    for w in _words(c):
+        if INBOUND.search(w) or EXPORTER.search(w):
+            return True
+    return False
 
 
+@per_run
 def listen_ports(c: Container, pod: Pod | None = None) -> list[int]:
     """Ports ``c`` listens on, from what its manifest says, best first: the port its own readiness
     (or startup, or liveness) check uses, declared TCP ports, then
@@ -77,12 +91,14 @@ def listen_ports(c: Container, pod: Pod | None = None) -> list[int]:
     out: list[int] = probes[:1] + [p.container_port for p in c.ports if p.protocol == "TCP"]
     serving, admin = [], []
     for word in c.command + c.args:
-        for m in _PORT_ARG.finditer(" " + word):
-            (admin if _ADMIN_ARG.search(word.split("=", 1)[0]) else serving).append(int(m.group(1)))
-        serving += [int(p) for p in _INSTANCES.findall(word)]
+        if "port" in word or "listen" in word or "address" in word or "bind" in word:   # what _PORT_ARG names
+            for m in _PORT_ARG.finditer(" " + word):
+                (admin if _ADMIN_ARG.search(word.split("=", 1)[0]) else serving).append(int(m.group(1)))
+        if "=tcp:" in word:
+            serving += [int(p) for p in _INSTANCES.findall(word)]
     out += serving + admin
     for env in c.env:
-        if env.value and re.search(r"ADDR|LISTEN|PORT", env.name, re.I) and ":" in env.value:
+        if env.value and _ADDR_ENV.search(env.name) and ":" in env.value:
             out += [int(p) for p in _ENV_ADDR.findall(env.value.strip())]
     out += probes
     seen: list[int] = []
@@ -98,17 +114,22 @@ def probe_ports(pod: Pod, c: Container) -> list[int]:
     for seg in parse_path(c.path):
         node = node[seg] if isinstance(node, (dict, list)) and (seg in node if isinstance(node, dict)
                                                                 else 0 <= seg < len(node)) else None
-    out = []
+    out: list[int] = []
+    if not isinstance(node, dict):
+        return out
     for key in ("readinessProbe", "startupProbe", "livenessProbe"):
-        probe = node.get(key) if isinstance(node, dict) else None
+        probe = node.get(key)
+        if not isinstance(probe, dict):
+            continue
         for handler in ("httpGet", "tcpSocket", "grpc"):
-            port = probe.get(handler, {}).get("port") if isinstance(probe, dict) and isinstance(
-                probe.get(handler), dict) else None
+            action = probe.get(handler)
+            port = action.get("port") if isinstance(action, dict) else None
             if isinstance(port, int) and not isinstance(port, bool):
                 out.append(port)
     return out
 
 
+@per_run
 def reachable(user: Container) -> dict[int, str]:
     """Every port ``user`` reaches on localhost -> the field that says so: ``localhost:5432`` in a
     URL or address, or a port number beside a localhost host (``--host=127.0.0.1 --port=5432``,
@@ -140,6 +161,7 @@ def dials(user: Container, ports: list[int], reach: dict[int, str] | None = None
     return [Dial(user.name, port, reach[port]) for port in sorted(set(ports) & set(reach))]
 
 
+@per_run
 def waited_ports(user: Container) -> set[int]:
     """Ports ``user`` waits for in an until/while loop before it goes on."""
     return set().union(*(localhost_ports(" ".join(wait_loops(text))) for _f, text in sources(user)))
@@ -149,9 +171,12 @@ def waits_for(user: Container, ports: list[int]) -> bool:
     return bool(waited_ports(user) & set(ports))
 
 
+_ENV_FIELD = re.compile(r"env\[(\d+)\]\.value$")
+
+
 def _label(c: Container, field: str) -> str:
     """``env[2].value`` -> ``env DATABASE_URL``; other fields as they are."""
-    m = re.match(r"env\[(\d+)\]\.value$", field)
+    m = _ENV_FIELD.match(field)
     return f"env {c.env[int(m.group(1))].name}" if m else field
 
 

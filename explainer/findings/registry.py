@@ -113,6 +113,11 @@ def references(rule: Any) -> tuple[str, ...]:
 def complete(draft: Draft) -> Finding:
     """The finding a rule yielded, with its rule's title, severity (unless the rule chose one for
     this case) and references."""
-    rule = BY_ID[draft.id]
-    return Finding(draft.id, draft.severity or rule.SEVERITY, draft.container, draft.path, draft.line,
-                   Text(rule.TITLE), draft.explanation, draft.fix, references(rule), draft.patch)
+    severity, title, refs = _OWN[draft.id]
+    return Finding(draft.id, draft.severity or severity, draft.container, draft.path, draft.line,
+                   Text(title), draft.explanation, draft.fix, refs, draft.patch)
+
+
+# each rule's own (severity, title, references), read once: they are module constants
+_OWN: dict[str, tuple[Any, str, tuple[str, ...]]] = {
+    rule.ID: (rule.SEVERITY, rule.TITLE, references(rule)) for rule in RULES}

@@ -10,6 +10,8 @@ import re
 
 from explainer.lifecycle.model import Container
 
+from .memo import per_run
+
 SHELL = re.compile(r"^(/usr)?(/bin/)?(ba|a|da|z)?sh$")
 # localhost:8080, 127.0.0.1:15001, `nc -z localhost 5432`, http://[::1]:9000
 LOCALHOST_PORT = re.compile(r"(?:localhost|127\.0\.0\.1|\[::1\])(?::|\s+(?:-p\s+)?)(\d{1,5})\b")
@@ -19,7 +21,12 @@ _PATH = r"(/[^\s;&|<>'\"()`]+)"
 _WRITES = re.compile(r"(?:\d?>>?\s*|\btee\s+(?:-a\s+)?|\btouch\s+|\b(?:cp|mv)\s+(?:-\S+\s+)*\S+\s+)" + _PATH)
 _DOWNLOAD = re.compile(r"\b(?:curl|wget)\b")
 _OUTPUT = re.compile(r"\s-[oO]\s*" + _PATH)
-_MENTION = re.compile(r"(?<![\w/.-])" + _PATH)
+# an absolute path not inside a word or another path: the `/` first, then the character before it
+# checked (the same as a lookbehind before the `/`, but the scan jumps from `/` to `/`)
+_MENTION = re.compile(r"(/(?<![\w/.-]/)" + _PATH[2:])
+_EXEC = re.compile(r"\bexec\s+(\S+)")
+_LINES = re.compile(r"[;\n]")
+_SIMPLE = re.compile(r"[;&|\n]")
 PROXY_NAME = re.compile(r"(envoy|istio-proxy|linkerd[\w-]*proxy|cloud-sql-proxy|"
                         r"(^|[-_/])proxy([-_:]|$))", re.I)
 
@@ -51,13 +58,15 @@ def image_name(image: str) -> str:
     return base.split(":", 1)[0].lower()
 
 
+@per_run
 def program(c: Container) -> str | None:
     """The program ``c`` runs as its main process, when the command says so."""
     argv = c.command + c.args
     if not argv:
         return None
     if SHELL.match(argv[0]):
-        execs = re.findall(r"\bexec\s+(\S+)", c.script)
+        script = c.script
+        execs = _EXEC.findall(script) if "exec" in script else None
         return posixpath.basename(execs[-1]) if execs else None
     return posixpath.basename(argv[0])
 
@@ -73,7 +82,9 @@ def wait_loops(text: str) -> list[str]:
     Split on `;` and newlines instead of one regex: a regex that scans ahead for `; do`
     from every `until` is quadratic on a long text without one.
     """
-    parts = re.split(r"[;\n]", text)
+    if "until" not in text and "while" not in text:   # no loop head (_LOOP_HEAD) anywhere
+        return []
+    parts = _LINES.split(text)
     out = []
     for part, after in zip(parts, parts[1:]):
         m = _LOOP_HEAD.search(part)
@@ -84,18 +95,24 @@ def wait_loops(text: str) -> list[str]:
 
 def segments(text: str) -> list[str]:
     """Simple commands of a shell text, split on ; & | and newlines (pipes kept apart too)."""
-    return [s for s in re.split(r"[;&|\n]", text) if s.strip()]
+    return [s for s in _SIMPLE.split(text) if s.strip()]
 
 
 def written_paths(text: str) -> list[str]:
     """Absolute paths a shell text writes: > and >>, tee, touch, cp/mv targets, curl -o, wget -O."""
-    found = _WRITES.findall(text)
+    # what every alternative of _WRITES starts with, and the programs _DOWNLOAD names: a quick no
+    # for the many texts that write nothing
+    may_write = ">" in text or "tee" in text or "touch" in text or "cp" in text or "mv" in text
+    found = _WRITES.findall(text) if may_write else []
+    if "curl" not in text and "wget" not in text:
+        return found
     for command in segments(text):  # one simple command at a time, so the scan stays linear
         if _DOWNLOAD.search(command):
             found += _OUTPUT.findall(command)
     return found
 
 
+@per_run
 def mentioned_paths(c: Container) -> dict[str, str]:
     """Every absolute path in ``c``'s command, args, hooks and env -> the first field naming it."""
     found: dict[str, str] = {}
@@ -106,9 +123,12 @@ def mentioned_paths(c: Container) -> dict[str, str]:
 
 
 def localhost_ports(text: str) -> set[int]:
+    if "localhost" not in text and "127.0.0.1" not in text and "[::1]" not in text:   # LOCALHOST_PORT's hosts
+        return set()
     return {int(p) for p in LOCALHOST_PORT.findall(text)}
 
 
+@per_run
 def localhost_use(c: Container) -> tuple[set[int], set[int]]:
     """(ports ``c`` reaches on localhost, ports it explicitly waits for in an until/while loop)."""
     used: set[int] = set()
@@ -119,5 +139,13 @@ def localhost_use(c: Container) -> tuple[set[int], set[int]]:
     return used, waited
 
 
+@per_run
 def looks_like_proxy(c: Container) -> bool:
-    return bool(PROXY_NAME.search(c.name) or PROXY_NAME.search(image_name(c.image)))
+    return any(may_name_proxy(w) and PROXY_NAME.search(w) for w in (c.name, image_name(c.image)))
+
+
+def may_name_proxy(word: str) -> bool:
+    """Whether ``word`` can match PROXY_NAME (or helpers.OUTBOUND) at all: each of them names
+    "proxy" or "envoy", and what IGNORECASE matches to those letters lower-cases to them."""
+    lower = word.lower()
+    return "proxy" in lower or "envoy" in lower

@@ -8,24 +8,31 @@ reads too (the probe fails on the timeline for the same reason the finding gives
 """
 from __future__ import annotations
 
-from explainer.lifecycle.probe_reach import probe_faults
 from explainer.lifecycle.i18n import Phrase
 from explainer.lifecycle.model import Container, Probe
 
 from .base import RuleContext
 from .i18n import gettext_noop
+from .memo import probe_faults
 
 _ORDER = ("startup", "readiness", "liveness")
 
 
 def blocked(ctx: RuleContext, c: Container, rule_id: str) -> list[tuple[Probe, Phrase]]:
     """``c``'s probes that cannot pass for the reason ``rule_id`` names, with why (startup first)."""
-    faults = probe_faults(c, ctx.pod)
+    if c.startup_probe is None and c.readiness_probe is None and c.liveness_probe is None:
+        return []
+    # the timeline's own reading when there is one (behaviour.py computes it once per container, from the
+    # same container and Pod), else the same function
+    b = ctx.simulation.behaviours.get(c.name) if ctx.simulation is not None else None
+    faults = b.probe_faults if b is not None else probe_faults(c, ctx.pod)
     out = []
     for kind in _ORDER:
-        probe = next((p for p in c.probes if p.kind == kind), None)
         fault = faults.get(kind)
-        if probe is not None and fault is not None and fault.rule == rule_id:
+        if fault is None or fault.rule != rule_id:
+            continue
+        probe = next((p for p in c.probes if p.kind == kind), None)
+        if probe is not None:
             out.append((probe, fault.why))
     return out
 

@@ -6,11 +6,11 @@ from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.model import Container
-from explainer.lifecycle.validate import sidecars_enabled
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
 from ..i18n import Names, Text, gettext_noop
+from ..memo import sidecars_enabled
 from ..patch import to_native_sidecar
 from ..scripts import image_name, localhost_use, looks_like_proxy
 

@@ -44,9 +44,11 @@ _NOT_FILES = ("/dev/", "/proc/", "/sys/")
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     everyone = ctx.pod.init_containers + ctx.pod.containers
-    mentioned = {c.name: mentioned_paths(c) for c in everyone}
     written = {c.name: {p for _f, text in sources(c) for p in written_paths(text)
                         if not p.startswith(_NOT_FILES)} for c in everyone}
+    if not any(written.values()):
+        return   # nothing written: nothing to share
+    mentioned = {c.name: mentioned_paths(c) for c in everyone}
     for w in everyone:
         for path in sorted(written[w.name]):
             for r in everyone:

@@ -55,9 +55,11 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     if pod.batch and ctx.raw(tuple(pod.spec_path[:-2]) + ("activeDeadlineSeconds",)) is not None:
         return   # the Job's own deadline bounds the wait as well (active-deadline-on-pod-template moves it there)
     for i, c in enumerate(pod.init_containers):
+        if c.role != "init":
+            continue
         script = c.script
         loops = wait_loops(script)
-        if c.role != "init" or not loops or _BOUNDED.search(script):
+        if not loops or _BOUNDED.search(script):
             continue
         condition = loops[0]
         explanation = Text(gettext_noop(

@@ -58,8 +58,10 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 gettext_noop("the Pod's pause container (shareProcessNamespace: true)"))
     for c in pod.all_containers:
         for field, text in sources(c):
+            if "kill" not in text or field.startswith("env"):   # _KILL_1 names kill
+                continue
             m = next(filter(None, (_KILL_1.match(s) for s in segments(text))), None)
-            if m is None or field.startswith("env"):
+            if m is None:
                 continue
             explanation = Text(gettext_noop(
                 "{c} runs `{command}` to signal its own main process, but in this Pod PID 1 "

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
-from explainer.lifecycle.qos import BEST_EFFORT, compute_qos
+from explainer.lifecycle.qos import BEST_EFFORT, ContainerResources
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
@@ -43,22 +43,31 @@ _EFFECT = {"cpu": gettext_noop(" Under CPU contention it gets the minimum share.
            "cpu+memory": gettext_noop(" Under CPU contention it gets the minimum share, and when memory runs short "
                                       "it is among the first the kernel OOM-kills.")}
 _ROLE = {"sidecar": gettext_noop("Sidecar"), "app": gettext_noop("App container")}
+# the fixed parts of every explanation, made once (a Text is not changed once made)
+_ROLE_TEXT = {role: Text(msgid) for role, msgid in _ROLE.items()}
+_EFFECT_TEXT = {key: Text(msgid) for key, msgid in _EFFECT.items()}
+_ALONE = Text(gettext_noop("with the other Pods on its node"))
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     pod = ctx.pod
-    qos = compute_qos(pod, ctx.version, ctx.gates)
+    qos = ctx.pod_qos()
     if qos.pod_level:   # spec.resources is what the scheduler reserves (docs/lifecycle-model.md §25.3)
         return
-    running = list(pod.sidecars) + list(pod.containers)
+    running = pod.sidecars + pod.containers
     names = [x.name for x in running]   # one list for every finding: each leaves its own name out
+    of: dict[str, ContainerResources] = {}   # qos.of(name) for every name at once: the first of that name
+    for r in qos.containers:
+        of.setdefault(r.name, r)
+    note = _qos_note(qos.qos_class)
     for i, c in enumerate(running):
-        res = qos.of(c.name)
-        if res is None or not res.without_request:
+        res = of.get(c.name)
+        without = res.without_request if res is not None else ()
+        if not without:
             continue
         when = (Text(gettext_noop("with {rivals} for the whole life of the Pod"), {"rivals": Names(names, i)})
-                if len(names) > 1 else Text(gettext_noop("with the other Pods on its node")))
-        missing = " and ".join(res.without_request)
+                if len(names) > 1 else _ALONE)
+        missing = " and ".join(without)
         if res.defaulted:
             have = Text(gettext_noop(" Its {resources} request defaults to its limit, so only {missing} is "
                                      "unreserved."), {"resources": " and ".join(res.defaulted), "missing": missing})
@@ -68,10 +77,9 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             "{role} {c} has neither a request nor a limit for {missing}: the scheduler reserves none for it, "
             "so the node may not have room for it, and it competes {when}.{effect}{have} The Pod's QoS class "
             "is {qos}{qos_note}."),
-            {"role": Text(_ROLE[c.role]), "c": c.name, "missing": missing, "when": when, "have": have,
-             "effect": Text(_EFFECT["+".join(res.without_request)]),
-             "qos": qos.qos_class, "qos_note": _qos_note(qos.qos_class)})
-        lines = "".join(PLACEHOLDER[r] for r in res.without_request)
+            {"role": _ROLE_TEXT[c.role], "c": c.name, "missing": missing, "when": when, "have": have,
+             "effect": _EFFECT_TEXT["+".join(without)], "qos": qos.qos_class, "qos_note": note})
+        lines = "".join(PLACEHOLDER[r] for r in without)
         yield ctx.finding(ID, c, ctx.container_path(c, "resources"), explanation,
                           fill(FIX, name=c.name, lines=lines))
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
-from explainer.lifecycle.validate import sidecars_enabled, version_tuple
+from explainer.lifecycle.validate import version_tuple
 
 from ..base import Finding, RuleContext, Severity
 from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
+from ..memo import sidecars_enabled
 from ..patch import NO_SIDECARS_APP, no_sidecars_fix
 
 ID = "native-sidecar-unsupported"

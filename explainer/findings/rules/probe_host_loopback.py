@@ -4,12 +4,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
-from explainer.lifecycle.evidence import loopback_bind
 from explainer.lifecycle.model import Container, Probe
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
+from ..memo import loopback_bind
 from ..patch import Remove, path_of
 from ..unreachable import blocked, consequence, listing
 

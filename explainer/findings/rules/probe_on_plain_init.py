@@ -3,14 +3,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from explainer.lifecycle.commands import guess_run
 from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.model import Container
-from explainer.lifecycle.validate import sidecars_enabled
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
+from ..memo import guess_run, sidecars_enabled
 from ..patch import Remove, path_of, plain_init_to_sidecar
 
 ID = "probe-on-plain-init"

@@ -4,11 +4,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
-from explainer.lifecycle.versions import gate_enabled
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
+from ..memo import gate_enabled
 
 ID = "restart-all-containers-gate-off"
 TITLE = gettext_noop("RestartAllContainers without its feature gate")
@@ -36,10 +36,13 @@ restartPolicyRules:
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
+    everyone = ctx.pod.init_containers + ctx.pod.containers
+    if not any(rule.action == "RestartAllContainers" for c in everyone for rule in c.restart_rules):
+        return   # no such rule to reject
     if not gate_enabled("ContainerRestartRules", ctx.version, ctx.gates) or \
             gate_enabled("RestartAllContainersOnContainerExits", ctx.version, ctx.gates):
         return
-    for c in ctx.pod.init_containers + ctx.pod.containers:
+    for c in everyone:
         for rule in c.restart_rules:
             if rule.action != "RestartAllContainers":
                 continue

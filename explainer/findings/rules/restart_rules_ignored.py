@@ -4,11 +4,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
-from explainer.lifecycle.versions import gate_enabled, gate_exists
+from explainer.lifecycle.versions import gate_exists
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
+from ..memo import gate_enabled
 
 ID = "restart-rules-ignored"
 TITLE = gettext_noop("Container restart rules the target version ignores")
@@ -38,8 +39,9 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         return
     dropped = gate_exists("ContainerRestartRules", ctx.version)
     for c in ctx.pod.init_containers + ctx.pod.containers:
-        policy = ctx.raw(ctx.container_path(c, "restartPolicy"))
-        rules = ctx.raw(ctx.container_path(c, "restartPolicyRules"))
+        written = ctx.raw(c.path)   # the container as the manifest writes it, read once for both fields
+        policy = written.get("restartPolicy") if isinstance(written, dict) else None
+        rules = written.get("restartPolicyRules") if isinstance(written, dict) else None
         own_policy = policy is not None and not (c.role in ("init", "sidecar") and policy == "Always")
         if not own_policy and not rules:
             continue

@@ -7,13 +7,13 @@ from functools import reduce
 
 from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.model import Container
-from explainer.lifecycle.validate import sidecars_enabled
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
 from ..helpers import dials, hold_setting, is_inbound_or_exporter, listen_ports, outbound_kind, reachable
 from ..helpers import waited_ports, waits_in_post_start
 from ..i18n import Text, gettext_noop
+from ..memo import sidecars_enabled
 from ..patch import to_native_sidecar
 
 ID = "sidecar-start-order-assumed"
@@ -80,26 +80,31 @@ EXAMPLE = {"apps": "app", "app": "app", "port": "5432", "plain": "5432", "versio
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     apps = ctx.pod.containers
+    if len(apps) < 2:
+        return   # a helper needs an app container beside it that depends on it
     # each container read once: what it reaches on localhost and what it waits for; then a port
     # index, so each helper is compared only with the containers that touch one of its ports
-    dialling = [a for a in apps if not is_inbound_or_exporter(a)]
-    reach = {a.name: reachable(a) for a in dialling}
+    kinds = [outbound_kind(a) for a in apps]     # by position, as each container's own
+    reaches = [reachable(a) for a in apps]
+    dials_out = [not is_inbound_or_exporter(a) for a in apps]
+    dialling = [a for i, a in enumerate(apps) if dials_out[i]]
+    reach = {a.name: reaches[i] for i, a in enumerate(apps) if dials_out[i]}
     waits = {a.name: waited_ports(a) for a in dialling}
     touching: dict[int, list[Container]] = {}
     for a in dialling:
         for port in sorted(set(reach[a.name]) | waits[a.name]):
             touching.setdefault(port, []).append(a)
-    plain = [a for a in dialling if outbound_kind(a) is None]
+    plain = [a for i, a in enumerate(apps) if dials_out[i] and kinds[i] is None]
     listening = {a.name: listen_ports(a, ctx.pod) for a in apps}
     served = Counter(p for a in apps for p in set(listening[a.name]))
-    for s in apps:
+    for j, s in enumerate(apps):
         ports = listening[s.name]
         # a server the apps dial that dials none of the others itself: a helper, not the main container
-        leaf = not any(served[p] > (p in ports) for p in reachable(s))
+        leaf = not any(served[p] > (p in ports) for p in reaches[j])
         near = list({a.name: a for p in ports for a in touching.get(p, ()) if a is not s}.values())
         waiting = {a.name for a in near if waits[a.name] & set(ports)}
         found = [d for a in near if a.name not in waiting for d in dials(a, ports, reach[a.name])]
-        kind = outbound_kind(s)
+        kind = kinds[j]
         hold = hold_setting(ctx.pod, s)
         if hold is not None and not hold[1]:
             continue   # the manifest turns the wait off on purpose: a person decided

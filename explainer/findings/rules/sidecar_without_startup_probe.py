@@ -5,12 +5,12 @@ from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.model import Container
-from explainer.lifecycle.validate import sidecars_enabled
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
 from ..helpers import dials, listen_ports, outbound_kind
 from ..i18n import Text, gettext_noop
+from ..memo import sidecars_enabled
 from ..patch import SetKey, path_of, sidecar_probe_port, tcp_startup_probe
 from ..scripts import looks_like_proxy
 
@@ -56,11 +56,11 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     for c in pod.sidecars:
         if c.startup_probe is not None:
             continue
-        later = [x for x in pod.init_containers if x.index > c.index] + list(pod.containers)
         ports = listen_ports(c, pod)
+        if not (ports or looks_like_proxy(c) or outbound_kind(c)):
+            continue   # no port anyone could dial, and no proxy
+        later = [x for x in pod.init_containers if x.index > c.index] + list(pod.containers)
         users = sorted(x.name for x in later if dials(x, ports))
-        if not (ports or users or outbound_kind(c) or looks_like_proxy(c)):
-            continue
         nxt = later[0].name if later else Text(gettext_noop("the app containers"))
         known = sidecar_probe_port(pod, c, after_index=c.index)
         # never an invented port: one the manifest names, else a marked placeholder (no machine fix)

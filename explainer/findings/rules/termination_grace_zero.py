@@ -42,10 +42,10 @@ POD_WORKER_FLOOR = 1          # pod_workers.go calculateEffectiveGracePeriod
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    path = ctx.spec_path("terminationGracePeriodSeconds")
-    value = ctx.raw(path)
+    value = ctx.raw(tuple(ctx.pod.spec_path) + ("terminationGracePeriodSeconds",))
     if value != 0 or isinstance(value, bool):
         return
+    path = ctx.spec_path("terminationGracePeriodSeconds")
     hooks = [c.name for c in ctx.pod.containers + ctx.pod.sidecars if c.pre_stop is not None]
     hook_text = (Text(gettext_noop(" The preStop hooks of {names} get at most {floor} s before SIGTERM."),
                       {"names": ", ".join(hooks), "floor": POD_WORKER_FLOOR}) if hooks else "")

@@ -34,7 +34,7 @@ containers:
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     mounted = {m.volume for c in ctx.pod.all_containers for m in c.mounts}
-    raw = ctx.raw(ctx.spec_path("volumes"))
+    raw = ctx.raw(tuple(ctx.pod.spec_path) + ("volumes",))
     declared = [v.get("name") for v in raw if isinstance(v, dict)] if isinstance(raw, list) else []
     for i, name in enumerate(declared):
         if not isinstance(name, str) or name in mounted:
