@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from django.utils.safestring import SafeString, mark_safe
 
-from explainer.web.templatetags.explainer_tags import secs
+from explainer.web.panels import secs
 
 
 def rows_html(rows: list[dict[str, Any]]) -> SafeString:

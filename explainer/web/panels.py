@@ -13,10 +13,21 @@ from html import escape
 from typing import Any, Callable
 
 from django.urls import reverse
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeData, SafeString, mark_safe
 
 Gettext = Callable[[str], str]
 Ngettext = Callable[[str, str, int], str]
+
+
+def secs(t: Any) -> str:
+    """``{{ 1.5|secs }}`` → "1.5", ``{{ 0.0|secs }}`` → "0": seconds as the timeline writes them
+    (at most three decimals, no trailing zeros, never an exponent)."""
+    try:
+        value = round(float(t), 3)
+    except (TypeError, ValueError):
+        return str(t)
+    text = f"{value:.3f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
 
 
 def _v(value: Any) -> str:
@@ -149,3 +160,77 @@ def debug_target_options(containers: list[dict[str, Any]], selected: Any) -> Saf
     return mark_safe("".join(
         f'<option value="{_v(c["name"])}"{" selected" if selected == c["name"] else ""}>{_v(c["name"])}</option>'
         for c in containers if c["role"] != "ephemeral"))
+
+
+def _safe(value: Any) -> str:
+    """``{{ value }}`` of a value that may be marked safe (written-out HTML): as it is, else escaped."""
+    return str(value) if isinstance(value, SafeData) else escape(str(value))
+
+
+def pod_html(pod: Any, counter: int, gettext: Gettext) -> SafeString:
+    """One Pod's article: its summary, errors, notes, timeline, pitfalls, story and diagram.
+
+    Called while the page renders (the `pod_article` tag), so that `dot`, drawing the diagram in its
+    own process, is waited for only at the end, where the diagram goes."""
+    t = escape  # the translation of a label, escaped as `{% translate %}` escapes it
+    out = [f'\n<article class="pod" id="pod-{counter}">\n  <header class="pod-head">\n'
+           f'    <h2>{_v(pod.kind)} <span class="name">{_v(pod.name)}</span></h2>\n    ']
+    qos = ""
+    if pod.qos_class:
+        qos = (f'<span class="pill qos" title="{t(gettext("QoS class: the order in which the kubelet evicts Pods when the node runs short (BestEffort first, Guaranteed last)"))}">'  # noqa: E501
+               f'{gettext("QoS class %(qos)s") % {"qos": _v(pod.qos_class)}}</span>')
+    final = pod.final
+    if final:
+        at = gettext("at %(t)s s") % {"t": escape(secs(final.get("t")))}
+        out.append(f'\n    <p class="summary">\n      <span class="pill status">{_v(final.get("status"))}</span>\n'
+                   f'      <span class="pill">{t(gettext("phase"))} {_v(final.get("phase"))}</span>\n'
+                   f'      <span class="pill">{t(gettext("READY"))} {_v(final.get("ready_count"))}</span>\n'
+                   f'      <span class="pill">{t(gettext("RESTARTS"))} {_v(final.get("restarts"))}</span>\n'
+                   f'      <span class="muted">{at}</span>\n      {qos}\n    </p>\n    ')
+    elif pod.qos_class:
+        out.append(f'\n    <p class="summary">{qos}</p>\n    ')
+    out.append("\n  </header>\n  ")
+    if not pod.admitted:
+        items = "".join(
+            (f'<li><a href="#" class="line-link" data-line="{_v(e["line"])}">{_line(e["line"], gettext)}</a> '
+             if e.get("line") else "<li>") + f'{_v(e.get("message"))}</li>' for e in pod.errors)
+        out.append(f'\n  <div class="rejected" role="alert">\n'
+                   f'    <p><strong>{t(gettext("The API server would reject this Pod, so it never runs."))}</strong></p>\n'
+                   f'    <ul>{items}</ul>\n  </div>\n  ')
+    out.append("\n  ")
+    out.extend(f'<p class="note">{_v(note)}</p>' for note in pod.notes)
+    out.append("\n\n  ")
+    if pod.timeline_svg:
+        out.append(
+            f'\n  <section class="panel tl-panel" data-timeline="pod-{counter}" data-tl="{_safe(pod.timeline_json)}">\n'
+            f'    <h3>{t(gettext("Timeline"))}</h3>\n    <div class="timeline">{pod.timeline_svg}</div>\n'
+            f'    <details class="events">\n      <summary>{t(gettext("The same events as a table"))}</summary>\n'
+            f'      <table>\n        <thead><tr><th>{t(gettext("t (s)"))}</th><th>{t(gettext("Container"))}</th>'
+            f'<th>{t(gettext("Event"))}</th><th>{t(gettext("Detail"))}</th></tr></thead>\n'
+            f'        <tbody>{_safe(pod.rows_html)}</tbody>\n      </table>\n    </details>\n  </section>\n  ')
+    out.append(f"\n\n  {_safe(pod.findings_html)}\n\n  ")
+    if pod.steps:
+        out.append(f'\n  <section class="panel story" data-story="pod-{counter}">\n'
+                   f'    <h3>{t(gettext("What happens, step by step"))}</h3>\n    <ol>{_safe(pod.steps_html)}</ol>\n    ')
+        if pod.assumed:
+            items = "".join(f'<li><code>{_v(a["container"])}.{_v(a["field"])}</code>: {_v(a["why"])}</li>'
+                            for a in pod.assumed)
+            out.append(f'\n    <details><summary>{t(gettext("Assumptions"))}</summary>\n'
+                       f'      <ul class="muted">{items}</ul>\n    </details>\n    ')
+        out.append("\n  </section>\n  ")
+    out.append(f'\n\n  <section class="panel" data-diagram="pod-{counter}">\n'
+               f'    <h3>{t(gettext("What the containers share"))}</h3>\n    ')
+    if pod.diagram_url:
+        out.append(f'\n    <div class="scroll diagram"><img src="{_v(pod.diagram_url)}" loading="lazy" '
+                   f'alt="{t(gettext("The sharing diagram of this Pod"))}"></div>\n    ')
+    elif pod.diagram_svg:
+        names = ", ".join(_v(c["name"]) for c in pod.containers)
+        out.append(f'\n    <div class="scroll diagram" tabindex="0" role="img" '
+                   f'aria-label="{t(gettext("Diagram of what the containers share"))}: {names}">{pod.diagram_svg}</div>\n    ')
+    else:
+        out.append(f'\n    <p class="error">{_v(pod.diagram_error)}</p>\n'
+                   f'    <details open><summary>{t(gettext("Graphviz DOT source"))}</summary>\n'
+                   f'      <button type="button" class="copy" data-copy="#dot-{counter}">{t(gettext("Copy"))}</button>\n'
+                   f'      <pre id="dot-{counter}">{_v(pod.diagram_dot)}</pre></details>\n    ')
+    out.append("\n  </section>\n</article>\n")
+    return mark_safe("".join(out))

@@ -21,6 +21,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from explainer.lifecycle.errors import ErrorRecord
@@ -71,10 +72,13 @@ class SecurityHeadersMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         length = request.META.get("CONTENT_LENGTH") or "0"
         if length.isdigit() and int(length) > settings.MAX_REQUEST_BYTES:
-            response = error_response(413, _("The request is %(size)s bytes; the limit is %(limit)s bytes "
-                                             "(EXPLAINER_MAX_REQUEST_BYTES raises it where the explainer runs).")
-                                      % {"size": f"{int(length):,}", "limit": f"{settings.MAX_REQUEST_BYTES:,}"},
-                                      request=request)
+            # answered before LocaleMiddleware has run: in the reader's language, not in whatever language
+            # this thread's previous request left active
+            with translation.override(translation.get_language_from_request(request)):
+                response = error_response(413, _("The request is %(size)s bytes; the limit is %(limit)s bytes "
+                                                 "(EXPLAINER_MAX_REQUEST_BYTES raises it where the explainer runs).")
+                                          % {"size": f"{int(length):,}", "limit": f"{settings.MAX_REQUEST_BYTES:,}"},
+                                          request=request)
         else:
             response = self.get_response(request)
         embeddable = getattr(response, "embeddable", False)

@@ -11,7 +11,7 @@ from django.utils import translation
 
 from explainer.examples import EXAMPLES
 from explainer.explain import explain
-from explainer.web.panels import findings_html
+from explainer.web.panels import findings_html, pod_html
 from explainer.web.present import present
 
 FINDINGS = """{% load i18n %}
@@ -146,3 +146,121 @@ def test_the_what_if_rows_are_what_the_template_rendered(language: str, typed) -
                                    for c in pod.containers if c["role"] != "ephemeral")
                     expected = rows + "|" + Template(OPTIONS).render(Context(context))
                     assert Template(WRITTEN).render(Context(context)) == expected
+
+
+POD = """{% load i18n explainer_tags %}
+<article class="pod" id="pod-{{ forloop.counter }}">
+  <header class="pod-head">
+    <h2>{{ pod.kind }} <span class="name">{{ pod.name }}</span></h2>
+    {% if pod.final %}
+    <p class="summary">
+      <span class="pill status">{{ pod.final.status }}</span>
+      <span class="pill">{% translate "phase" %} {{ pod.final.phase }}</span>
+      <span class="pill">{% translate "READY" %} {{ pod.final.ready_count }}</span>
+      <span class="pill">{% translate "RESTARTS" %} {{ pod.final.restarts }}</span>
+      <span class="muted">{% blocktranslate with t=pod.final.t|secs %}at {{ t }} s{% endblocktranslate %}</span>
+      {% if pod.qos_class %}<span class="pill qos" title="{% translate "QoS class: the order in which the kubelet evicts Pods when the node runs short (BestEffort first, Guaranteed last)" %}">{% blocktranslate with qos=pod.qos_class %}QoS class {{ qos }}{% endblocktranslate %}</span>{% endif %}
+    </p>
+    {% elif pod.qos_class %}
+    <p class="summary"><span class="pill qos" title="{% translate "QoS class: the order in which the kubelet evicts Pods when the node runs short (BestEffort first, Guaranteed last)" %}">{% blocktranslate with qos=pod.qos_class %}QoS class {{ qos }}{% endblocktranslate %}</span></p>
+    {% endif %}
+  </header>
+  {% if not pod.admitted %}
+  <div class="rejected" role="alert">
+    <p><strong>{% translate "The API server would reject this Pod, so it never runs." %}</strong></p>
+    <ul>{% for e in pod.errors %}<li>{% if e.line %}<a href="#" class="line-link" data-line="{{ e.line }}">{% blocktranslate with line=e.line %}line {{ line }}{% endblocktranslate %}</a> {% endif %}{{ e.message }}</li>{% endfor %}</ul>
+  </div>
+  {% endif %}
+  {% for note in pod.notes %}<p class="note">{{ note }}</p>{% endfor %}
+
+  {% if pod.timeline_svg %}
+  <section class="panel tl-panel" data-timeline="pod-{{ forloop.counter }}" data-tl="{{ pod.timeline_json }}">
+    <h3>{% translate "Timeline" %}</h3>
+    <div class="timeline">{{ pod.timeline_svg|safe }}</div>
+    <details class="events">
+      <summary>{% translate "The same events as a table" %}</summary>
+      <table>
+        <thead><tr><th>{% translate "t (s)" %}</th><th>{% translate "Container" %}</th><th>{% translate "Event" %}</th><th>{% translate "Detail" %}</th></tr></thead>
+        <tbody>{{ pod.rows_html }}</tbody>
+      </table>
+    </details>
+  </section>
+  {% endif %}
+
+  {{ pod.findings_html }}
+
+  {% if pod.steps %}
+  <section class="panel story" data-story="pod-{{ forloop.counter }}">
+    <h3>{% translate "What happens, step by step" %}</h3>
+    <ol>{{ pod.steps_html }}</ol>
+    {% if pod.assumed %}
+    <details><summary>{% translate "Assumptions" %}</summary>
+      <ul class="muted">{% for a in pod.assumed %}<li><code>{{ a.container }}.{{ a.field }}</code>: {{ a.why }}</li>{% endfor %}</ul>
+    </details>
+    {% endif %}
+  </section>
+  {% endif %}
+
+  <section class="panel" data-diagram="pod-{{ forloop.counter }}">
+    <h3>{% translate "What the containers share" %}</h3>
+    {% if pod.diagram_url %}
+    <div class="scroll diagram"><img src="{{ pod.diagram_url }}" loading="lazy" alt="{% translate 'The sharing diagram of this Pod' %}"></div>
+    {% elif pod.diagram_svg %}
+    <div class="scroll diagram" tabindex="0" role="img" aria-label="{% translate 'Diagram of what the containers share' %}: {% for c in pod.containers %}{{ c.name }}{% if not forloop.last %}, {% endif %}{% endfor %}">{{ pod.diagram_svg|safe }}</div>
+    {% else %}
+    <p class="error">{{ pod.diagram_error }}</p>
+    <details open><summary>{% translate "Graphviz DOT source" %}</summary>
+      <button type="button" class="copy" data-copy="#dot-{{ forloop.counter }}">{% translate "Copy" %}</button>
+      <pre id="dot-{{ forloop.counter }}">{{ pod.diagram_dot }}</pre></details>
+    {% endif %}
+  </section>
+</article>
+"""
+POD_PAGE = "{% for pod in pods %}" + POD + "{% endfor %}"
+
+
+def _pods_both_ways(manifest: str, scenario=None) -> None:
+    pods = present(explain(manifest, scenario))
+    expected = Template(POD_PAGE).render(Context({"pods": pods}))
+    assert "".join(pod_html(p, i, translation.gettext) for i, p in enumerate(pods, 1)) == expected
+    written = Template("{% load explainer_tags %}{% for pod in pods %}{% pod_article pod %}{% endfor %}")
+    assert written.render(Context({"pods": pods})) == expected
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.slug)
+def test_the_pod_article_is_what_the_template_rendered(example, language: str) -> None:
+    with translation.override(language):
+        _pods_both_ways(example.manifest(), example.scenario or None)
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_the_pod_article_is_what_the_template_rendered_on_real_world_manifests(language: str) -> None:
+    with translation.override(language):
+        for path in REALWORLD:
+            _pods_both_ways(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("language", ["en", "zh-hans"])
+def test_the_pod_article_escapes_as_the_template_did(language: str) -> None:
+    from django.utils.safestring import mark_safe
+    from explainer.web.present import PodView
+    hostile = PodView("a<b>", "Pod&", 3, False, [{"message": "<x> & 'y'", "line": 7}, {"message": "\"q\"", "line": None}],
+                      ["note <b>", "'n'"])
+    hostile.final = {"status": "<S>", "phase": "P&", "ready_count": "1/2", "restarts": 12345, "t": 2.5}
+    hostile.qos_class = "Burstable<"
+    hostile.timeline_svg, hostile.timeline_json = "<svg/>", '{"a":"<&\'\">"}'
+    hostile.rows_html, hostile.steps_html = mark_safe("<tr></tr>"), "<li>unsafe</li>"
+    hostile.steps = [{"t": 1}]
+    hostile.assumed = [{"container": "c<1>", "field": "f&", "why": "w'"}]
+    hostile.findings_html = mark_safe("<section></section>")
+    hostile.containers = [{"name": "c<1>"}, {"name": "d&"}]
+    hostile.svg = "<svg id='d'/>"
+    lazy = PodView("p", "Pod", 1, True, [], [])
+    lazy.diagram_url = "/diagram/x.svg?a=1&b=2"
+    broken = PodView("p", "Pod", 1, True, [], [])
+    broken.error, broken.diagram_dot = "dot <failed>", "digraph { a -> b }"
+    with translation.override(language):
+        pods = [hostile, lazy, broken]
+        expected = Template(POD_PAGE).render(Context({"pods": pods}))
+        assert "".join(pod_html(p, i, translation.gettext) for i, p in enumerate(pods, 1)) == expected

@@ -146,3 +146,15 @@ def test_make_serve_refuses_several_workers_on_the_per_process_cache() -> None:
     assert done.returncode != 0 and "needs REDIS_URL" in done.stdout
     gunicorn_conf = (ROOT / "gunicorn.conf.py").read_text()
     assert 'worker_class = "gthread"' in gunicorn_conf and "timeout = 30" in gunicorn_conf
+
+
+def test_an_oversized_body_is_refused_in_the_readers_language_whatever_the_last_request_used(
+        client: Client, settings) -> None:
+    """The 413 is written before LocaleMiddleware runs: it must not take the language a previous request
+    left active in the thread."""
+    settings.MAX_REQUEST_BYTES = 1000
+    client.get("/", HTTP_ACCEPT_LANGUAGE="zh-hans")           # leaves Chinese active in this thread
+    english = client.post("/", {"manifest": "x" * 5000, "version": "1.34"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert english.status_code == 413 and b"limit is 1,000 bytes" in english.content
+    chinese = client.post("/", {"manifest": "x" * 5000, "version": "1.34"}, HTTP_ACCEPT_LANGUAGE="zh-hans")
+    assert chinese.status_code == 413 and 'lang="zh-hans"' in chinese.content.decode()

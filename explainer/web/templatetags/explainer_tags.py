@@ -1,25 +1,18 @@
-"""Template helpers: seconds as the timeline writes them, and the what-if panel's rows (web/panels.py)."""
+"""Template helpers: seconds as the timeline writes them; a Pod's article and the what-if panel's rows,
+written out in Python (web/panels.py)."""
 from __future__ import annotations
 
 from typing import Any
 
 from django import template
 
-from explainer.web.panels import debug_target_options, whatif_rows_html
+from explainer.web.panels import debug_target_options, pod_html, secs, whatif_rows_html
+from explainer.web.present import active_gettext
 
 register = template.Library()
 
 
-@register.filter
-def secs(t: Any) -> str:
-    """``{{ 1.5|secs }}`` → "1.5", ``{{ 0.0|secs }}`` → "0": seconds as the timeline writes them
-    (at most three decimals, no trailing zeros, never an exponent)."""
-    try:
-        value = round(float(t), 3)
-    except (TypeError, ValueError):
-        return str(t)
-    text = f"{value:.3f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
+register.filter("secs", secs)
 
 
 @register.simple_tag
@@ -32,3 +25,9 @@ def whatif_rows(containers: Any, values: Any) -> str:
 def debug_targets(containers: Any, selected: Any) -> str:
     """``{% debug_targets pod.containers pod_controls.debug_target %}``: the debug target's options."""
     return debug_target_options(containers or [], selected)
+
+
+@register.simple_tag(takes_context=True)
+def pod_article(context: Any, pod: Any) -> str:
+    """``{% pod_article pod %}`` inside the page's loop over Pods: the Pod's article (web/panels.py)."""
+    return pod_html(pod, context["forloop"]["counter"], active_gettext())
