@@ -1,11 +1,12 @@
-"""Two panels of every result as HTML: the pitfalls (findings) and the what-if table's rows.
+"""The parts of a result page written out in Python: a Pod's article, its pitfalls (findings) panel
+and the what-if panel.
 
-Like the event table and the story (`lists.py`), they are written out in Python: Django's template
-engine spends a few microseconds on every value, tag and translation it renders, and these two
-panels were two thirds of a what-if answer's template time (issue 14).  Escaped as the templates
-escaped them (``{% translate %}`` escapes the translation, ``{% blocktranslate %}`` only its
-values); `tests/web/test_panels.py` renders the templates they replace and checks the two agree
-byte for byte, in both languages.
+Like the event table and the story (`lists.py`): Django's template engine spends a few microseconds
+on every value, tag and translation it renders, and these parts were most of a what-if answer's
+template time (issue 14).  Escaped as the templates escaped them: values escaped, a label's
+translation written as it is (``{% translate "…" %}`` writes the translation of a literal so), and
+``{% blocktranslate %}`` escaping only its values.  `tests/web/test_panels.py` renders the templates
+they replace and checks that the two agree byte for byte, in both languages.
 """
 from __future__ import annotations
 
@@ -43,11 +44,11 @@ def _or_empty(value: Any) -> str:
 def findings_html(pod: Any, counter: int, gettext: Gettext, ngettext: Ngettext) -> SafeString:
     """The pitfalls panel of the ``counter``-th Pod of the page (1-based)."""
     out = [f'\n<section class="panel findings" id="findings-{counter}">\n'
-           f'  <h3>{escape(gettext("Pitfalls"))} <span class="count">{len(pod.findings)}</span></h3>\n  ']
+           f'  <h3>{gettext("Pitfalls")} <span class="count">{len(pod.findings)}</span></h3>\n  ']
     if len(pod.severity_counts) > 1:
-        out.append(f'\n  <fieldset class="severity-filter">\n    <legend>{escape(gettext("Show"))}</legend>\n    ')
+        out.append(f'\n  <fieldset class="severity-filter">\n    <legend>{gettext("Show")}</legend>\n    ')
         for sev, n in pod.severity_counts:
-            label = escape(gettext("errors")) if sev == "error" else escape(gettext("warnings")) if sev == "warning" else escape(gettext("info"))
+            label = gettext("errors") if sev == "error" else gettext("warnings") if sev == "warning" else gettext("info")
             out.append(f'\n    <label class="sev-{_v(sev)}"><input type="checkbox" value="{_v(sev)}" checked>\n'
                        f'      {label} ({_v(n)})</label>\n    ')
         out.append("\n  </fieldset>\n  ")
@@ -57,7 +58,7 @@ def findings_html(pod: Any, counter: int, gettext: Gettext, ngettext: Ngettext) 
     for i, f in enumerate(groups, 1):
         out.append(_finding(f, counter, i, gettext, ngettext, fix_url))
     if not groups:
-        out.append(f'\n  <p class="muted">{escape(gettext("No pitfalls found."))}</p>\n  ')
+        out.append(f'\n  <p class="muted">{gettext("No pitfalls found.")}</p>\n  ')
     out.append("\n</section>\n")
     return mark_safe("".join(out))
 
@@ -71,8 +72,8 @@ def _apply_fix(f: dict[str, Any], gettext: Gettext, fix_url: str) -> str:
     """The "Apply fix" button: it applies a finding's fix in the editor (static/app.js)."""
     return (f'<button type="button" class="apply-fix" hidden data-url="{fix_url}" data-rule="{_v(f.get("id"))}" '
             f'data-container="{_or_empty(f.get("container"))}" data-line="{_or_empty(f.get("line"))}" '
-            f'data-undo-label="{escape(gettext("Undo fix"))}" '
-            f'title="{escape(gettext("Change the editor’s text as shown, then explain it again"))}">{escape(gettext("Apply fix"))}</button>\n')
+            f'data-undo-label="{gettext("Undo fix")}" '
+            f'title="{gettext("Change the editor’s text as shown, then explain it again")}">{gettext("Apply fix")}</button>\n')
 
 
 def _finding(f: dict[str, Any], counter: int, i: int, gettext: Gettext, ngettext: Ngettext, fix_url: str) -> str:
@@ -93,7 +94,7 @@ def _finding(f: dict[str, Any], counter: int, i: int, gettext: Gettext, ngettext
     out.append(f'\n      <span class="rule-id muted">{_v(f.get("id"))}</span>\n    </summary>\n    ')
     if grouped:
         out.append(f'\n    <p>{_v(f.get("explanation"))}</p>\n'
-                   f'    <p class="muted">{escape(gettext("The same for each of these containers:"))}</p>\n'
+                   f'    <p class="muted">{gettext("The same for each of these containers:")}</p>\n'
                    f'    <ul class="group-members">')
         for m in f["members"]:
             out.append(f"\n      <li><code>{_v(m.get('container'))}</code>")
@@ -114,10 +115,10 @@ def _finding(f: dict[str, Any], counter: int, i: int, gettext: Gettext, ngettext
             head = gettext("Write instead (shown for %(c)s; the same for each container, with its name)") % {
                 "c": _v(f.get("container"))}
         else:
-            head = escape(gettext("Write instead"))
+            head = gettext("Write instead")
         fix_id = f"fix-{counter}-{i}"
         out.append(f'\n    <div class="fix">\n      <div class="fix-head"><span>{head}</span>\n'
-                   f'        <button type="button" class="copy" data-copy="#{fix_id}">{escape(gettext("Copy"))}</button>\n        ')
+                   f'        <button type="button" class="copy" data-copy="#{fix_id}">{gettext("Copy")}</button>\n        ')
         if f.get("fixable") and not grouped:
             out.append(_apply_fix(f, gettext, fix_url))
         out.append(f'</div>\n      <pre id="{fix_id}"><code>{_v(f["fix"])}</code></pre>\n    </div>\n    ')
@@ -172,20 +173,19 @@ def pod_html(pod: Any, counter: int, gettext: Gettext) -> SafeString:
 
     Called while the page renders (the `pod_article` tag), so that `dot`, drawing the diagram in its
     own process, is waited for only at the end, where the diagram goes."""
-    t = escape  # the translation of a label, escaped as `{% translate %}` escapes it
     out = [f'\n<article class="pod" id="pod-{counter}">\n  <header class="pod-head">\n'
            f'    <h2>{_v(pod.kind)} <span class="name">{_v(pod.name)}</span></h2>\n    ']
     qos = ""
     if pod.qos_class:
-        qos = (f'<span class="pill qos" title="{t(gettext("QoS class: the order in which the kubelet evicts Pods when the node runs short (BestEffort first, Guaranteed last)"))}">'  # noqa: E501
+        qos = (f'<span class="pill qos" title="{gettext("QoS class: the order in which the kubelet evicts Pods when the node runs short (BestEffort first, Guaranteed last)")}">'  # noqa: E501
                f'{gettext("QoS class %(qos)s") % {"qos": _v(pod.qos_class)}}</span>')
     final = pod.final
     if final:
         at = gettext("at %(t)s s") % {"t": escape(secs(final.get("t")))}
         out.append(f'\n    <p class="summary">\n      <span class="pill status">{_v(final.get("status"))}</span>\n'
-                   f'      <span class="pill">{t(gettext("phase"))} {_v(final.get("phase"))}</span>\n'
-                   f'      <span class="pill">{t(gettext("READY"))} {_v(final.get("ready_count"))}</span>\n'
-                   f'      <span class="pill">{t(gettext("RESTARTS"))} {_v(final.get("restarts"))}</span>\n'
+                   f'      <span class="pill">{gettext("phase")} {_v(final.get("phase"))}</span>\n'
+                   f'      <span class="pill">{gettext("READY")} {_v(final.get("ready_count"))}</span>\n'
+                   f'      <span class="pill">{gettext("RESTARTS")} {_v(final.get("restarts"))}</span>\n'
                    f'      <span class="muted">{at}</span>\n      {qos}\n    </p>\n    ')
     elif pod.qos_class:
         out.append(f'\n    <p class="summary">{qos}</p>\n    ')
@@ -195,7 +195,7 @@ def pod_html(pod: Any, counter: int, gettext: Gettext) -> SafeString:
             (f'<li><a href="#" class="line-link" data-line="{_v(e["line"])}">{_line(e["line"], gettext)}</a> '
              if e.get("line") else "<li>") + f'{_v(e.get("message"))}</li>' for e in pod.errors)
         out.append(f'\n  <div class="rejected" role="alert">\n'
-                   f'    <p><strong>{t(gettext("The API server would reject this Pod, so it never runs."))}</strong></p>\n'
+                   f'    <p><strong>{gettext("The API server would reject this Pod, so it never runs.")}</strong></p>\n'
                    f'    <ul>{items}</ul>\n  </div>\n  ')
     out.append("\n  ")
     out.extend(f'<p class="note">{_v(note)}</p>' for note in pod.notes)
@@ -203,34 +203,85 @@ def pod_html(pod: Any, counter: int, gettext: Gettext) -> SafeString:
     if pod.timeline_svg:
         out.append(
             f'\n  <section class="panel tl-panel" data-timeline="pod-{counter}" data-tl="{_safe(pod.timeline_json)}">\n'
-            f'    <h3>{t(gettext("Timeline"))}</h3>\n    <div class="timeline">{pod.timeline_svg}</div>\n'
-            f'    <details class="events">\n      <summary>{t(gettext("The same events as a table"))}</summary>\n'
-            f'      <table>\n        <thead><tr><th>{t(gettext("t (s)"))}</th><th>{t(gettext("Container"))}</th>'
-            f'<th>{t(gettext("Event"))}</th><th>{t(gettext("Detail"))}</th></tr></thead>\n'
+            f'    <h3>{gettext("Timeline")}</h3>\n    <div class="timeline">{pod.timeline_svg}</div>\n'
+            f'    <details class="events">\n      <summary>{gettext("The same events as a table")}</summary>\n'
+            f'      <table>\n        <thead><tr><th>{gettext("t (s)")}</th><th>{gettext("Container")}</th>'
+            f'<th>{gettext("Event")}</th><th>{gettext("Detail")}</th></tr></thead>\n'
             f'        <tbody>{_safe(pod.rows_html)}</tbody>\n      </table>\n    </details>\n  </section>\n  ')
     out.append(f"\n\n  {_safe(pod.findings_html)}\n\n  ")
     if pod.steps:
         out.append(f'\n  <section class="panel story" data-story="pod-{counter}">\n'
-                   f'    <h3>{t(gettext("What happens, step by step"))}</h3>\n    <ol>{_safe(pod.steps_html)}</ol>\n    ')
+                   f'    <h3>{gettext("What happens, step by step")}</h3>\n    <ol>{_safe(pod.steps_html)}</ol>\n    ')
         if pod.assumed:
             items = "".join(f'<li><code>{_v(a["container"])}.{_v(a["field"])}</code>: {_v(a["why"])}</li>'
                             for a in pod.assumed)
-            out.append(f'\n    <details><summary>{t(gettext("Assumptions"))}</summary>\n'
+            out.append(f'\n    <details><summary>{gettext("Assumptions")}</summary>\n'
                        f'      <ul class="muted">{items}</ul>\n    </details>\n    ')
         out.append("\n  </section>\n  ")
     out.append(f'\n\n  <section class="panel" data-diagram="pod-{counter}">\n'
-               f'    <h3>{t(gettext("What the containers share"))}</h3>\n    ')
+               f'    <h3>{gettext("What the containers share")}</h3>\n    ')
     if pod.diagram_url:
         out.append(f'\n    <div class="scroll diagram"><img src="{_v(pod.diagram_url)}" loading="lazy" '
-                   f'alt="{t(gettext("The sharing diagram of this Pod"))}"></div>\n    ')
+                   f'alt="{gettext("The sharing diagram of this Pod")}"></div>\n    ')
     elif pod.diagram_svg:
         names = ", ".join(_v(c["name"]) for c in pod.containers)
         out.append(f'\n    <div class="scroll diagram" tabindex="0" role="img" '
-                   f'aria-label="{t(gettext("Diagram of what the containers share"))}: {names}">{pod.diagram_svg}</div>\n    ')
+                   f'aria-label="{gettext("Diagram of what the containers share")}: {names}">{pod.diagram_svg}</div>\n    ')
     else:
         out.append(f'\n    <p class="error">{_v(pod.diagram_error)}</p>\n'
-                   f'    <details open><summary>{t(gettext("Graphviz DOT source"))}</summary>\n'
-                   f'      <button type="button" class="copy" data-copy="#dot-{counter}">{t(gettext("Copy"))}</button>\n'
+                   f'    <details open><summary>{gettext("Graphviz DOT source")}</summary>\n'
+                   f'      <button type="button" class="copy" data-copy="#dot-{counter}">{gettext("Copy")}</button>\n'
                    f'      <pre id="dot-{counter}">{_v(pod.diagram_dot)}</pre></details>\n    ')
     out.append("\n  </section>\n</article>\n")
+    return mark_safe("".join(out))
+
+
+def whatif_panel_html(context: Any, gettext: Gettext) -> SafeString:
+    """The what-if panel (partials/_whatif.html before it was written out): the first Pod's
+    containers with what the reader typed, the Pod's controls, and the scenario as YAML.
+    ``context`` is the page's template context (pods, whatif_values, pod_controls, form,
+    scenario_yaml, request)."""
+    form = context.get("form")
+    field = form["scenario"] if form is not None and hasattr(form, "__getitem__") else None
+    typed = field.value() if field is not None else ""
+    errors = list(field.errors) if field is not None else []
+    scenario_yaml = context.get("scenario_yaml") or ""
+    request = context.get("request")
+    htmx = bool(getattr(request, "htmx", False))
+    pods = context.get("pods") or []
+    pod = pods[0] if pods else None
+    intro = gettext("Containers' real behaviour is not in the manifest. Change it here; the explanation follows.")
+    out = [f'\n<details id="what-if" class="what-if" {"open" if scenario_yaml or typed else ""} '
+           f'hx-swap-oob="{"true" if htmx else ""}">\n  <summary>{gettext("What if…")}</summary>\n'
+           f'  <p class="muted">{intro}</p>\n  ']
+    if pod:
+        controls = context.get("pod_controls")
+        control = (lambda key: controls.get(key, "")) if isinstance(controls, dict) else (lambda key: "")
+        out.append(
+            f'\n  <table class="whatif-table">\n    <thead><tr>\n'
+            f'      <th>{gettext("Container")}</th><th>{gettext("Crashes first")}</th>\n'
+            f'      <th>{gettext("Healthy after (s)")}</th><th>{gettext("Runs for (s)")}</th>\n'
+            f'      <th>{gettext("Ignores SIGTERM")}</th>\n    </tr></thead>\n    <tbody>\n'
+            f'    {whatif_rows_html(pod.containers, context.get("whatif_values"))}\n    </tbody>\n  </table>\n'
+            f'  <div class="pod-controls">\n'
+            f'    <label>{gettext("Delete the Pod at (s)")} <input type="number" min="0" step="1" name="delete_at" '
+            f'value="{_v(control("delete_at"))}"></label>\n'
+            f'    <label>{gettext("kubectl debug at (s)")} <input type="number" min="0" step="1" name="debug_at" '
+            f'value="{_v(control("debug_at"))}"></label>\n'
+            f'    <label>{gettext("target")}\n      <select name="debug_target"><option value="">—</option>\n'
+            f'        {debug_target_options(pod.containers, control("debug_target"))}\n      </select></label>\n'
+            f'    <label>{gettext("image")} <input name="debug_image" '
+            f'value="{_v(control("debug_image") or "busybox:1.36")}" size="14"></label>\n  </div>\n  ')
+    else:
+        out.append(f'\n  <p class="muted">{gettext("Explain a manifest first: its containers appear here.")}</p>\n  ')
+    invalid = ' aria-invalid="true"' if errors else ""
+    out.append(f'\n  <details class="advanced">\n    <summary>{gettext("Scenario as YAML")}</summary>\n    \n'
+               f'    <textarea name="scenario" cols="40" rows="6" spellcheck="false" id="scenario"{invalid}>\n'
+               f'{_v("" if typed is None else typed)}</textarea>\n    ')
+    if errors:
+        out.append('<ul class="errors">' + "".join(f"<li>{_v(e)}</li>" for e in errors) + "</ul>")
+    out.append("\n    ")
+    if scenario_yaml:
+        out.append(f'<p class="muted">{gettext("In effect:")}</p><pre class="scenario-effective">{_v(scenario_yaml)}</pre>')
+    out.append("\n  </details>\n</details>\n")
     return mark_safe("".join(out))
