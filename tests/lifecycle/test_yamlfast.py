@@ -95,6 +95,8 @@ def test_the_fast_reader_reads_almost_every_fixture() -> None:
 # text, does the fast reader read it (else it leaves it to the event reader)
 TABLE = [
     ("", True),
+    ("a: 1\n" + "# x\n" * 15_000, True),                 # 60 kB: under FAST_MAX_CHARS
+    ("a: 1\n" + "# x\n" * 17_000, False),                # 68 kB: a large text keeps the event reader's linear time
     ("# only a comment\n", True),
     ("---\n", True),
     ("---", True),
