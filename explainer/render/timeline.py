@@ -161,8 +161,13 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
     right_edge = plot_x + plot_w + RIGHT_PAD
     width = _r(right_edge)
 
+    xs: dict[float, float] = {}     # the same moments are placed again and again (bars, markers, strip)
+
     def x_of(t: float) -> float:
-        return _r(plot_x + axis.x(t))
+        x = xs.get(t)
+        if x is None:
+            x = xs[t] = _r(plot_x + axis.x(t))
+        return x
 
     # vertical: heading, legend, note, guide labels, strip, axis, lanes, axis
     y = float(MARGIN)

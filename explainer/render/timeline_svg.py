@@ -9,7 +9,6 @@ import hashlib
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-from xml.sax.saxutils import escape
 
 from .timeline_model import GROUP_GAP, MARGIN, Gettext, TimelineLayout, _identity, _secs
 from .timeline_style import STYLE
@@ -21,13 +20,23 @@ _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]
 
 
 def _t(s: object) -> str:
-    """Escape text content (and drop characters XML 1.0 cannot hold)."""
-    return escape(_INVALID_XML.sub("\ufffd", str(s)))
+    """Escape text content (and drop characters XML 1.0 cannot hold).
+
+    What ``xml.sax.saxutils.escape`` does, inline; the substitution only runs when the text has a
+    non-printable character (every character XML 1.0 cannot hold is one: controls, surrogates,
+    U+FFFE/U+FFFF), which labels and tooltips rarely have but for their line breaks."""
+    s = str(s)
+    if not s.isprintable():
+        s = _INVALID_XML.sub("\ufffd", s)
+    return s.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
 
 
 def _q(s: object) -> str:
-    """A double-quoted attribute value."""
-    return '"' + escape(_INVALID_XML.sub("\ufffd", str(s)), {'"': "&quot;", "\n": "&#10;", "\t": "&#9;"}) + '"'
+    """A double-quoted attribute value (`_t`, and quotes, line breaks and tabs as references)."""
+    s = str(s).replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;").replace('"', "&quot;")
+    if not s.isprintable():
+        s = _INVALID_XML.sub("\ufffd", s).replace("\n", "&#10;").replace("\t", "&#9;")
+    return '"' + s + '"'
 
 
 @functools.lru_cache(maxsize=8192)
