@@ -122,6 +122,21 @@ def _label_place(x0: float, x1: float, width: float, gaps: Sequence[tuple[float,
     return None
 
 
+_PHASES = ("Pending", "Running", "Succeeded", "Failed")
+
+
+def _phase_css(v: str) -> str:
+    return f"tl-seg tl-phase-{v.lower() if v in _PHASES else 'unknown'}"
+
+
+def _status_css(v: str) -> str:
+    return f"tl-seg tl-status-{_status_class(v)}"
+
+
+def _ready_css(v: str) -> str:
+    return f"tl-seg tl-ready-{v.lower()}"
+
+
 def _strip_segments(timeline, rows: list[StripRow], view_end: float, bar_end: float,
                     x_of: Callable[[float], float], _: Gettext,
                     gaps: Sequence[tuple[float, float]] = ()) -> list[Segment]:
@@ -130,31 +145,32 @@ def _strip_segments(timeline, rows: list[StripRow], view_end: float, bar_end: fl
     row = {r.key: r for r in rows}
     out: list[Segment] = []
     pts = [p for p in timeline if p.t <= view_end]
-    values = {
-        "phase": lambda p: p.phase,
-        "status": lambda p: p.status,
-        "ready": lambda p: "True" if p.ready else "False",
-    }
-    phases = ("Pending", "Running", "Succeeded", "Failed")
-    css = {
-        "phase": lambda v: f"tl-seg tl-phase-{v.lower() if v in phases else 'unknown'}",
-        "status": lambda v: f"tl-seg tl-status-{_status_class(v)}",
-        "ready": lambda v: f"tl-seg tl-ready-{v.lower()}",
-    }
-    names = {"phase": _("Phase"), "status": _("Status"), "ready": _("Ready")}
-    for key, get in values.items():
+    starts = [p.t for p in pts]
+    ends = starts[1:] + [bar_end]
+    # the rows' values at each point; the status row also says READY and RESTARTS in its tooltip
+    values = (
+        ("phase", _("Phase"), [p.phase for p in pts], _phase_css, None),
+        ("status", _("Status"), [p.status for p in pts], _status_css,
+         [f"READY {p.ready_count}, RESTARTS {p.restarts}" for p in pts]),
+        ("ready", _("Ready"), ["True" if p.ready else "False" for p in pts], _ready_css, None),
+    )
+    span_text, blip_end_text, blip_text = (_("{row}: {value} from {t0} s to {t1} s"), _("{row}: {value} at {t} s"),
+                                           _("{row}: {value} at {t} s (momentarily)"))
+    for key, name, vals, css, extras in values:
         r = row[key]
+        ry = _r(r.y)
         runs: list[list[Any]] = []        # [value, t0, t1, extra]
-        for i, p in enumerate(pts):
-            v = get(p)
-            t1 = pts[i + 1].t if i + 1 < len(pts) else bar_end
-            extra = f"READY {p.ready_count}, RESTARTS {p.restarts}" if key == "status" else ""
-            if runs and runs[-1][0] == v and runs[-1][2] >= p.t - 1e-9:
-                runs[-1][2] = max(runs[-1][2], t1)
-                if extra and extra not in runs[-1][3]:
-                    runs[-1][3].append(extra)
+        last: list[Any] | None = None
+        for i, v in enumerate(vals):
+            t, t1 = starts[i], ends[i]
+            if last is not None and last[0] == v and last[2] >= t - 1e-9:
+                if t1 > last[2]:
+                    last[2] = t1
+                if extras is not None and extras[i] not in last[3]:
+                    last[3].append(extras[i])
             else:
-                runs.append([v, p.t, t1, [extra] if extra else []])
+                last = [v, t, t1, [extras[i]] if extras is not None else []]
+                runs.append(last)
         blips: list[list[Any]] = []       # values held for no time, grouped by x: [x, t, values]
         for v, t0, t1, extra in runs:
             x0, x1 = x_of(t0), x_of(t1)
@@ -164,21 +180,21 @@ def _strip_segments(timeline, rows: list[StripRow], view_end: float, bar_end: fl
                 else:
                     blips.append([x0, t0, [v]])
                 continue
-            tip = _("{row}: {value} from {t0} s to {t1} s").format(row=names[key], value=v, t0=_secs(t0),
-                                                                     t1=_secs(t1))
+            tip = span_text.format(row=name, value=v, t0=_secs(t0), t1=_secs(t1))
             if extra:
                 tip += "\n" + "; ".join(extra)
-            at = _label_place(x0, x1, text_width(v, SMALL) + 8, gaps)
-            out.append(Segment(key, v, t0, t1, x0, _r(x1 - x0), _r(r.y), r.height, css[key](v), tip,
+            width = text_width(v, SMALL) + 8
+            if gaps:
+                at = _label_place(x0, x1, width, gaps)
+            else:
+                at = x0 if x1 - x0 >= width else None
+            out.append(Segment(key, v, t0, t1, x0, _r(x1 - x0), ry, r.height, css(v), tip,
                                v if at is not None else "", label_x=_r(at + 4) if at is not None else None))
         for x0, t0, vs in blips:
             value = " → ".join(vs)
-            at_end = t0 >= bar_end
-            tip = (_("{row}: {value} at {t} s") if at_end else _("{row}: {value} at {t} s (momentarily)")).format(
-                row=names[key], value=value, t=_secs(t0))
-            cls = next((css[key](v) for v in vs if "-bad" in css[key](v) or "-failed" in css[key](v)),
-                       css[key](vs[-1]))
-            out.append(Segment(key, value, t0, t0, _r(x0 - 1), 2.0, _r(r.y), r.height, cls + " tl-blip", tip, "",
+            tip = (blip_end_text if t0 >= bar_end else blip_text).format(row=name, value=value, t=_secs(t0))
+            cls = next((css(v) for v in vs if "-bad" in css(v) or "-failed" in css(v)), css(vs[-1]))
+            out.append(Segment(key, value, t0, t0, _r(x0 - 1), 2.0, ry, r.height, cls + " tl-blip", tip, "",
                                True))
     return out
 
