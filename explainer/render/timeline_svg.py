@@ -168,14 +168,18 @@ def _defs(sid: str, lay: TimelineLayout) -> str:
             '</defs>')
 
 
+_PATTERNS = {"terminating": "hatch", "backoff": "stripes"}
+
+
 def _pattern(state: str, sid: str) -> str:
     """The pattern drawn over a bar of ``state`` ("" for none)."""
-    return {"terminating": f"url(#{sid}-hatch)", "backoff": f"url(#{sid}-stripes)"}.get(state, "")
+    name = _PATTERNS.get(state)
+    return f"url(#{sid}-{name})" if name else ""
 
 
 def _bar_shape(css: str, box: str, state: str, sid: str, assumed: bool = False) -> str:
     out = f"<rect class={_q(css)} {box}/>"
-    if _pattern(state, sid):
+    if state in _PATTERNS:
         out += f'<rect class="tl-pattern" {box} fill="{_pattern(state, sid)}"/>'
     if assumed:
         out += f'<rect class="tl-assumed" {box} fill="url(#{sid}-dots)"/>'
@@ -214,15 +218,20 @@ def _svg_legend(lay: TimelineLayout, sid: str) -> list[str]:
     return o
 
 
+@functools.lru_cache(maxsize=1024)
 def _zigzag(x: float, y0: float, y1: float) -> str:
-    """A vertical zig-zag from y0 to y1 around x: the mark of an axis break."""
-    d = f"M{_n(x)} {_n(y0)}"
+    """A vertical zig-zag from y0 to y1 around x: the mark of an axis break.  Cached (a pure
+    function of three coordinates): the legend's are the same in every chart, and a break's
+    edges stay where they are while the axis does."""
+    d = [f"M{_n(x)} {_n(y0)}"]
     y, side = y0, 1
+    right, left = _n(x + 2.5), _n(x - 2.5)
     while y + 4 < y1:
         y += 4
-        d += f"L{_n(x + 2.5 * side)} {_n(y)}"
+        d.append(f"L{right if side == 1 else left} {_n(y)}")
         side = -side
-    return d + f"L{_n(x)} {_n(y1)}"
+    d.append(f"L{_n(x)} {_n(y1)}")
+    return "".join(d)
 
 
 def _svg_background(lay: TimelineLayout) -> list[str]:
