@@ -66,9 +66,14 @@ class TimeAxis:
         last = -math.inf
         count = int(self.end / step + 1e-9) + 1
         n = 0
+        breaks = self.breaks
         while n < count:
             t = round(n * step, 6)
-            inside = next((b for b in self.breaks if b.t0 - 1e-9 < t < b.t1 + 1e-9 and b.t1 - b.t0 > 0), None)
+            inside = None
+            for b in breaks:
+                if b.t0 - 1e-9 < t < b.t1 + 1e-9 and b.t1 - b.t0 > 0:
+                    inside = b
+                    break
             if inside is not None:
                 # every later tick up to the break's end is inside it too (t grows with n): go past them
                 past = inside.t1 + 1e-9
@@ -78,13 +83,22 @@ class TimeAxis:
                 continue
             n += 1
             x = self.x(t)
-            if any(abs(x - b.x0) < 24 or abs(x - b.x1) < 24 for b in self.breaks if t not in (b.t0, b.t1)):
+            if breaks and _near_break(x, t, breaks):
                 continue
             if x - last < MIN_TICK_PX * 0.6:
                 continue
             out.append((t, x))
             last = x
         return out
+
+
+def _near_break(x: float, t: float, breaks: tuple[AxisBreak, ...]) -> bool:
+    """Whether a tick at ``x`` (time ``t``) comes within 24 px of a break's edge (but for a tick at
+    the break's own ends)."""
+    for b in breaks:
+        if t != b.t0 and t != b.t1 and (abs(x - b.x0) < 24 or abs(x - b.x1) < 24):
+            return True
+    return False
 
 
 def _nice_skip(gap: float) -> float:
