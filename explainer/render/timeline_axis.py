@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .timeline_model import _r, _secs, nice_step
+from .timeline_model import _r, _secs, nice_step, quick_init
 
 FIT_PLOT = 760.0        # the plot's width in the viewBox; the label column comes on top
 BREAK_PX = 40.0         # what a break takes on the axis
@@ -18,6 +18,7 @@ BREAK_SHARE = 0.3       # ... nor one shorter than this share of the time that s
 MIN_TICK_PX = 56.0
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class AxisBreak:
     t0: float                    # the skipped stretch, from t0 to t1
@@ -27,6 +28,7 @@ class AxisBreak:
     label: str                   # "… 240 s …"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TimeAxis:
     """x(t) for t in [0, end]: linear at ``pps`` px/s except over ``breaks``."""

@@ -2,6 +2,7 @@
 strip, markers and dependency arrows, every coordinate rounded to 0.1 px."""
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -125,14 +126,19 @@ def _label_place(x0: float, x1: float, width: float, gaps: Sequence[tuple[float,
 _PHASES = ("Pending", "Running", "Succeeded", "Failed")
 
 
+# the strip's classes: pure functions of a status value, cached (bounded) since every chart asks
+# for the same few values again
+@functools.lru_cache(maxsize=1024)
 def _phase_css(v: str) -> str:
     return f"tl-seg tl-phase-{v.lower() if v in _PHASES else 'unknown'}"
 
 
+@functools.lru_cache(maxsize=1024)
 def _status_css(v: str) -> str:
     return f"tl-seg tl-status-{_status_class(v)}"
 
 
+@functools.lru_cache(maxsize=1024)
 def _ready_css(v: str) -> str:
     return f"tl-seg tl-ready-{v.lower()}"
 
