@@ -19,8 +19,11 @@ if TYPE_CHECKING:
 _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
-def _t(s: object) -> str:
-    """Escape text content (and drop characters XML 1.0 cannot hold).
+@functools.lru_cache(maxsize=4096, typed=True)
+def _t(s: str) -> str:
+    """Escape text content (and drop characters XML 1.0 cannot hold).  Cached (bounded): a
+    chart's labels (ticks, lanes, legend, strip values) are mostly the ones of the last chart.
+    Strings only: a cache would take 0.0 for -0.0.
 
     What ``xml.sax.saxutils.escape`` does, inline; the substitution only runs when the text has a
     non-printable character (every character XML 1.0 cannot hold is one: controls, surrogates,
@@ -31,7 +34,8 @@ def _t(s: object) -> str:
     return s.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
 
 
-def _q(s: object) -> str:
+@functools.lru_cache(maxsize=4096, typed=True)
+def _q(s: str) -> str:
     """A double-quoted attribute value (`_t`, and quotes, line breaks and tabs as references)."""
     s = str(s).replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;").replace('"', "&quot;")
     if not s.isprintable():
