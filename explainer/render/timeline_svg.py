@@ -227,14 +227,20 @@ def _zigzag(x: float, y0: float, y1: float) -> str:
     """A vertical zig-zag from y0 to y1 around x: the mark of an axis break.  Cached (a pure
     function of three coordinates): the legend's are the same in every chart, and a break's
     edges stay where they are while the axis does."""
-    d = [f"M{_n(x)} {_n(y0)}"]
+    return _zigzag_path(y0, y1).format(_n(x + 2.5), _n(x - 2.5), _n(x))
+
+
+@functools.lru_cache(maxsize=256)
+def _zigzag_path(y0: float, y1: float) -> str:
+    """`_zigzag` from y0 to y1 with its x left open: {0} right of the line, {1} left, {2} on it
+    (the same whatever the x, so a break anywhere on the axis reuses it)."""
+    d = [f"M{{2}} {_n(y0)}"]
     y, side = y0, 1
-    right, left = _n(x + 2.5), _n(x - 2.5)
     while y + 4 < y1:
         y += 4
-        d.append(f"L{right if side == 1 else left} {_n(y)}")
+        d.append(f"L{{{0 if side == 1 else 1}}} {_n(y)}")
         side = -side
-    d.append(f"L{_n(x)} {_n(y1)}")
+    d.append(f"L{{2}} {_n(y1)}")
     return "".join(d)
 
 

@@ -125,6 +125,12 @@ def _assumption(report: PodReport, name: str, e: TraceEvent, _: Gettext) -> str:
     return "; ".join(b.assumed[k].render(_) for k in keys if k in b.assumed)
 
 
+# the event types `_walk` draws something for (the branches below)
+_WALKED = frozenset({"debug_requested", "image_pull_failed", "backoff", "started", "poststart_done",
+                     "startup_probe_ok", "ready", "not_ready", "startup_probe_failed", "liveness_failed",
+                     "prestop_started", "prestop_done", "terminating", "killed", "exited", "image_updated"})
+
+
 def _walk(report: PodReport, lane: int, c: Container, events: list[TraceEvent], requested_at: float | None,
           wait_why: str, bar_end: float, _: Gettext) -> tuple[list[_Raw], list[_RawMarker]]:
     bars: list[_Raw] = []
@@ -159,7 +165,9 @@ def _walk(report: PodReport, lane: int, c: Container, events: list[TraceEvent], 
         t, k = e.t, e.type
         if t > bar_end:
             break
-        msg = _message(e, _)
+        if k not in _WALKED:        # created, sandbox_ready ...: nothing to draw, no message to render
+            continue
+        msg = _message(e, _) if k != "debug_requested" else ""
         if k == "debug_requested":
             if cur is None:
                 cur = _Open("waiting", t, _("added by kubectl debug; waiting to start"))
