@@ -51,6 +51,16 @@ def _legend(marks: list[_RawMarker], deps: list, y: float, width: float, _: Gett
         entries.append(("arrow", "guaranteed" if g else "ordered",
                         _("Waits for (guaranteed)") if g else _("Waits for (kubelet order, not guaranteed)"),
                         "tl-arrow" if g else "tl-arrow tl-dashed"))
+    items, bottom = _legend_rows(tuple(entries), y, width)
+    return list(items), bottom
+
+
+@functools.lru_cache(maxsize=256, typed=True)
+def _legend_rows(entries: tuple[tuple[str, str, str, str], ...], y: float,
+                 width: float) -> tuple[tuple[LegendItem, ...], float]:
+    """The legend's ``entries`` (kind, key, label, class) in rows from ``y`` within ``width``, and
+    the y below them.  Cached (bounded; a pure function of these strings and two numbers): most
+    charts show the same legend again."""
     limit = MARGIN + max(min(width - 2 * MARGIN, 1100.0), 400.0)
     items: list[LegendItem] = []
     lx, ly = float(MARGIN), y
@@ -60,7 +70,7 @@ def _legend(marks: list[_RawMarker], deps: list, y: float, width: float, _: Gett
             lx, ly = float(MARGIN), ly + LEGEND_ROW
         items.append(LegendItem(kind, key, label, _r(lx), _r(ly), css))
         lx += w
-    return items, ly + LEGEND_ROW + 4
+    return tuple(items), ly + LEGEND_ROW + 4
 
 
 def _guide_rows(raw: list[tuple[TraceEvent, str, str]], x_of: Callable[[float], float], plot_x: float,

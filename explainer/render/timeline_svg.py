@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .timeline_model import GROUP_GAP, MARGIN, Gettext, TimelineLayout, _identity, _secs
+from .timeline_model import GROUP_GAP, MARGIN, Gettext, LegendItem, TimelineLayout, _identity, _secs
 from .timeline_style import STYLE
 
 if TYPE_CHECKING:
@@ -196,8 +196,17 @@ def _cross(x: float, y: float) -> str:
 
 
 def _svg_legend(lay: TimelineLayout, sid: str) -> list[str]:
+    return [line.replace("\0", sid) for line in _legend_markup(lay.legend)]
+
+
+@functools.lru_cache(maxsize=256)
+def _legend_markup(legend: tuple[LegendItem, ...]) -> tuple[str, ...]:
+    """The legend's markup with NUL for the chart's id (escaped text never holds one: `_t` turns it
+    into U+FFFD).  Cached (bounded; a pure function of the items' strings and numbers): most charts
+    show the same legend again."""
+    sid = "\0"
     o = ['<g class="tl-legend">']
-    for item in lay.legend:
+    for item in legend:
         x, y = item.x, item.y
         cy = y + 7
         box = f'x="{_n(x)}" y="{_n(y + 1)}" width="14" height="11" rx="2"'
@@ -219,7 +228,7 @@ def _svg_legend(lay: TimelineLayout, sid: str) -> list[str]:
             o.append(_arrow_head(((x, cy), (x + 14, cy)), "tl-arrow-head"))
         o.append(f'<text class="tl-text tl-small" x="{_n(x + 20)}" y="{_n(y + 11)}">{_t(item.label)}</text>')
     o.append("</g>")
-    return o
+    return tuple(o)
 
 
 @functools.lru_cache(maxsize=1024)
