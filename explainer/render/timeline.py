@@ -268,17 +268,18 @@ def timeline_rows(report: PodReport, *, gettext: Gettext = _identity) -> list[di
     role_labels = _role_labels(_)
     events = _event_labels(_)
     out = []
+    exit_code, assumed = _("exit code {code}"), f" ({_('assumed')})"
     for e, name in _event_container(sim.events, _debug_names(report)):
         parts = []
         if e.reason:
             parts.append(e.reason)
         if e.exit_code is not None and e.type == "exited":
-            parts.append(_("exit code {code}").format(code=e.exit_code))
+            parts.append(exit_code.format(code=e.exit_code))
         if e.message:
             parts.append(_message(e, _))
         detail = " · ".join(parts)
         if e.assumed:
-            detail += f" ({_('assumed')})"
+            detail += assumed
         role = roles.get(name or "", "") if e.container is not None or e.type == "debug_requested" else ""
         out.append({
             "t": e.t,

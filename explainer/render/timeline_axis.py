@@ -69,6 +69,16 @@ class TimeAxis:
         count = int(self.end / step + 1e-9) + 1
         n = 0
         breaks = self.breaks
+        if not breaks:      # the common case, as below without the breaks: x is t * pps, within [0, end]
+            pps, end, gap = self.pps, self.end, MIN_TICK_PX * 0.6
+            for n in range(count):
+                t = round(n * step, 6)
+                x = _r(min(max(t, 0.0), end) * pps - 0.0)
+                if x - last < gap:
+                    continue
+                out.append((t, x))
+                last = x
+            return out
         while n < count:
             t = round(n * step, 6)
             inside = None

@@ -115,6 +115,7 @@ def timeline_frames(report: PodReport, layout: TimelineLayout, *, gettext: Gette
     pod_deadline: float | None = None
     times = sorted({0.0} | {e.t for e, _n in events} | {p.t for p in sim.timeline})
     ei = 0
+    timeline, pi = sim.timeline, 0
     for t in times:
         if t > layout.view_end + 1e-9:
             break
@@ -126,7 +127,10 @@ def timeline_frames(report: PodReport, layout: TimelineLayout, *, gettext: Gette
             if name in st and (e.container is not None or e.type == "debug_requested"):
                 _apply(st[name], e, spec[name], events, ei, name, pod_deadline)
             ei += 1
-        point = _status_at(sim.timeline, t)
+        # the status at t: the last point up to t (the times go up: the scan goes on from where it stopped)
+        while pi < len(timeline) and timeline[pi].t <= t + 1e-9:
+            pi += 1
+        point = timeline[pi - 1] if pi else None
         frames.append(_frame(t, containers, st, point, waits, states, _))
     event_times = sorted({round(e.t, 6) for e, _n in events if e.t <= layout.view_end} | {0.0, layout.view_end})
     return {
@@ -139,16 +143,6 @@ def timeline_frames(report: PodReport, layout: TimelineLayout, *, gettext: Gette
         "frames": frames,
         "text": _ui_text(_),
     }
-
-
-def _status_at(timeline: list[StatusPoint], t: float) -> StatusPoint | None:
-    out = None
-    for p in timeline:
-        if p.t <= t + 1e-9:
-            out = p
-        else:
-            break
-    return out
 
 
 def _frame(t: float, containers: list, st: dict[str, _State], p: StatusPoint | None, waits: dict[str, list[str]],

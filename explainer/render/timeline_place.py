@@ -204,15 +204,25 @@ def _strip_segments(timeline, rows: list[StripRow], view_end: float, bar_end: fl
                 at = _label_place(x0, x1, width, gaps)
             else:
                 at = x0 if x1 - x0 >= width else None
-            out.append(Segment(key, v, t0, t1, x0, _r(x1 - x0), ry, r.height, css(v), tip,
-                               v if at is not None else "", label_x=_r(at + 4) if at is not None else None))
+            if at is None:
+                out.append(Segment(key, v, t0, t1, x0, _r(x1 - x0), ry, r.height, css(v), tip, "", False, None))
+            else:
+                out.append(Segment(key, v, t0, t1, x0, _r(x1 - x0), ry, r.height, css(v), tip, v, False,
+                                   _r(at + 4)))
         for x0, t0, vs in blips:
             value = " → ".join(vs)
             tip = (blip_end_text if t0 >= bar_end else blip_text).format(row=name, value=value, t=_secs(t0))
-            cls = next((css(v) for v in vs if "-bad" in css(v) or "-failed" in css(v)), css(vs[-1]))
-            out.append(Segment(key, value, t0, t0, _r(x0 - 1), 2.0, ry, r.height, cls + " tl-blip", tip, "",
-                               True))
+            out.append(Segment(key, value, t0, t0, _r(x0 - 1), 2.0, ry, r.height, _blip_class(css, tuple(vs)), tip,
+                               "", True))
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _blip_class(css: Callable[[str], str], values: tuple[str, ...]) -> str:
+    """The class of a tick for ``values`` held for no time: the first bad or failed one's, or the
+    last one's.  Cached (bounded; a pure function of one of the class functions above and strings)."""
+    cls = next((css(v) for v in values if "-bad" in css(v) or "-failed" in css(v)), css(values[-1]))
+    return cls + " tl-blip"
 
 
 _GLYPH = 9.0   # the width a marker glyph takes; colliding glyphs are moved right by this much
