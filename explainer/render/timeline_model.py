@@ -322,7 +322,15 @@ def _event_labels(_: Gettext) -> dict[str, str]:
 
 
 def _condition_text(condition: str, waits_for: str, _: Gettext) -> str:
-    texts = {"exit0": _("{c} to exit 0"), "started": _("{c} to start"),
-             "startupProbe": _("{c}'s startup probe to pass"), "postStart": _("{c}'s postStart hook to finish"),
-             "created": _("{c} to be started")}
-    return texts.get(condition, _("{c} to start")).format(c=waits_for)
+    # only the one text asked for is translated (a chart asks once or twice per dependency)
+    if condition == "exit0":
+        text = _("{c} to exit 0")
+    elif condition == "startupProbe":
+        text = _("{c}'s startup probe to pass")
+    elif condition == "postStart":
+        text = _("{c}'s postStart hook to finish")
+    elif condition == "created":
+        text = _("{c} to be started")
+    else:               # "started", and any other
+        text = _("{c} to start")
+    return text.format(c=waits_for)

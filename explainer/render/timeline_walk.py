@@ -59,15 +59,20 @@ def _collect(report: PodReport, containers: list[Container]) -> _Found:
     found = _Found(by_name, [[] for _c in containers], {}, [], {})
     if report.simulation is None:
         return found
+    pod_events, lane_events, first = found.pod_events, found.lane_events, found.first
     for e, name in _event_container(report.simulation.events, _debug_names(report)):
+        k = e.type
         if e.container is None:
-            found.pod_events.append(e)
-        if name in by_name and (e.container is not None or e.type == "debug_requested"):
-            found.lane_events[by_name[name]].append(e)
-            if e.type == "debug_requested":
-                found.requested_at.setdefault(by_name[name], e.t)
+            pod_events.append(e)
+            if k != "debug_requested":     # a Pod event: no container, no lane (only kubectl debug names one)
+                continue
+        lane = by_name.get(name) if name is not None else None
+        if lane is not None:
+            lane_events[lane].append(e)
+            if k == "debug_requested":
+                found.requested_at.setdefault(lane, e.t)
         if name is not None:
-            found.first.setdefault((name, "exit0" if e.type == "exited" and e.exit_code == 0 else e.type), e)
+            first.setdefault((name, "exit0" if k == "exited" and e.exit_code == 0 else k), e)
     return found
 
 
