@@ -32,6 +32,9 @@ class _State:
     until: float | None = None   # back-off: when it starts again; terminating: SIGKILL deadline
 
 
+_ENDINGS = frozenset({"delete_requested", "deadline_exceeded"})    # the events `_grace_of` reads a grace from
+
+
 def _grace_of(e: TraceEvent, report: PodReport) -> float | None:
     if e.type == "delete_requested" and e.text is not None and "grace" in e.text.params:
         try:
@@ -121,9 +124,10 @@ def timeline_frames(report: PodReport, layout: TimelineLayout, *, gettext: Gette
             break
         while ei < len(events) and events[ei][0].t <= t + 1e-9:
             e, name = events[ei]
-            grace = _grace_of(e, report)
-            if grace is not None and pod_deadline is None:
-                pod_deadline = e.t + grace
+            if pod_deadline is None and e.type in _ENDINGS:
+                grace = _grace_of(e, report)
+                if grace is not None:
+                    pod_deadline = e.t + grace
             if name in st and (e.container is not None or e.type == "debug_requested"):
                 _apply(st[name], e, spec[name], events, ei, name, pod_deadline)
             ei += 1

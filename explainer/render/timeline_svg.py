@@ -93,7 +93,12 @@ MIN_BAR_PX = 3.0    # a short state (a 0.1 s init container) stays visible
 
 def _svg_id(report: PodReport) -> str:
     src = getattr(report.pod, "source", None)
-    key = f"{report.pod.name}/{getattr(src, 'document', 0)}"
+    return _id_of(f"{report.pod.name}/{getattr(src, 'document', 0)}")
+
+
+@functools.lru_cache(maxsize=1024)
+def _id_of(key: str) -> str:
+    """The chart's id from its Pod's name and document (cached, bounded: a pure function of a string)."""
     return "tl" + hashlib.sha1(key.encode("utf-8")).hexdigest()[:8]
 
 
