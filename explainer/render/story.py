@@ -8,10 +8,8 @@ from ..lifecycle.restart_rules import RESTART_ALL, matching_rule, should_restart
 from ..lifecycle.simulate import Simulation
 from ..lifecycle.trace import TraceEvent
 from .i18n import Text, gettext_noop as _
-from .timeline_model import quick_init
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Step:
     t: float
