@@ -232,7 +232,7 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
               _r(guides_top + GUIDE_ROW * row + 11), f"tl-guide tl-guide-{kind}",
               f"{label} · {_secs(e.t)} s\n{_message(e, _)}")
         for e, kind, label, x, label_x, row in placed)
-    ticks = tuple(Tick(t, _r(plot_x + x), _secs(t)) for t, x in axis.ticks())
+    ticks = tuple(Tick(t, _r(plot_x + x), f"{t:g}") for t, x in axis.ticks())   # f"{t:g}": _secs
     breaks = tuple(AxisBreak(b.t0, b.t1, _r(plot_x + b.x0), _r(plot_x + b.x1), b.label) for b in axis.breaks)
 
     return TimelineLayout(

@@ -96,7 +96,7 @@ def _bar(rb: _Raw, lane: Lane, x_of: Callable[[float], float], states: dict[str,
         return None
     inset = BAR_INSET + (3 if rb.state == "exited" else 0)     # after the exit: a thinner bar
     css = f"tl-bar tl-{rb.state}" + (" tl-error" if rb.error else "")
-    tip = f"{lane.name} · {states[rb.state]} · {_secs(rb.t0)}–{_secs(rb.t1)} s"
+    tip = f"{lane.name} · {states[rb.state]} · {rb.t0:g}–{rb.t1:g} s"
     if rb.detail:
         tip += "\n" + rb.detail
     if rb.assumed or rb.why_assumed:
@@ -196,7 +196,7 @@ def _strip_segments(timeline, rows: list[StripRow], view_end: float, bar_end: fl
                 else:
                     blips.append([x0, t0, [v]])
                 continue
-            tip = span_text.format(row=name, value=v, t0=_secs(t0), t1=_secs(t1))
+            tip = span_text.format(row=name, value=v, t0=f"{t0:g}", t1=f"{t1:g}")
             if extra:
                 tip += "\n" + "; ".join(extra)
             width = text_width(v, SMALL) + 8
@@ -211,7 +211,7 @@ def _strip_segments(timeline, rows: list[StripRow], view_end: float, bar_end: fl
                                    _r(at + 4)))
         for x0, t0, vs in blips:
             value = " → ".join(vs)
-            tip = (blip_end_text if t0 >= bar_end else blip_text).format(row=name, value=value, t=_secs(t0))
+            tip = (blip_end_text if t0 >= bar_end else blip_text).format(row=name, value=value, t=f"{t0:g}")
             out.append(Segment(key, value, t0, t0, _r(x0 - 1), 2.0, ry, r.height, _blip_class(css, tuple(vs)), tip,
                                "", True))
     return out
@@ -247,7 +247,7 @@ def _place_markers(raw: list[_RawMarker], lanes: list[Lane], bars: list[Bar], x_
         last_x[m.lane] = x
         taken = used[m.lane]
         mid = _r(lane.y + lane.height / 2)
-        title = f"{lane.name} · {labels[m.kind]} · {_secs(m.t)} s"
+        title = f"{lane.name} · {labels[m.kind]} · {m.t:g} s"
         if m.tooltip:
             title += "\n" + m.tooltip
         if m.kind == "exit":
