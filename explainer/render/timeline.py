@@ -12,6 +12,12 @@ dataclasses, labels), `timeline_walk` (events into raw bars and markers), `timel
 
 Every fixed label goes through the ``gettext`` argument (the web layer passes Django's), so
 the msgids below are found by `makemessages` through the ``_(...)`` calls.
+
+Speed (issue 14): nothing is cached per manifest or per report; a few bounded ``lru_cache``s hold
+pure functions of small values that charts repeat (rounding, coordinates as text, escaped strings,
+text widths, a zig-zag's path, the legend's rows and markup, strip classes), and one layout places
+each moment on the axis once.  tests/render/test_timeline_quick_paths.py checks the quick paths
+against plain references.
 """
 from __future__ import annotations
 
