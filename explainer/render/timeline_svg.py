@@ -159,8 +159,8 @@ def svg_document(report: PodReport, lay: TimelineLayout, *, gettext: Gettext = _
     o += _svg_background(lay)
     o += _svg_strip(lay, sid)
     o += _svg_lanes(lay, sid)
-    o.append("</svg>" if placement is None else "</g></svg>")
-    return "\n".join(o) + "\n"
+    o += ["</svg>" if placement is None else "</g></svg>", ""]     # "" for the last line's \n (no copy)
+    return "\n".join(o)
 
 
 def _defs(sid: str, lay: TimelineLayout) -> str:
