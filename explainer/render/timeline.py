@@ -12,6 +12,12 @@ dataclasses, labels), `timeline_walk` (events into raw bars and markers), `timel
 
 Every fixed label goes through the ``gettext`` argument (the web layer passes Django's), so
 the msgids below are found by `makemessages` through the ``_(...)`` calls.
+
+Speed (issue 14): nothing is cached per manifest or per report; a few bounded ``lru_cache``s hold
+pure functions of small values that charts repeat (rounding, coordinates as text, escaped strings,
+text widths, a zig-zag's path, the legend's rows and markup, strip classes), and one layout places
+each moment on the axis once.  tests/render/test_timeline_quick_paths.py checks the quick paths
+against plain references.
 """
 from __future__ import annotations
 
@@ -161,8 +167,13 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
     right_edge = plot_x + plot_w + RIGHT_PAD
     width = _r(right_edge)
 
+    xs: dict[float, float] = {}     # the same moments are placed again and again (bars, markers, strip)
+
     def x_of(t: float) -> float:
-        return _r(plot_x + axis.x(t))
+        x = xs.get(t)
+        if x is None:
+            x = xs[t] = _r(plot_x + axis.x(t))
+        return x
 
     # vertical: heading, legend, note, guide labels, strip, axis, lanes, axis
     y = float(MARGIN)
@@ -227,7 +238,7 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
               _r(guides_top + GUIDE_ROW * row + 11), f"tl-guide tl-guide-{kind}",
               f"{label} · {_secs(e.t)} s\n{_message(e, _)}")
         for e, kind, label, x, label_x, row in placed)
-    ticks = tuple(Tick(t, _r(plot_x + x), _secs(t)) for t, x in axis.ticks())
+    ticks = tuple(Tick(t, _r(plot_x + x), f"{t:g}") for t, x in axis.ticks())   # f"{t:g}": _secs
     breaks = tuple(AxisBreak(b.t0, b.t1, _r(plot_x + b.x0), _r(plot_x + b.x1), b.label) for b in axis.breaks)
 
     return TimelineLayout(
@@ -263,17 +274,18 @@ def timeline_rows(report: PodReport, *, gettext: Gettext = _identity) -> list[di
     role_labels = _role_labels(_)
     events = _event_labels(_)
     out = []
+    exit_code, assumed = _("exit code {code}"), f" ({_('assumed')})"
     for e, name in _event_container(sim.events, _debug_names(report)):
         parts = []
         if e.reason:
             parts.append(e.reason)
         if e.exit_code is not None and e.type == "exited":
-            parts.append(_("exit code {code}").format(code=e.exit_code))
+            parts.append(exit_code.format(code=e.exit_code))
         if e.message:
             parts.append(_message(e, _))
         detail = " · ".join(parts)
         if e.assumed:
-            detail += f" ({_('assumed')})"
+            detail += assumed
         role = roles.get(name or "", "") if e.container is not None or e.type == "debug_requested" else ""
         out.append({
             "t": e.t,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .timeline_model import _r, _secs, nice_step
+from .timeline_model import _r, _secs, nice_step, quick_init
 
 FIT_PLOT = 760.0        # the plot's width in the viewBox; the label column comes on top
 BREAK_PX = 40.0         # what a break takes on the axis
@@ -18,6 +18,7 @@ BREAK_SHARE = 0.3       # ... nor one shorter than this share of the time that s
 MIN_TICK_PX = 56.0
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class AxisBreak:
     t0: float                    # the skipped stretch, from t0 to t1
@@ -27,6 +28,7 @@ class AxisBreak:
     label: str                   # "… 240 s …"
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TimeAxis:
     """x(t) for t in [0, end]: linear at ``pps`` px/s except over ``breaks``."""
@@ -66,9 +68,24 @@ class TimeAxis:
         last = -math.inf
         count = int(self.end / step + 1e-9) + 1
         n = 0
+        breaks = self.breaks
+        if not breaks:      # the common case, as below without the breaks: x is t * pps, within [0, end]
+            pps, end, gap = self.pps, self.end, MIN_TICK_PX * 0.6
+            for n in range(count):
+                t = round(n * step, 6)
+                x = _r(min(max(t, 0.0), end) * pps - 0.0)
+                if x - last < gap:
+                    continue
+                out.append((t, x))
+                last = x
+            return out
         while n < count:
             t = round(n * step, 6)
-            inside = next((b for b in self.breaks if b.t0 - 1e-9 < t < b.t1 + 1e-9 and b.t1 - b.t0 > 0), None)
+            inside = None
+            for b in breaks:
+                if b.t0 - 1e-9 < t < b.t1 + 1e-9 and b.t1 - b.t0 > 0:
+                    inside = b
+                    break
             if inside is not None:
                 # every later tick up to the break's end is inside it too (t grows with n): go past them
                 past = inside.t1 + 1e-9
@@ -78,13 +95,22 @@ class TimeAxis:
                 continue
             n += 1
             x = self.x(t)
-            if any(abs(x - b.x0) < 24 or abs(x - b.x1) < 24 for b in self.breaks if t not in (b.t0, b.t1)):
+            if breaks and _near_break(x, t, breaks):
                 continue
             if x - last < MIN_TICK_PX * 0.6:
                 continue
             out.append((t, x))
             last = x
         return out
+
+
+def _near_break(x: float, t: float, breaks: tuple[AxisBreak, ...]) -> bool:
+    """Whether a tick at ``x`` (time ``t``) comes within 24 px of a break's edge (but for a tick at
+    the break's own ends)."""
+    for b in breaks:
+        if t != b.t0 and t != b.t1 and (abs(x - b.x0) < 24 or abs(x - b.x1) < 24):
+            return True
+    return False
 
 
 def _nice_skip(gap: float) -> float:

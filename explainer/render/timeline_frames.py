@@ -32,6 +32,9 @@ class _State:
     until: float | None = None   # back-off: when it starts again; terminating: SIGKILL deadline
 
 
+_ENDINGS = frozenset({"delete_requested", "deadline_exceeded"})    # the events `_grace_of` reads a grace from
+
+
 def _grace_of(e: TraceEvent, report: PodReport) -> float | None:
     if e.type == "delete_requested" and e.text is not None and "grace" in e.text.params:
         try:
@@ -115,18 +118,23 @@ def timeline_frames(report: PodReport, layout: TimelineLayout, *, gettext: Gette
     pod_deadline: float | None = None
     times = sorted({0.0} | {e.t for e, _n in events} | {p.t for p in sim.timeline})
     ei = 0
+    timeline, pi = sim.timeline, 0
     for t in times:
         if t > layout.view_end + 1e-9:
             break
         while ei < len(events) and events[ei][0].t <= t + 1e-9:
             e, name = events[ei]
-            grace = _grace_of(e, report)
-            if grace is not None and pod_deadline is None:
-                pod_deadline = e.t + grace
+            if pod_deadline is None and e.type in _ENDINGS:
+                grace = _grace_of(e, report)
+                if grace is not None:
+                    pod_deadline = e.t + grace
             if name in st and (e.container is not None or e.type == "debug_requested"):
                 _apply(st[name], e, spec[name], events, ei, name, pod_deadline)
             ei += 1
-        point = _status_at(sim.timeline, t)
+        # the status at t: the last point up to t (the times go up: the scan goes on from where it stopped)
+        while pi < len(timeline) and timeline[pi].t <= t + 1e-9:
+            pi += 1
+        point = timeline[pi - 1] if pi else None
         frames.append(_frame(t, containers, st, point, waits, states, _))
     event_times = sorted({round(e.t, 6) for e, _n in events if e.t <= layout.view_end} | {0.0, layout.view_end})
     return {
@@ -139,16 +147,6 @@ def timeline_frames(report: PodReport, layout: TimelineLayout, *, gettext: Gette
         "frames": frames,
         "text": _ui_text(_),
     }
-
-
-def _status_at(timeline: list[StatusPoint], t: float) -> StatusPoint | None:
-    out = None
-    for p in timeline:
-        if p.t <= t + 1e-9:
-            out = p
-        else:
-            break
-    return out
 
 
 def _frame(t: float, containers: list, st: dict[str, _State], p: StatusPoint | None, waits: dict[str, list[str]],

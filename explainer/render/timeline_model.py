@@ -5,6 +5,7 @@ Shared by the walk (`timeline_walk`), the placement (`timeline_place`), the layo
 """
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import unicodedata
@@ -41,6 +42,32 @@ ROLE_ORDER = {"init": 0, "sidecar": 0, "app": 1, "ephemeral": 2}
 
 
 # ---- the layout --------------------------------------------------------------------------------
+def quick_init(cls: type) -> type:
+    """Give a frozen, slotted dataclass an ``__init__`` that stores each field through its slot's
+    descriptor instead of ``object.__setattr__`` (what frozen dataclasses do): the same parameters,
+    defaults and instances, built in half the time.  A chart builds a few dozen of these per
+    request.  The class stays frozen: assigning to a field afterwards still raises."""
+    env: dict[str, object] = {}
+    params, body = [], []
+    for f in dataclasses.fields(cls):
+        if f.default_factory is not dataclasses.MISSING or not f.init or f.kw_only:
+            raise TypeError(f"quick_init does not handle field {f.name} of {cls.__name__}")
+        if f.default is dataclasses.MISSING:
+            params.append(f.name)
+        else:
+            env[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+        env[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
+        body.append(f"    _set_{f.name}(self, {f.name})\n")
+    namespace: dict[str, object] = {}
+    exec(f"def __init__(self, {', '.join(params)}):\n" + "".join(body), env, namespace)   # noqa: S102
+    init = namespace["__init__"]
+    init.__qualname__ = f"{cls.__qualname__}.__init__"   # type: ignore[attr-defined]
+    cls.__init__ = init   # type: ignore[misc]
+    return cls
+
+
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Lane:
     index: int
@@ -54,6 +81,7 @@ class Lane:
     tooltip: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Bar:
     lane: int
@@ -69,6 +97,7 @@ class Bar:
     assumed: bool = False        # its end comes from an assumed duration
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Marker:
     lane: int
@@ -85,6 +114,7 @@ class Marker:
     assumed: bool = False
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class StripRow:
     key: str                     # phase | status | ready
@@ -93,6 +123,7 @@ class StripRow:
     height: float
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Segment:
     row: str
@@ -110,6 +141,7 @@ class Segment:
     label_x: float | None = None  # where the label starts (clear of axis breaks)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Tick:
     t: float
@@ -117,6 +149,7 @@ class Tick:
     label: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Arrow:
     container: str
@@ -128,6 +161,7 @@ class Arrow:
     tooltip: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Guide:
     """A Pod-level moment (deleted, sandbox lost, deadline, kubectl debug) across all lanes."""
@@ -144,6 +178,7 @@ class Guide:
     tooltip: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class LegendItem:
     kind: str                    # bar | assumed | marker | arrow
@@ -154,6 +189,7 @@ class LegendItem:
     css_class: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TimelineLayout:
     pod: str
@@ -198,8 +234,11 @@ class TimelineLayout:
 
 
 # ---- small helpers -----------------------------------------------------------------------------
+@functools.lru_cache(maxsize=16384, typed=True)
 def _r(v: float) -> float:
-    """Round to 0.1 px; -0.0 becomes 0.0 so that golden files do not flip."""
+    """Round to 0.1 px; -0.0 becomes 0.0 so that golden files do not flip.  Cached (bounded, typed
+    so that an int stays an int): a chart rounds a few hundred coordinates, mostly the same rows
+    and columns again, and a cached answer costs half of `round`."""
     v = round(v, 1)
     return 0.0 if v == 0 else v
 
@@ -283,7 +322,15 @@ def _event_labels(_: Gettext) -> dict[str, str]:
 
 
 def _condition_text(condition: str, waits_for: str, _: Gettext) -> str:
-    texts = {"exit0": _("{c} to exit 0"), "started": _("{c} to start"),
-             "startupProbe": _("{c}'s startup probe to pass"), "postStart": _("{c}'s postStart hook to finish"),
-             "created": _("{c} to be started")}
-    return texts.get(condition, _("{c} to start")).format(c=waits_for)
+    # only the one text asked for is translated (a chart asks once or twice per dependency)
+    if condition == "exit0":
+        text = _("{c} to exit 0")
+    elif condition == "startupProbe":
+        text = _("{c}'s startup probe to pass")
+    elif condition == "postStart":
+        text = _("{c}'s postStart hook to finish")
+    elif condition == "created":
+        text = _("{c} to be started")
+    else:               # "started", and any other
+        text = _("{c} to start")
+    return text.format(c=waits_for)

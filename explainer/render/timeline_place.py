@@ -2,6 +2,7 @@
 strip, markers and dependency arrows, every coordinate rounded to 0.1 px."""
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -50,6 +51,16 @@ def _legend(marks: list[_RawMarker], deps: list, y: float, width: float, _: Gett
         entries.append(("arrow", "guaranteed" if g else "ordered",
                         _("Waits for (guaranteed)") if g else _("Waits for (kubelet order, not guaranteed)"),
                         "tl-arrow" if g else "tl-arrow tl-dashed"))
+    items, bottom = _legend_rows(tuple(entries), y, width)
+    return list(items), bottom
+
+
+@functools.lru_cache(maxsize=256, typed=True)
+def _legend_rows(entries: tuple[tuple[str, str, str, str], ...], y: float,
+                 width: float) -> tuple[tuple[LegendItem, ...], float]:
+    """The legend's ``entries`` (kind, key, label, class) in rows from ``y`` within ``width``, and
+    the y below them.  Cached (bounded; a pure function of these strings and two numbers): most
+    charts show the same legend again."""
     limit = MARGIN + max(min(width - 2 * MARGIN, 1100.0), 400.0)
     items: list[LegendItem] = []
     lx, ly = float(MARGIN), y
@@ -59,7 +70,7 @@ def _legend(marks: list[_RawMarker], deps: list, y: float, width: float, _: Gett
             lx, ly = float(MARGIN), ly + LEGEND_ROW
         items.append(LegendItem(kind, key, label, _r(lx), _r(ly), css))
         lx += w
-    return items, ly + LEGEND_ROW + 4
+    return tuple(items), ly + LEGEND_ROW + 4
 
 
 def _guide_rows(raw: list[tuple[TraceEvent, str, str]], x_of: Callable[[float], float], plot_x: float,
@@ -85,7 +96,7 @@ def _bar(rb: _Raw, lane: Lane, x_of: Callable[[float], float], states: dict[str,
         return None
     inset = BAR_INSET + (3 if rb.state == "exited" else 0)     # after the exit: a thinner bar
     css = f"tl-bar tl-{rb.state}" + (" tl-error" if rb.error else "")
-    tip = f"{lane.name} · {states[rb.state]} · {_secs(rb.t0)}–{_secs(rb.t1)} s"
+    tip = f"{lane.name} · {states[rb.state]} · {rb.t0:g}–{rb.t1:g} s"
     if rb.detail:
         tip += "\n" + rb.detail
     if rb.assumed or rb.why_assumed:
@@ -122,6 +133,26 @@ def _label_place(x0: float, x1: float, width: float, gaps: Sequence[tuple[float,
     return None
 
 
+_PHASES = ("Pending", "Running", "Succeeded", "Failed")
+
+
+# the strip's classes: pure functions of a status value, cached (bounded) since every chart asks
+# for the same few values again
+@functools.lru_cache(maxsize=1024)
+def _phase_css(v: str) -> str:
+    return f"tl-seg tl-phase-{v.lower() if v in _PHASES else 'unknown'}"
+
+
+@functools.lru_cache(maxsize=1024)
+def _status_css(v: str) -> str:
+    return f"tl-seg tl-status-{_status_class(v)}"
+
+
+@functools.lru_cache(maxsize=1024)
+def _ready_css(v: str) -> str:
+    return f"tl-seg tl-ready-{v.lower()}"
+
+
 def _strip_segments(timeline, rows: list[StripRow], view_end: float, bar_end: float,
                     x_of: Callable[[float], float], _: Gettext,
                     gaps: Sequence[tuple[float, float]] = ()) -> list[Segment]:
@@ -130,31 +161,32 @@ def _strip_segments(timeline, rows: list[StripRow], view_end: float, bar_end: fl
     row = {r.key: r for r in rows}
     out: list[Segment] = []
     pts = [p for p in timeline if p.t <= view_end]
-    values = {
-        "phase": lambda p: p.phase,
-        "status": lambda p: p.status,
-        "ready": lambda p: "True" if p.ready else "False",
-    }
-    phases = ("Pending", "Running", "Succeeded", "Failed")
-    css = {
-        "phase": lambda v: f"tl-seg tl-phase-{v.lower() if v in phases else 'unknown'}",
-        "status": lambda v: f"tl-seg tl-status-{_status_class(v)}",
-        "ready": lambda v: f"tl-seg tl-ready-{v.lower()}",
-    }
-    names = {"phase": _("Phase"), "status": _("Status"), "ready": _("Ready")}
-    for key, get in values.items():
+    starts = [p.t for p in pts]
+    ends = starts[1:] + [bar_end]
+    # the rows' values at each point; the status row also says READY and RESTARTS in its tooltip
+    values = (
+        ("phase", _("Phase"), [p.phase for p in pts], _phase_css, None),
+        ("status", _("Status"), [p.status for p in pts], _status_css,
+         [f"READY {p.ready_count}, RESTARTS {p.restarts}" for p in pts]),
+        ("ready", _("Ready"), ["True" if p.ready else "False" for p in pts], _ready_css, None),
+    )
+    span_text, blip_end_text, blip_text = (_("{row}: {value} from {t0} s to {t1} s"), _("{row}: {value} at {t} s"),
+                                           _("{row}: {value} at {t} s (momentarily)"))
+    for key, name, vals, css, extras in values:
         r = row[key]
+        ry = _r(r.y)
         runs: list[list[Any]] = []        # [value, t0, t1, extra]
-        for i, p in enumerate(pts):
-            v = get(p)
-            t1 = pts[i + 1].t if i + 1 < len(pts) else bar_end
-            extra = f"READY {p.ready_count}, RESTARTS {p.restarts}" if key == "status" else ""
-            if runs and runs[-1][0] == v and runs[-1][2] >= p.t - 1e-9:
-                runs[-1][2] = max(runs[-1][2], t1)
-                if extra and extra not in runs[-1][3]:
-                    runs[-1][3].append(extra)
+        last: list[Any] | None = None
+        for i, v in enumerate(vals):
+            t, t1 = starts[i], ends[i]
+            if last is not None and last[0] == v and last[2] >= t - 1e-9:
+                if t1 > last[2]:
+                    last[2] = t1
+                if extras is not None and extras[i] not in last[3]:
+                    last[3].append(extras[i])
             else:
-                runs.append([v, p.t, t1, [extra] if extra else []])
+                last = [v, t, t1, [extras[i]] if extras is not None else []]
+                runs.append(last)
         blips: list[list[Any]] = []       # values held for no time, grouped by x: [x, t, values]
         for v, t0, t1, extra in runs:
             x0, x1 = x_of(t0), x_of(t1)
@@ -164,23 +196,33 @@ def _strip_segments(timeline, rows: list[StripRow], view_end: float, bar_end: fl
                 else:
                     blips.append([x0, t0, [v]])
                 continue
-            tip = _("{row}: {value} from {t0} s to {t1} s").format(row=names[key], value=v, t0=_secs(t0),
-                                                                     t1=_secs(t1))
+            tip = span_text.format(row=name, value=v, t0=f"{t0:g}", t1=f"{t1:g}")
             if extra:
                 tip += "\n" + "; ".join(extra)
-            at = _label_place(x0, x1, text_width(v, SMALL) + 8, gaps)
-            out.append(Segment(key, v, t0, t1, x0, _r(x1 - x0), _r(r.y), r.height, css[key](v), tip,
-                               v if at is not None else "", label_x=_r(at + 4) if at is not None else None))
+            width = text_width(v, SMALL) + 8
+            if gaps:
+                at = _label_place(x0, x1, width, gaps)
+            else:
+                at = x0 if x1 - x0 >= width else None
+            if at is None:
+                out.append(Segment(key, v, t0, t1, x0, _r(x1 - x0), ry, r.height, css(v), tip, "", False, None))
+            else:
+                out.append(Segment(key, v, t0, t1, x0, _r(x1 - x0), ry, r.height, css(v), tip, v, False,
+                                   _r(at + 4)))
         for x0, t0, vs in blips:
             value = " → ".join(vs)
-            at_end = t0 >= bar_end
-            tip = (_("{row}: {value} at {t} s") if at_end else _("{row}: {value} at {t} s (momentarily)")).format(
-                row=names[key], value=value, t=_secs(t0))
-            cls = next((css[key](v) for v in vs if "-bad" in css[key](v) or "-failed" in css[key](v)),
-                       css[key](vs[-1]))
-            out.append(Segment(key, value, t0, t0, _r(x0 - 1), 2.0, _r(r.y), r.height, cls + " tl-blip", tip, "",
-                               True))
+            tip = (blip_end_text if t0 >= bar_end else blip_text).format(row=name, value=value, t=f"{t0:g}")
+            out.append(Segment(key, value, t0, t0, _r(x0 - 1), 2.0, ry, r.height, _blip_class(css, tuple(vs)), tip,
+                               "", True))
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _blip_class(css: Callable[[str], str], values: tuple[str, ...]) -> str:
+    """The class of a tick for ``values`` held for no time: the first bad or failed one's, or the
+    last one's.  Cached (bounded; a pure function of one of the class functions above and strings)."""
+    cls = next((css(v) for v in values if "-bad" in css(v) or "-failed" in css(v)), css(values[-1]))
+    return cls + " tl-blip"
 
 
 _GLYPH = 9.0   # the width a marker glyph takes; colliding glyphs are moved right by this much
@@ -205,7 +247,7 @@ def _place_markers(raw: list[_RawMarker], lanes: list[Lane], bars: list[Bar], x_
         last_x[m.lane] = x
         taken = used[m.lane]
         mid = _r(lane.y + lane.height / 2)
-        title = f"{lane.name} · {labels[m.kind]} · {_secs(m.t)} s"
+        title = f"{lane.name} · {labels[m.kind]} · {m.t:g} s"
         if m.tooltip:
             title += "\n" + m.tooltip
         if m.kind == "exit":

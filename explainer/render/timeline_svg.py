@@ -9,9 +9,8 @@ import hashlib
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
-from xml.sax.saxutils import escape
 
-from .timeline_model import GROUP_GAP, MARGIN, Gettext, TimelineLayout, _identity, _secs
+from .timeline_model import GROUP_GAP, MARGIN, Gettext, LegendItem, TimelineLayout, _identity, _secs
 from .timeline_style import STYLE
 
 if TYPE_CHECKING:
@@ -20,14 +19,28 @@ if TYPE_CHECKING:
 _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
-def _t(s: object) -> str:
-    """Escape text content (and drop characters XML 1.0 cannot hold)."""
-    return escape(_INVALID_XML.sub("\ufffd", str(s)))
+@functools.lru_cache(maxsize=4096, typed=True)
+def _t(s: str) -> str:
+    """Escape text content (and drop characters XML 1.0 cannot hold).  Cached (bounded): a
+    chart's labels (ticks, lanes, legend, strip values) are mostly the ones of the last chart.
+    Strings only: a cache would take 0.0 for -0.0.
+
+    What ``xml.sax.saxutils.escape`` does, inline; the substitution only runs when the text has a
+    non-printable character (every character XML 1.0 cannot hold is one: controls, surrogates,
+    U+FFFE/U+FFFF), which labels and tooltips rarely have but for their line breaks."""
+    s = str(s)
+    if not s.isprintable():
+        s = _INVALID_XML.sub("\ufffd", s)
+    return s.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
 
 
-def _q(s: object) -> str:
-    """A double-quoted attribute value."""
-    return '"' + escape(_INVALID_XML.sub("\ufffd", str(s)), {'"': "&quot;", "\n": "&#10;", "\t": "&#9;"}) + '"'
+@functools.lru_cache(maxsize=4096, typed=True)
+def _q(s: str) -> str:
+    """A double-quoted attribute value (`_t`, and quotes, line breaks and tabs as references)."""
+    s = str(s).replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;").replace('"', "&quot;")
+    if not s.isprintable():
+        s = _INVALID_XML.sub("\ufffd", s).replace("\n", "&#10;").replace("\t", "&#9;")
+    return '"' + s + '"'
 
 
 @functools.lru_cache(maxsize=8192)
@@ -80,7 +93,12 @@ MIN_BAR_PX = 3.0    # a short state (a 0.1 s init container) stays visible
 
 def _svg_id(report: PodReport) -> str:
     src = getattr(report.pod, "source", None)
-    key = f"{report.pod.name}/{getattr(src, 'document', 0)}"
+    return _id_of(f"{report.pod.name}/{getattr(src, 'document', 0)}")
+
+
+@functools.lru_cache(maxsize=1024)
+def _id_of(key: str) -> str:
+    """The chart's id from its Pod's name and document (cached, bounded: a pure function of a string)."""
     return "tl" + hashlib.sha1(key.encode("utf-8")).hexdigest()[:8]
 
 
@@ -141,8 +159,8 @@ def svg_document(report: PodReport, lay: TimelineLayout, *, gettext: Gettext = _
     o += _svg_background(lay)
     o += _svg_strip(lay, sid)
     o += _svg_lanes(lay, sid)
-    o.append("</svg>" if placement is None else "</g></svg>")
-    return "\n".join(o) + "\n"
+    o += ["</svg>" if placement is None else "</g></svg>", ""]     # "" for the last line's \n (no copy)
+    return "\n".join(o)
 
 
 def _defs(sid: str, lay: TimelineLayout) -> str:
@@ -159,14 +177,18 @@ def _defs(sid: str, lay: TimelineLayout) -> str:
             '</defs>')
 
 
+_PATTERNS = {"terminating": "hatch", "backoff": "stripes"}
+
+
 def _pattern(state: str, sid: str) -> str:
     """The pattern drawn over a bar of ``state`` ("" for none)."""
-    return {"terminating": f"url(#{sid}-hatch)", "backoff": f"url(#{sid}-stripes)"}.get(state, "")
+    name = _PATTERNS.get(state)
+    return f"url(#{sid}-{name})" if name else ""
 
 
 def _bar_shape(css: str, box: str, state: str, sid: str, assumed: bool = False) -> str:
     out = f"<rect class={_q(css)} {box}/>"
-    if _pattern(state, sid):
+    if state in _PATTERNS:
         out += f'<rect class="tl-pattern" {box} fill="{_pattern(state, sid)}"/>'
     if assumed:
         out += f'<rect class="tl-assumed" {box} fill="url(#{sid}-dots)"/>'
@@ -179,8 +201,17 @@ def _cross(x: float, y: float) -> str:
 
 
 def _svg_legend(lay: TimelineLayout, sid: str) -> list[str]:
+    return [line.replace("\0", sid) for line in _legend_markup(lay.legend)]
+
+
+@functools.lru_cache(maxsize=256)
+def _legend_markup(legend: tuple[LegendItem, ...]) -> tuple[str, ...]:
+    """The legend's markup with NUL for the chart's id (escaped text never holds one: `_t` turns it
+    into U+FFFD).  Cached (bounded; a pure function of the items' strings and numbers): most charts
+    show the same legend again."""
+    sid = "\0"
     o = ['<g class="tl-legend">']
-    for item in lay.legend:
+    for item in legend:
         x, y = item.x, item.y
         cy = y + 7
         box = f'x="{_n(x)}" y="{_n(y + 1)}" width="14" height="11" rx="2"'
@@ -202,18 +233,29 @@ def _svg_legend(lay: TimelineLayout, sid: str) -> list[str]:
             o.append(_arrow_head(((x, cy), (x + 14, cy)), "tl-arrow-head"))
         o.append(f'<text class="tl-text tl-small" x="{_n(x + 20)}" y="{_n(y + 11)}">{_t(item.label)}</text>')
     o.append("</g>")
-    return o
+    return tuple(o)
 
 
+@functools.lru_cache(maxsize=1024)
 def _zigzag(x: float, y0: float, y1: float) -> str:
-    """A vertical zig-zag from y0 to y1 around x: the mark of an axis break."""
-    d = f"M{_n(x)} {_n(y0)}"
+    """A vertical zig-zag from y0 to y1 around x: the mark of an axis break.  Cached (a pure
+    function of three coordinates): the legend's are the same in every chart, and a break's
+    edges stay where they are while the axis does."""
+    return _zigzag_path(y0, y1).format(_n(x + 2.5), _n(x - 2.5), _n(x))
+
+
+@functools.lru_cache(maxsize=256)
+def _zigzag_path(y0: float, y1: float) -> str:
+    """`_zigzag` from y0 to y1 with its x left open: {0} right of the line, {1} left, {2} on it
+    (the same whatever the x, so a break anywhere on the axis reuses it)."""
+    d = [f"M{{2}} {_n(y0)}"]
     y, side = y0, 1
     while y + 4 < y1:
         y += 4
-        d += f"L{_n(x + 2.5 * side)} {_n(y)}"
+        d.append(f"L{{{0 if side == 1 else 1}}} {_n(y)}")
         side = -side
-    return d + f"L{_n(x)} {_n(y1)}"
+    d.append(f"L{{2}} {_n(y1)}")
+    return "".join(d)
 
 
 def _svg_background(lay: TimelineLayout) -> list[str]:

@@ -59,15 +59,20 @@ def _collect(report: PodReport, containers: list[Container]) -> _Found:
     found = _Found(by_name, [[] for _c in containers], {}, [], {})
     if report.simulation is None:
         return found
+    pod_events, lane_events, first = found.pod_events, found.lane_events, found.first
     for e, name in _event_container(report.simulation.events, _debug_names(report)):
+        k = e.type
         if e.container is None:
-            found.pod_events.append(e)
-        if name in by_name and (e.container is not None or e.type == "debug_requested"):
-            found.lane_events[by_name[name]].append(e)
-            if e.type == "debug_requested":
-                found.requested_at.setdefault(by_name[name], e.t)
+            pod_events.append(e)
+            if k != "debug_requested":     # a Pod event: no container, no lane (only kubectl debug names one)
+                continue
+        lane = by_name.get(name) if name is not None else None
+        if lane is not None:
+            lane_events[lane].append(e)
+            if k == "debug_requested":
+                found.requested_at.setdefault(lane, e.t)
         if name is not None:
-            found.first.setdefault((name, "exit0" if e.type == "exited" and e.exit_code == 0 else e.type), e)
+            first.setdefault((name, "exit0" if k == "exited" and e.exit_code == 0 else k), e)
     return found
 
 
@@ -125,6 +130,12 @@ def _assumption(report: PodReport, name: str, e: TraceEvent, _: Gettext) -> str:
     return "; ".join(b.assumed[k].render(_) for k in keys if k in b.assumed)
 
 
+# the event types `_walk` draws something for (the branches below)
+_WALKED = frozenset({"debug_requested", "image_pull_failed", "backoff", "started", "poststart_done",
+                     "startup_probe_ok", "ready", "not_ready", "startup_probe_failed", "liveness_failed",
+                     "prestop_started", "prestop_done", "terminating", "killed", "exited", "image_updated"})
+
+
 def _walk(report: PodReport, lane: int, c: Container, events: list[TraceEvent], requested_at: float | None,
           wait_why: str, bar_end: float, _: Gettext) -> tuple[list[_Raw], list[_RawMarker]]:
     bars: list[_Raw] = []
@@ -159,7 +170,9 @@ def _walk(report: PodReport, lane: int, c: Container, events: list[TraceEvent], 
         t, k = e.t, e.type
         if t > bar_end:
             break
-        msg = _message(e, _)
+        if k not in _WALKED:        # created, sandbox_ready ...: nothing to draw, no message to render
+            continue
+        msg = _message(e, _) if k != "debug_requested" else ""
         if k == "debug_requested":
             if cur is None:
                 cur = _Open("waiting", t, _("added by kubectl debug; waiting to start"))
