@@ -100,11 +100,15 @@ class StatusBook:
         self.apps: list[RuntimeStatus] = []
         self._blocking: list[int] = []     # heap of init indices that stop printPod's init walk
         self._reasoned: list[int] = []     # heap of app indices that carry a waiting/terminated reason
+        # set by every `changed`: the answers below may differ from the last ones asked for
+        # (simulate.py `_snapshot` skips recomputing them while it is False)
+        self.dirty = True
         for s in statuses:
             (self.init if s.role in ("init", "sidecar") else self.apps if s.role == "app" else []).append(s)
             self.changed(s)
 
     def changed(self, s: RuntimeStatus) -> None:
+        self.dirty = True
         new = _contribution(s)
         old = s.contrib
         if new != old:
