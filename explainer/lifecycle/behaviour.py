@@ -93,6 +93,9 @@ def behaviour_for(c: Container, pod: Pod, scenario: ScenarioEntries) -> Behaviou
     )
 
 
+_EXIT_0 = Phrase(_("assumed to exit with code 0"))   # made once: a Phrase is immutable
+
+
 def _runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase],
           exp: Expanded | None = None) -> tuple[Run, ...]:
     if isinstance(raw.get("runs"), list) and raw["runs"]:
@@ -119,7 +122,8 @@ def _runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase
                                              "envFrom), so what it does is not known: {why}"),
                                            {"names": _names(exp.unknown), "why": guess.why})
     if "exitCode" not in raw and seconds is not None:
-        assumed.setdefault("exitCode", Phrase(_("assumed to exit with code 0")))
+        if "exitCode" not in assumed:
+            assumed["exitCode"] = _EXIT_0
     return (Run(seconds, int(raw.get("exitCode", 0))),)
 
 

@@ -26,6 +26,16 @@ _FOREVER_PATTERNS = (
     (re.compile(r"\bsleep\s+\d{4,}\b"), None),  # handled below as long finite sleeps
 )
 _LOOPS = (_FOREVER_PATTERNS[1][1], _FOREVER_PATTERNS[2][1])
+# The reasons without fields, made once: every container's behaviour is read with one of them.  A Phrase
+# is immutable (a str with its Text), so one object can stand in every Behaviour that gives this reason.
+_FOREVER_WHY = {why: Phrase(why) for _pattern, why in _FOREVER_PATTERNS if why is not None}
+_WAITS_IN_LOOP = Phrase(_("its command waits in a loop for something outside the Pod; "
+                           "assumed to be there after 1 s"))
+_SERVER_COMMAND = Phrase(_("its command starts a long-running process"))
+_FINISH_1S = Phrase(_("assumed to finish after 1 s"))
+_RUNS_UNTIL_STOPPED = Phrase(_("assumed to run until stopped, as a service does"))
+_EXITS_ON_SIGTERM = Phrase(_("assumed to exit at once on SIGTERM (code 143)"))
+_SHELL_IGNORES_SIGTERM = Phrase(_("a shell as PID 1 ignores SIGTERM unless it traps it"))
 _FOREVER_WORDS = ("sleep", "while", "for", "tail")   # the literal each of the first four patterns needs
 _WAIT_LOOP = re.compile(r"\b(until|while\s+!)\b[^;]{0,400};\s*do\b")
 # Heuristics read at most this much of a command: enough for any real script, and it
@@ -58,10 +68,9 @@ def guess_run(c: Container, default_finite: bool) -> RunGuess:
     script = c.script[:_SCAN_LIMIT]
     why = _forever(script)
     if why is not None:
-        return RunGuess(None, Phrase(why), certain=True)
+        return RunGuess(None, _FOREVER_WHY[why], certain=True)
     if (("until" in script or "while" in script) and _WAIT_LOOP.search(script)) or _left_loop(script):
-        return RunGuess(1.0, Phrase(_("its command waits in a loop for something outside the Pod; "
-                                    "assumed to be there after 1 s")))
+        return RunGuess(1.0, _WAITS_IN_LOOP)
     finite = None if default_finite else finite_run(c)
     if finite is not None:   # an app container of a long-running Pod whose command ends
         return finite
@@ -75,13 +84,13 @@ def guess_run(c: Container, default_finite: bool) -> RunGuess:
     if not c.command and not c.args and _SERVER_IMAGES.search(_image_name(c.image)):
         return RunGuess(None, Phrase(_("the image {image} is a server that runs until stopped"), {"image": c.image}))
     if _looks_like_server_command(c):
-        return RunGuess(None, Phrase(_("its command starts a long-running process")))
+        return RunGuess(None, _SERVER_COMMAND)
     # a name that says it sets something up (istio-init, linkerd-init, ...) is a one-shot, whatever it names
     if default_finite and not c.command and _SERVER_NAMES.search(c.name) and not _SETUP_NAMES.search(c.name):
         return RunGuess(None, Phrase(_("its name suggests a long-running helper ({c})"), {"c": c.name}))
     if default_finite:
-        return RunGuess(1.0, Phrase(_("assumed to finish after 1 s")))
-    return RunGuess(None, Phrase(_("assumed to run until stopped, as a service does")))
+        return RunGuess(1.0, _FINISH_1S)
+    return RunGuess(None, _RUNS_UNTIL_STOPPED)
 
 
 _SHELLS = re.compile(r"^(/usr)?(/bin/)?(ba|a|da|z)?sh$")
@@ -162,16 +171,16 @@ def guess_stop(c: Container, pid1: bool = True) -> tuple[float | None, Phrase]:
                 if name in _NO_HANDLER:
                     return None, Phrase(_("the script execs {prog}, which as PID 1 has no SIGTERM handler"),
                                         {"prog": name})
-                return 0.0, Phrase(_("assumed to exit at once on SIGTERM (code 143)"))
+                return 0.0, _EXITS_ON_SIGTERM
             execs = _EXEC.findall(c.script[:_SCAN_LIMIT])
             if not execs:
-                return None, Phrase(_("a shell as PID 1 ignores SIGTERM unless it traps it"))
+                return None, _SHELL_IGNORES_SIGTERM
             last = execs[-1].rsplit("/", 1)[-1]
             if last in _NO_HANDLER:
                 return None, Phrase(_("the script execs {prog}, which as PID 1 has no SIGTERM handler"), {"prog": last})
         elif prog.rsplit("/", 1)[-1] in _NO_HANDLER:
             return None, Phrase(_("{prog} as PID 1 has no SIGTERM handler"), {"prog": prog})
-    return 0.0, Phrase(_("assumed to exit at once on SIGTERM (code 143)"))
+    return 0.0, _EXITS_ON_SIGTERM
 
 
 _EXEC = re.compile(r"\bexec\s+(\S+)")
