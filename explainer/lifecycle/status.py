@@ -19,7 +19,7 @@ WAITING, RUNNING, EXITED = "waiting", "running", "exited"
  READY_NEEDED_OK, RUN_READY_APP, RESTARTS_INIT, RESTARTS_SIDECAR, RESTARTS_APP,
  READY_SIDECAR, STOPPED_RESTARTING) = range(14)
 _SLOTS = 14
-_ZERO = (0,) * _SLOTS
+_ZERO: tuple[tuple[int, int], ...] = ()   # a contribution: (slot, amount) pairs, the slots left out add 0
 
 
 class RuntimeStatus:
@@ -37,7 +37,7 @@ class RuntimeStatus:
         self.started = False
         self.ready = False
         self.restarts = 0
-        self.contrib: tuple[int, ...] = _ZERO
+        self.contrib: tuple[tuple[int, int], ...] = _ZERO
         self.will_restart = True               # `ContainerShouldRestart` for the last exit
         self.exit_reason: str | None = None    # OOMKilled: what the runtime reports instead of Error
 
@@ -45,44 +45,59 @@ class RuntimeStatus:
         return self.exit_reason or ("Completed" if self.exit_code == 0 else "Error")
 
 
-def _contribution(s: RuntimeStatus) -> tuple[int, ...]:
-    c = [0] * _SLOTS
-    if s.role == "init":
-        c[RESTARTS_INIT] = s.restarts
+def _contribution(s: RuntimeStatus) -> tuple[tuple[int, int], ...]:
+    """What ``s`` adds to the counters: (slot, amount) for each slot it adds to (the others are 0)."""
+    c: list[tuple[int, int]] = []
+    role, state = s.role, s.state
+    if role == "init":
+        if s.restarts:
+            c.append((RESTARTS_INIT, s.restarts))
         # a failure counts against the Pod only when the container will not be restarted
-        if s.state == RUNNING:
-            c[PEND_INIT] = 1
-        elif s.state == EXITED:
-            c[FAILED_INIT] = int(s.exit_code != 0 and not s.will_restart)
+        if state == RUNNING:
+            c.append((PEND_INIT, 1))
+        elif state == EXITED:
+            if s.exit_code != 0 and not s.will_restart:
+                c.append((FAILED_INIT, 1))
         elif s.last_exit is not None:
-            c[FAILED_INIT] = int(s.last_exit != 0 and not s.will_restart)
+            if s.last_exit != 0 and not s.will_restart:
+                c.append((FAILED_INIT, 1))
         else:
-            c[PEND_INIT] = 1
-    elif s.role == "sidecar":
-        c[RESTARTS_SIDECAR] = s.restarts
-        if s.state == RUNNING:
-            c[RUNNING_N] = 1
-            c[PEND_SIDECAR] = int(not s.started)
-        elif s.state == WAITING and s.last_exit is None:
-            c[PEND_SIDECAR] = 1
-            c[WAITING_N] = 1
-        c[READY_NEEDED_OK] = int(s.ready)
-        c[READY_SIDECAR] = int(s.started and s.ready)
-    elif s.role == "app":
-        c[RESTARTS_APP] = s.restarts
-        if s.state == RUNNING:
-            c[RUNNING_N] = 1
-            c[RUN_READY_APP] = int(s.ready)
-        elif s.state == EXITED:
-            c[STOPPED] = 1
-            c[SUCCEEDED] = int(s.exit_code == 0)
-            c[STOPPED_RESTARTING] = int(s.will_restart)
+            c.append((PEND_INIT, 1))
+    elif role == "sidecar":
+        if s.restarts:
+            c.append((RESTARTS_SIDECAR, s.restarts))
+        if state == RUNNING:
+            c.append((RUNNING_N, 1))
+            if not s.started:
+                c.append((PEND_SIDECAR, 1))
+        elif state == WAITING and s.last_exit is None:
+            c.append((PEND_SIDECAR, 1))
+            c.append((WAITING_N, 1))
+        if s.ready:
+            c.append((READY_NEEDED_OK, 1))
+            if s.started:
+                c.append((READY_SIDECAR, 1))
+    elif role == "app":
+        if s.restarts:
+            c.append((RESTARTS_APP, s.restarts))
+        if state == RUNNING:
+            c.append((RUNNING_N, 1))
+            if s.ready:
+                c.append((RUN_READY_APP, 1))
+        elif state == EXITED:
+            c.append((STOPPED, 1))
+            if s.exit_code == 0:
+                c.append((SUCCEEDED, 1))
+            if s.will_restart:
+                c.append((STOPPED_RESTARTING, 1))
         elif s.last_exit is not None:
-            c[STOPPED] = 1
-            c[STOPPED_RESTARTING] = int(s.will_restart)
+            c.append((STOPPED, 1))
+            if s.will_restart:
+                c.append((STOPPED_RESTARTING, 1))
         else:
-            c[WAITING_N] = 1
-        c[READY_NEEDED_OK] = int(s.ready)
+            c.append((WAITING_N, 1))
+        if s.ready:
+            c.append((READY_NEEDED_OK, 1))
     return tuple(c)
 
 
@@ -113,8 +128,10 @@ class StatusBook:
         old = s.contrib
         if new != old:
             counts = self.counts
-            for i in range(_SLOTS):
-                counts[i] += new[i] - old[i]
+            for i, n in old:
+                counts[i] -= n
+            for i, n in new:
+                counts[i] += n
             s.contrib = new
         if s.role in ("init", "sidecar"):
             if _init_blocks(s):
