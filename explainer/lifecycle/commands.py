@@ -119,14 +119,16 @@ def finite_run(c: Container) -> RunGuess | None:
     else:
         script = " ".join(argv)
     script = script[:_SCAN_LIMIT]
-    lines = [ln for ln in script.splitlines() if not ln.strip().startswith("#")]
-    script = "\n".join(lines)
+    if "#" in script:        # comment lines go (without a "#" the lines would be joined back as they are)
+        script = "\n".join(ln for ln in script.splitlines() if not ln.strip().startswith("#"))
+    else:
+        script = "\n".join(script.splitlines())
     if not script.strip() or _GROUPING.search(script):
         return None
     seconds = 0.0
     names = []
     for statement in _STATEMENTS.split(script):
-        words = [w for w in statement.split() if not _ASSIGNMENT.match(w)]
+        words = [w for w in statement.split() if "=" not in w or not _ASSIGNMENT.match(w)]
         if words and words[0] == "exec":
             words = words[1:]
         if not words:
