@@ -27,7 +27,7 @@ from .status import EXITED, WAITING, RuntimeStatus, StatusBook
 from .runtime import CState
 from .startup import StartupMixin
 from .termination import TerminationMixin
-from .trace import Dependency, EventKind, StatusPoint, TraceEvent
+from .trace import Dependency, EventKind, StatusPoint, TraceEvent, new_event
 from .versions import crash_loop_backoff, gate_enabled
 
 
@@ -193,7 +193,7 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
              message: Text | str = "", assumed: bool = False) -> None:
         """Record an event; a `Text` message is kept as ``text`` beside its English rendering."""
         text = message if isinstance(message, Text) else None
-        self.events.append(TraceEvent(
+        self.events.append(new_event(
             round(self.s.now, 3), c.spec.name if c else None, kind,
             c.st.restarts if c else None, exit_code, reason,
             str(message) if text is None else text.render(), assumed, text))
