@@ -10,7 +10,6 @@ that ..." walks of `printPod` use heaps with lazy deletion.
 from __future__ import annotations
 
 import heapq
-from typing import Any
 
 WAITING, RUNNING, EXITED = "waiting", "running", "exited"
 
@@ -139,14 +138,6 @@ class StatusBook:
         elif s.role == "app" and s.state != RUNNING:
             heapq.heappush(self._reasoned, s.index)
 
-    def _first(self, heap: list[int], items: list[RuntimeStatus], keep: Any) -> RuntimeStatus | None:
-        while heap:
-            s = items[heap[0]]
-            if keep(s):
-                return s
-            heapq.heappop(heap)
-        return None
-
     def phase(self, pod_has_initialized: bool, terminal: bool) -> str:
         """`getPhase`: the phase from the containers' states (docs/lifecycle-model.md §10.1).
 
@@ -203,7 +194,14 @@ class StatusBook:
         """`printPod`'s STATUS value, and whether the init walk stopped (the Pod is initializing)."""
         reason = status_reason or phase
         initializing = False
-        blocking = self._first(self._blocking, self.init, _init_blocks)
+        blocking = None
+        heap, items = self._blocking, self.init
+        while heap:       # the first init container that stops printPod's walk (lazy deletion)
+            s = items[heap[0]]
+            if _init_blocks(s):
+                blocking = s
+                break
+            heapq.heappop(heap)
         if blocking is not None:
             initializing = True
             if blocking.state == EXITED:
@@ -213,7 +211,14 @@ class StatusBook:
             else:
                 reason = f"Init:{blocking.index}/{self.n_init}"
         if not initializing or initialized:
-            first = self._first(self._reasoned, self.apps, lambda s: s.state != RUNNING)
+            first = None
+            heap, items = self._reasoned, self.apps
+            while heap:
+                s = items[heap[0]]
+                if s.state != RUNNING:
+                    first = s
+                    break
+                heapq.heappop(heap)
             if first is not None:
                 reason = first.terminated_reason() if first.state == EXITED else first.waiting_reason
             if reason == "Completed" and self.counts[RUN_READY_APP] > 0:
