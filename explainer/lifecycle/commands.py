@@ -74,7 +74,7 @@ def guess_run(c: Container, default_finite: bool) -> RunGuess:
     finite = None if default_finite else finite_run(c)
     if finite is not None:   # an app container of a long-running Pod whose command ends
         return finite
-    sleeps = [float(n) * _UNITS[u] for n, u in _SLEEP.findall(script)]
+    sleeps = [float(n) * _UNITS[u] for n, u in _SLEEP.findall(script)] if "sleep" in script else []
     # a long-running Pod's app container that sleeps and then runs something else (`sleep 5; exec
     # nginx`) keeps running: only init and Job containers are read as "the sleeps, then it ends"
     if default_finite and sleeps and not re.search(r"\bdo\b", script):
@@ -101,6 +101,11 @@ _ONE_SHOT = frozenset({"echo", "printf", "true", ":", "date", "env", "printenv",
 _CONTROL = frozenset({"while", "until", "for", "do", "done", "if", "then", "else", "elif", "fi", "case", "esac",
                       "function", "trap", "wait", "select", "(", "((", "!"})
 _GROUPING = re.compile(r"[{}`]|\$\(\(|(?<![&>])&(?![&>])")   # blocks, command substitution, backgrounding
+def _may_group(script: str) -> bool:
+    """False when _GROUPING cannot match: none of the text its branches start with ({, }, `, $((, &) is there."""
+    return "{" in script or "}" in script or "`" in script or "&" in script or "$((" in script
+
+
 _STATEMENTS = re.compile(r"\n|;|&&|\|\||\|")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
@@ -123,7 +128,7 @@ def finite_run(c: Container) -> RunGuess | None:
         script = "\n".join(ln for ln in script.splitlines() if not ln.strip().startswith("#"))
     else:
         script = "\n".join(script.splitlines())
-    if not script.strip() or _GROUPING.search(script):
+    if not script.strip() or (_may_group(script) and _GROUPING.search(script)):
         return None
     seconds = 0.0
     names = []
