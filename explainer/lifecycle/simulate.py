@@ -213,13 +213,7 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
             return
         book.dirty = False
         self.snap_key = key
-        if self.forced_phase:
-            phase = self.forced_phase
-        else:
-            phase = book.phase(self.initialized, self.terminal)
-        status, initializing = book.kubectl_status(phase, self.status_reason, self.initialized, self.deleting)
-        ready, ready_count = book.ready(phase), book.ready_count()
-        restarts = book.restarts(initializing and not self.initialized)
+        status, phase, ready, ready_count, restarts, initializing = book.point(*key)
         last = timeline[-1] if timeline else None
         if last is None or (last.status, last.phase, last.ready, last.ready_count, last.restarts) != (
                 status, phase, ready, ready_count, restarts):

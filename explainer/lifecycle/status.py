@@ -171,6 +171,21 @@ class StatusBook:
             return "Succeeded" if c[STOPPED] == c[SUCCEEDED] else "Failed"
         return "Pending"
 
+    def point(self, forced_phase: str | None, status_reason: str | None, initialized: bool, deleting: bool,
+              terminal: bool) -> tuple[str, str, bool, str, int, bool]:
+        """(STATUS, phase, Ready, READY, RESTARTS, initializing): a status point's fields in one call.
+
+        The same rules as `phase`, `kubectl_status`, `ready`, `ready_count` and `restarts`, the last three
+        inlined (the simulation asks after most events)."""
+        phase = forced_phase or self.phase(initialized, terminal)
+        status, initializing = self.kubectl_status(phase, status_reason, initialized, deleting)
+        c, needed = self.counts, self.n_ready_needed
+        ready = (phase != "Succeeded" and phase != "Failed" and c[READY_NEEDED_OK] == needed
+                 and self.readiness_gates == 0)
+        restarts = (c[RESTARTS_INIT] + c[RESTARTS_SIDECAR] if initializing and not initialized
+                    else c[RESTARTS_SIDECAR] + c[RESTARTS_APP])
+        return status, phase, ready, f"{c[RUN_READY_APP] + c[READY_SIDECAR]}/{needed}", restarts, initializing
+
     def containers_ready(self) -> bool:
         return self.counts[READY_NEEDED_OK] == self.n_ready_needed
 
