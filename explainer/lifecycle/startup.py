@@ -84,7 +84,11 @@ class StartupMixin(ProbingMixin):
 
         Returns (init containers to start, initialized, kill the pod).
         """
-        has_init = any(c.alive or c.in_poststart for c in self.apps)
+        has_init = False
+        for c in self.apps:
+            if c.alive or c.in_poststart:
+                has_init = True
+                break
         previously = has_init
         to_start: list[CState] = []
         n = len(self.init)
