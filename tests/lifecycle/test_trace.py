@@ -24,3 +24,19 @@ def test_the_fast_constructor_sets_every_field_in_the_dataclass_order() -> None:
         pass
     else:
         raise AssertionError("a TraceEvent must stay frozen")
+
+
+def test_the_fast_behaviour_constructor_equals_the_dataclass() -> None:
+    from explainer.lifecycle.behaviour import Behaviour, Run, _new_behaviour
+    from explainer.lifecycle.i18n import Phrase
+
+    names = [f.name for f in dataclasses.fields(Behaviour)]
+    assert tuple(names) == Behaviour.__slots__
+    values = dict(runs=(Run(3.0, 1),), image_pull_fails=True, startup_seconds=2.0, failing_probes=frozenset({"liveness"}),
+                  post_start_seconds=None, post_start_exit_code=1, pre_stop_seconds=4.0, pre_stop_exit_code=126,
+                  stop_seconds=None, stop_exit_code=137, assumed={"runSeconds": Phrase("x")}, probe_faults={},
+                  pre_stop_stops=(), exit_stops=())
+    assert list(values) == names
+    fast, slow = _new_behaviour(**values), Behaviour(**values)
+    assert fast == slow and repr(fast) == repr(slow)
+    assert all(getattr(fast, n) is v for n, v in values.items())
