@@ -270,13 +270,18 @@ def _forever(script: str) -> str | None:
         if word not in script:      # each pattern starts with its word: skip the regex when it is absent
             continue
         for m in pattern.finditer(script):
-            if not (why in _LOOPS and _LEFT_LOOP.match(script, m.start())):
+            if not (why in _LOOPS and _may_leave(script) and _LEFT_LOOP.match(script, m.start())):
                 return why
     return None
 
 
+def _may_leave(script: str) -> bool:
+    """False when _LEFT_LOOP cannot match anywhere: it needs a break, return or exit."""
+    return "break" in script or "return" in script or "exit" in script
+
+
 def _left_loop(script: str) -> bool:
-    if "while" not in script and "for" not in script:
+    if ("while" not in script and "for" not in script) or not _may_leave(script):
         return False
     return any(_LEFT_LOOP.match(script, m.start()) for pattern, _why in _FOREVER_PATTERNS[1:3]
                for m in pattern.finditer(script))
