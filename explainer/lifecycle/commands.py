@@ -133,7 +133,9 @@ def finite_run(c: Container) -> RunGuess | None:
     seconds = 0.0
     names = []
     for statement in _STATEMENTS.split(script):
-        words = [w for w in statement.split() if "=" not in w or not _ASSIGNMENT.match(w)]
+        words = statement.split()
+        if "=" in statement:     # FOO=bar: assignments before the command are not its name
+            words = [w for w in words if "=" not in w or not _ASSIGNMENT.match(w)]
         if words and words[0] == "exec":
             words = words[1:]
         if not words:
