@@ -27,7 +27,7 @@ from .status import EXITED, WAITING, RuntimeStatus, StatusBook
 from .runtime import CState
 from .startup import StartupMixin
 from .termination import TerminationMixin
-from .trace import Dependency, EventKind, StatusPoint, TraceEvent, new_event
+from .trace import Dependency, EventKind, StatusPoint, TraceEvent, new_event, new_point
 from .versions import crash_loop_backoff, gate_enabled
 
 
@@ -217,7 +217,7 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
         last = timeline[-1] if timeline else None
         if last is None or (last.status, last.phase, last.ready, last.ready_count, last.restarts) != (
                 status, phase, ready, ready_count, restarts):
-            last = StatusPoint(round(self.s.now, 3), status, phase, ready, ready_count, restarts, self.initialized)
+            last = new_point(round(self.s.now, 3), status, phase, ready, ready_count, restarts, self.initialized)
             timeline.append(last)
             self.timeline_modes.append(initializing and not self.initialized)
         self.snap_point = last

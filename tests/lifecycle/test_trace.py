@@ -40,3 +40,12 @@ def test_the_fast_behaviour_constructor_equals_the_dataclass() -> None:
     fast, slow = _new_behaviour(**values), Behaviour(**values)
     assert fast == slow and repr(fast) == repr(slow)
     assert all(getattr(fast, n) is v for n, v in values.items())
+
+
+def test_the_fast_status_point_constructor_equals_the_dataclass() -> None:
+    from explainer.lifecycle.trace import StatusPoint, new_point
+
+    assert tuple(f.name for f in dataclasses.fields(StatusPoint)) == StatusPoint.__slots__
+    values = (12.5, "Init:0/2", "Pending", False, "0/3", 4, True)
+    fast, slow = new_point(*values), StatusPoint(*values)
+    assert fast == slow and hash(fast) == hash(slow) and repr(fast) == repr(slow)
