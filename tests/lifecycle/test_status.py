@@ -9,7 +9,7 @@ from explainer.lifecycle.status import EXITED, RUNNING, WAITING, RuntimeStatus
 
 
 def _dense(s: RuntimeStatus) -> list[int]:
-    """The rules, slot by slot (the counters' meaning: docs/lifecycle-model.md §10, §15)."""
+    """The rules, slot by slot (the counters' meaning: docs/lifecycle-model.md §10 and docs/lifecycle-model.md §15)."""
     c = [0] * S._SLOTS
     if s.role == "init":
         c[S.RESTARTS_INIT] = s.restarts
