@@ -98,7 +98,8 @@ class ScenarioEntries(Protocol):
 
 def behaviour_for(c: Container, pod: Pod, scenario: ScenarioEntries) -> Behaviour:
     """The resolved behaviour of ``c``: scenario values first, then guesses from the manifest."""
-    raw = {k: v for k, v in scenario.containers.get(c.name, {}).items() if v is not None}   # null: not given
+    entry = scenario.containers.get(c.name)
+    raw = {k: v for k, v in entry.items() if v is not None} if entry else {}   # null: not given
     assumed: dict[str, Phrase] = {}
     # the process sees its arguments after the kubelet's $(VAR) and a shell's $VAR (docs/lifecycle-model.md §9.1)
     exp = expand_container(c)

@@ -42,7 +42,7 @@ class StartupMixin(ProbingMixin):
             return
         if self.restart_all is not None:
             self._restart_all_containers()
-        queue = [c for c in self.ephemeral if c.requested and not c.ever_created]
+        queue = [c for c in self.ephemeral if c.requested and not c.ever_created] if self.ephemeral else []
         starts, initialized, kill = self._init_actions()
         if kill:
             self._kill_pod("InitContainerFailed", self.pod.termination_grace_period,
