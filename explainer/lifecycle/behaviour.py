@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Protocol
+from typing import Any, Callable, Mapping, Protocol
 
 from . import defaults as d
 from .commands import guess_run, guess_stop, hook_seconds
@@ -53,6 +53,41 @@ class Behaviour:
         return self.runs[min(n, len(self.runs) - 1)]
 
 
+def _behaviour_maker() -> Callable[..., Behaviour]:
+    """``Behaviour(...)`` with every field given, made by setting its slots directly rather than through the
+    frozen dataclass's ``object.__setattr__`` per field (one per container; tests/lifecycle/test_trace.py
+    holds it to the dataclass's fields)."""
+    new = object.__new__
+    (s_runs, s_pull, s_startup, s_failing, s_ps, s_ps_code, s_pre, s_pre_code, s_stop, s_stop_code, s_assumed,
+     s_faults, s_pre_stops, s_exit_stops) = (getattr(Behaviour, f).__set__ for f in Behaviour.__slots__)
+
+    def make(runs: tuple[Run, ...], image_pull_fails: bool, startup_seconds: float, failing_probes: frozenset[str],
+             post_start_seconds: float | None, post_start_exit_code: int, pre_stop_seconds: float | None,
+             pre_stop_exit_code: int, stop_seconds: float | None, stop_exit_code: int, assumed: dict[str, Phrase],
+             probe_faults: dict[str, ProbeFault], pre_stop_stops: tuple[Stop, ...],
+             exit_stops: tuple[Stop, ...]) -> Behaviour:
+        b = new(Behaviour)
+        s_runs(b, runs)
+        s_pull(b, image_pull_fails)
+        s_startup(b, startup_seconds)
+        s_failing(b, failing_probes)
+        s_ps(b, post_start_seconds)
+        s_ps_code(b, post_start_exit_code)
+        s_pre(b, pre_stop_seconds)
+        s_pre_code(b, pre_stop_exit_code)
+        s_stop(b, stop_seconds)
+        s_stop_code(b, stop_exit_code)
+        s_assumed(b, assumed)
+        s_faults(b, probe_faults)
+        s_pre_stops(b, pre_stop_stops)
+        s_exit_stops(b, exit_stops)
+        return b
+    return make
+
+
+_new_behaviour = _behaviour_maker()
+
+
 class ScenarioEntries(Protocol):
     """What ``behaviour_for`` reads of a ``scenario.Scenario``: each container's entry by name."""
 
@@ -63,7 +98,8 @@ class ScenarioEntries(Protocol):
 
 def behaviour_for(c: Container, pod: Pod, scenario: ScenarioEntries) -> Behaviour:
     """The resolved behaviour of ``c``: scenario values first, then guesses from the manifest."""
-    raw = {k: v for k, v in scenario.containers.get(c.name, {}).items() if v is not None}   # null: not given
+    entry = scenario.containers.get(c.name)
+    raw = {k: v for k, v in entry.items() if v is not None} if entry else {}   # null: not given
     assumed: dict[str, Phrase] = {}
     # the process sees its arguments after the kubelet's $(VAR) and a shell's $VAR (docs/lifecycle-model.md §9.1)
     exp = expand_container(c)
@@ -72,7 +108,7 @@ def behaviour_for(c: Container, pod: Pod, scenario: ScenarioEntries) -> Behaviou
     runs = _oom_runs(c, pod, raw, assumed) or _runs(ce, pod, raw, assumed, exp)
     post_start_code = _post_start_fails(c, pod, raw, assumed)
     pre_stop_code = _pre_stop_fails(c, raw, assumed)
-    return Behaviour(
+    return _new_behaviour(
         runs=runs,
         image_pull_fails=raw.get("imagePull") == "fails",
         startup_seconds=float(raw.get("startupSeconds", 0) or 0),
@@ -91,6 +127,9 @@ def behaviour_for(c: Container, pod: Pod, scenario: ScenarioEntries) -> Behaviou
         pre_stop_stops=_pre_stop_stops(c, pod),
         exit_stops=exit_stops(ce, ce.script, pod) if c.role != "ephemeral" else (),
     )
+
+
+_EXIT_0 = Phrase(_("assumed to exit with code 0"))   # made once: a Phrase is immutable
 
 
 def _runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase],
@@ -119,7 +158,8 @@ def _runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase
                                              "envFrom), so what it does is not known: {why}"),
                                            {"names": _names(exp.unknown), "why": guess.why})
     if "exitCode" not in raw and seconds is not None:
-        assumed.setdefault("exitCode", Phrase(_("assumed to exit with code 0")))
+        if "exitCode" not in assumed:
+            assumed["exitCode"] = _EXIT_0
     return (Run(seconds, int(raw.get("exitCode", 0))),)
 
 

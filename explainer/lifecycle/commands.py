@@ -26,6 +26,16 @@ _FOREVER_PATTERNS = (
     (re.compile(r"\bsleep\s+\d{4,}\b"), None),  # handled below as long finite sleeps
 )
 _LOOPS = (_FOREVER_PATTERNS[1][1], _FOREVER_PATTERNS[2][1])
+# The reasons without fields, made once: every container's behaviour is read with one of them.  A Phrase
+# is immutable (a str with its Text), so one object can stand in every Behaviour that gives this reason.
+_FOREVER_WHY = {why: Phrase(why) for _pattern, why in _FOREVER_PATTERNS if why is not None}
+_WAITS_IN_LOOP = Phrase(_("its command waits in a loop for something outside the Pod; "
+                           "assumed to be there after 1 s"))
+_SERVER_COMMAND = Phrase(_("its command starts a long-running process"))
+_FINISH_1S = Phrase(_("assumed to finish after 1 s"))
+_RUNS_UNTIL_STOPPED = Phrase(_("assumed to run until stopped, as a service does"))
+_EXITS_ON_SIGTERM = Phrase(_("assumed to exit at once on SIGTERM (code 143)"))
+_SHELL_IGNORES_SIGTERM = Phrase(_("a shell as PID 1 ignores SIGTERM unless it traps it"))
 _FOREVER_WORDS = ("sleep", "while", "for", "tail")   # the literal each of the first four patterns needs
 _WAIT_LOOP = re.compile(r"\b(until|while\s+!)\b[^;]{0,400};\s*do\b")
 # Heuristics read at most this much of a command: enough for any real script, and it
@@ -58,14 +68,13 @@ def guess_run(c: Container, default_finite: bool) -> RunGuess:
     script = c.script[:_SCAN_LIMIT]
     why = _forever(script)
     if why is not None:
-        return RunGuess(None, Phrase(why), certain=True)
+        return RunGuess(None, _FOREVER_WHY[why], certain=True)
     if (("until" in script or "while" in script) and _WAIT_LOOP.search(script)) or _left_loop(script):
-        return RunGuess(1.0, Phrase(_("its command waits in a loop for something outside the Pod; "
-                                    "assumed to be there after 1 s")))
+        return RunGuess(1.0, _WAITS_IN_LOOP)
     finite = None if default_finite else finite_run(c)
     if finite is not None:   # an app container of a long-running Pod whose command ends
         return finite
-    sleeps = [float(n) * _UNITS[u] for n, u in _SLEEP.findall(script)]
+    sleeps = [float(n) * _UNITS[u] for n, u in _SLEEP.findall(script)] if "sleep" in script else []
     # a long-running Pod's app container that sleeps and then runs something else (`sleep 5; exec
     # nginx`) keeps running: only init and Job containers are read as "the sleeps, then it ends"
     if default_finite and sleeps and not re.search(r"\bdo\b", script):
@@ -75,13 +84,13 @@ def guess_run(c: Container, default_finite: bool) -> RunGuess:
     if not c.command and not c.args and _SERVER_IMAGES.search(_image_name(c.image)):
         return RunGuess(None, Phrase(_("the image {image} is a server that runs until stopped"), {"image": c.image}))
     if _looks_like_server_command(c):
-        return RunGuess(None, Phrase(_("its command starts a long-running process")))
+        return RunGuess(None, _SERVER_COMMAND)
     # a name that says it sets something up (istio-init, linkerd-init, ...) is a one-shot, whatever it names
     if default_finite and not c.command and _SERVER_NAMES.search(c.name) and not _SETUP_NAMES.search(c.name):
         return RunGuess(None, Phrase(_("its name suggests a long-running helper ({c})"), {"c": c.name}))
     if default_finite:
-        return RunGuess(1.0, Phrase(_("assumed to finish after 1 s")))
-    return RunGuess(None, Phrase(_("assumed to run until stopped, as a service does")))
+        return RunGuess(1.0, _FINISH_1S)
+    return RunGuess(None, _RUNS_UNTIL_STOPPED)
 
 
 _SHELLS = re.compile(r"^(/usr)?(/bin/)?(ba|a|da|z)?sh$")
@@ -92,6 +101,11 @@ _ONE_SHOT = frozenset({"echo", "printf", "true", ":", "date", "env", "printenv",
 _CONTROL = frozenset({"while", "until", "for", "do", "done", "if", "then", "else", "elif", "fi", "case", "esac",
                       "function", "trap", "wait", "select", "(", "((", "!"})
 _GROUPING = re.compile(r"[{}`]|\$\(\(|(?<![&>])&(?![&>])")   # blocks, command substitution, backgrounding
+def _may_group(script: str) -> bool:
+    """False when _GROUPING cannot match: none of the text its branches start with ({, }, `, $((, &) is there."""
+    return "{" in script or "}" in script or "`" in script or "&" in script or "$((" in script
+
+
 _STATEMENTS = re.compile(r"\n|;|&&|\|\||\|")
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
@@ -110,14 +124,18 @@ def finite_run(c: Container) -> RunGuess | None:
     else:
         script = " ".join(argv)
     script = script[:_SCAN_LIMIT]
-    lines = [ln for ln in script.splitlines() if not ln.strip().startswith("#")]
-    script = "\n".join(lines)
-    if not script.strip() or _GROUPING.search(script):
+    if "#" in script:        # comment lines go (without a "#" the lines would be joined back as they are)
+        script = "\n".join(ln for ln in script.splitlines() if not ln.strip().startswith("#"))
+    else:
+        script = "\n".join(script.splitlines())
+    if not script.strip() or (_may_group(script) and _GROUPING.search(script)):
         return None
     seconds = 0.0
     names = []
     for statement in _STATEMENTS.split(script):
-        words = [w for w in statement.split() if not _ASSIGNMENT.match(w)]
+        words = statement.split()
+        if "=" in statement:     # FOO=bar: assignments before the command are not its name
+            words = [w for w in words if "=" not in w or not _ASSIGNMENT.match(w)]
         if words and words[0] == "exec":
             words = words[1:]
         if not words:
@@ -162,16 +180,16 @@ def guess_stop(c: Container, pid1: bool = True) -> tuple[float | None, Phrase]:
                 if name in _NO_HANDLER:
                     return None, Phrase(_("the script execs {prog}, which as PID 1 has no SIGTERM handler"),
                                         {"prog": name})
-                return 0.0, Phrase(_("assumed to exit at once on SIGTERM (code 143)"))
+                return 0.0, _EXITS_ON_SIGTERM
             execs = _EXEC.findall(c.script[:_SCAN_LIMIT])
             if not execs:
-                return None, Phrase(_("a shell as PID 1 ignores SIGTERM unless it traps it"))
+                return None, _SHELL_IGNORES_SIGTERM
             last = execs[-1].rsplit("/", 1)[-1]
             if last in _NO_HANDLER:
                 return None, Phrase(_("the script execs {prog}, which as PID 1 has no SIGTERM handler"), {"prog": last})
         elif prog.rsplit("/", 1)[-1] in _NO_HANDLER:
             return None, Phrase(_("{prog} as PID 1 has no SIGTERM handler"), {"prog": prog})
-    return 0.0, Phrase(_("assumed to exit at once on SIGTERM (code 143)"))
+    return 0.0, _EXITS_ON_SIGTERM
 
 
 _EXEC = re.compile(r"\bexec\s+(\S+)")
@@ -254,13 +272,18 @@ def _forever(script: str) -> str | None:
         if word not in script:      # each pattern starts with its word: skip the regex when it is absent
             continue
         for m in pattern.finditer(script):
-            if not (why in _LOOPS and _LEFT_LOOP.match(script, m.start())):
+            if not (why in _LOOPS and _may_leave(script) and _LEFT_LOOP.match(script, m.start())):
                 return why
     return None
 
 
+def _may_leave(script: str) -> bool:
+    """False when _LEFT_LOOP cannot match anywhere: it needs a break, return or exit."""
+    return "break" in script or "return" in script or "exit" in script
+
+
 def _left_loop(script: str) -> bool:
-    if "while" not in script and "for" not in script:
+    if ("while" not in script and "for" not in script) or not _may_leave(script):
         return False
     return any(_LEFT_LOOP.match(script, m.start()) for pattern, _why in _FOREVER_PATTERNS[1:3]
                for m in pattern.finditer(script))

@@ -89,11 +89,14 @@ def jvm_max_heap(c: Container) -> Heap | None:
     start scripts put before it; ``_JAVA_OPTIONS`` is read last by the JVM and wins over both."""
     found: list[Heap] = []
     for field, words in (("command", c.command), ("args", c.args)):
-        for m in _XMX.finditer(" ".join(words)[:_SCAN_LIMIT]):
+        text = " ".join(words)[:_SCAN_LIMIT]
+        if "-X" not in text:      # both of _XMX's spellings start so: skip the regex when it is absent
+            continue
+        for m in _XMX.finditer(text):
             found.append(Heap(_jvm_bytes(m), m.group(0), field, field))
     env = []
     for i, var in enumerate(c.env):
-        if var.value and _JVM_ENV.search(var.name):
+        if var.value and "-X" in var.value and _JVM_ENV.search(var.name):
             for m in _XMX.finditer(var.value[:_SCAN_LIMIT]):
                 env.append(Heap(_jvm_bytes(m), m.group(0), f"env[{i}].value", var.name))
     override = [h for h in env if h.source == "_JAVA_OPTIONS"]

@@ -136,7 +136,7 @@ def expand_shell(script: str, env: dict[str, str | None], open_ended: bool) -> t
 
 def expand_container(c: Container) -> Expanded:
     """``command`` and ``args`` as the process sees them: the kubelet's ``$(VAR)``, then a shell's."""
-    if not any("$" in part for part in c.command) and not any("$" in part for part in c.args):
+    if "$" not in "".join(c.command) and "$" not in "".join(c.args):   # "$" is one character: no part has it
         return Expanded(c.command, c.args, (), ())   # no reference to expand (an assignment changes no text)
     env, open_ended = environment(c)
     used: list[str] = []

@@ -47,7 +47,9 @@ def probe_fault(probe: Probe, c: Container, pod: Pod) -> ProbeFault | None:
 
 def probe_faults(c: Container, pod: Pod) -> dict[str, ProbeFault]:
     """Every probe of ``c`` that cannot pass, by kind (startup, readiness, liveness)."""
-    out = {}
+    out: dict[str, ProbeFault] = {}
+    if c.startup_probe is None and c.readiness_probe is None and c.liveness_probe is None:
+        return out        # no probe (`Container.probes` would be empty)
     for p in c.probes:
         fault = probe_fault(p, c, pod)
         if fault is not None:

@@ -27,7 +27,7 @@ from .status import EXITED, WAITING, RuntimeStatus, StatusBook
 from .runtime import CState
 from .startup import StartupMixin
 from .termination import TerminationMixin
-from .trace import Dependency, EventKind, StatusPoint, TraceEvent
+from .trace import Dependency, EventKind, StatusPoint, TraceEvent, new_event, new_point
 from .versions import crash_loop_backoff, gate_enabled
 
 
@@ -153,6 +153,8 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
         self.forced_phase: str | None = None
         self.status_reason: str | None = None
         self.end_time: float | None = None
+        self.snap_key: tuple | None = None             # `_snapshot`'s inputs, and the point it left last
+        self.snap_point: StatusPoint | None = None
         self._ff_init(fast_forward)
 
     # ---- running the simulation --------------------------------------------------------
@@ -191,27 +193,34 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
              message: Text | str = "", assumed: bool = False) -> None:
         """Record an event; a `Text` message is kept as ``text`` beside its English rendering."""
         text = message if isinstance(message, Text) else None
-        self.events.append(TraceEvent(
+        self.events.append(new_event(
             round(self.s.now, 3), c.spec.name if c else None, kind,
             c.st.restarts if c else None, exit_code, reason,
             str(message) if text is None else text.render(), assumed, text))
         self._snapshot()
 
     def _snapshot(self) -> None:
+        """Append a status point when the Pod's status differs from the last point.
+
+        The status is a function of the book (its counters and the statuses it was told of by
+        `StatusBook.changed`) and of the five flags below: while none of them changed since the last
+        snapshot, and the last point is still the one that snapshot saw (fastforward.py appends points
+        of its own), the answer is the last point's, which is not appended again.  So skip the work."""
         book = self.book
-        if self.forced_phase:
-            phase = self.forced_phase
-        else:
-            phase = book.phase(self.initialized, self.terminal)
-        status, initializing = book.kubectl_status(phase, self.status_reason, self.initialized, self.deleting)
-        ready, ready_count = book.ready(phase), book.ready_count()
-        restarts = book.restarts(initializing and not self.initialized)
-        last = self.timeline[-1] if self.timeline else None
+        key = (self.forced_phase, self.status_reason, self.initialized, self.deleting, self.terminal)
+        timeline = self.timeline
+        if not book.dirty and key == self.snap_key and timeline and timeline[-1] is self.snap_point:
+            return
+        book.dirty = False
+        self.snap_key = key
+        status, phase, ready, ready_count, restarts, initializing = book.point(*key)
+        last = timeline[-1] if timeline else None
         if last is None or (last.status, last.phase, last.ready, last.ready_count, last.restarts) != (
                 status, phase, ready, ready_count, restarts):
-            self.timeline.append(StatusPoint(round(self.s.now, 3), status, phase, ready, ready_count, restarts,
-                                             self.initialized))
+            last = new_point(round(self.s.now, 3), status, phase, ready, ready_count, restarts, self.initialized)
+            timeline.append(last)
             self.timeline_modes.append(initializing and not self.initialized)
+        self.snap_point = last
 
     def _set(self, c: CState, state: str, *, reason: str | None = None, exit_code: int | None = None,
              will_restart: bool | None = None) -> None:

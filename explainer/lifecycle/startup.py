@@ -42,7 +42,7 @@ class StartupMixin(ProbingMixin):
             return
         if self.restart_all is not None:
             self._restart_all_containers()
-        queue = [c for c in self.ephemeral if c.requested and not c.ever_created]
+        queue = [c for c in self.ephemeral if c.requested and not c.ever_created] if self.ephemeral else []
         starts, initialized, kill = self._init_actions()
         if kill:
             self._kill_pod("InitContainerFailed", self.pod.termination_grace_period,
@@ -84,7 +84,11 @@ class StartupMixin(ProbingMixin):
 
         Returns (init containers to start, initialized, kill the pod).
         """
-        has_init = any(c.alive or c.in_poststart for c in self.apps)
+        has_init = False
+        for c in self.apps:
+            if c.alive or c.in_poststart:
+                has_init = True
+                break
         previously = has_init
         to_start: list[CState] = []
         n = len(self.init)

@@ -10,7 +10,6 @@ that ..." walks of `printPod` use heaps with lazy deletion.
 from __future__ import annotations
 
 import heapq
-from typing import Any
 
 WAITING, RUNNING, EXITED = "waiting", "running", "exited"
 
@@ -19,7 +18,7 @@ WAITING, RUNNING, EXITED = "waiting", "running", "exited"
  READY_NEEDED_OK, RUN_READY_APP, RESTARTS_INIT, RESTARTS_SIDECAR, RESTARTS_APP,
  READY_SIDECAR, STOPPED_RESTARTING) = range(14)
 _SLOTS = 14
-_ZERO = (0,) * _SLOTS
+_ZERO: tuple[tuple[int, int], ...] = ()   # a contribution: (slot, amount) pairs, the slots left out add 0
 
 
 class RuntimeStatus:
@@ -37,7 +36,7 @@ class RuntimeStatus:
         self.started = False
         self.ready = False
         self.restarts = 0
-        self.contrib: tuple[int, ...] = _ZERO
+        self.contrib: tuple[tuple[int, int], ...] = _ZERO
         self.will_restart = True               # `ContainerShouldRestart` for the last exit
         self.exit_reason: str | None = None    # OOMKilled: what the runtime reports instead of Error
 
@@ -45,44 +44,59 @@ class RuntimeStatus:
         return self.exit_reason or ("Completed" if self.exit_code == 0 else "Error")
 
 
-def _contribution(s: RuntimeStatus) -> tuple[int, ...]:
-    c = [0] * _SLOTS
-    if s.role == "init":
-        c[RESTARTS_INIT] = s.restarts
+def _contribution(s: RuntimeStatus) -> tuple[tuple[int, int], ...]:
+    """What ``s`` adds to the counters: (slot, amount) for each slot it adds to (the others are 0)."""
+    c: list[tuple[int, int]] = []
+    role, state = s.role, s.state
+    if role == "init":
+        if s.restarts:
+            c.append((RESTARTS_INIT, s.restarts))
         # a failure counts against the Pod only when the container will not be restarted
-        if s.state == RUNNING:
-            c[PEND_INIT] = 1
-        elif s.state == EXITED:
-            c[FAILED_INIT] = int(s.exit_code != 0 and not s.will_restart)
+        if state == RUNNING:
+            c.append((PEND_INIT, 1))
+        elif state == EXITED:
+            if s.exit_code != 0 and not s.will_restart:
+                c.append((FAILED_INIT, 1))
         elif s.last_exit is not None:
-            c[FAILED_INIT] = int(s.last_exit != 0 and not s.will_restart)
+            if s.last_exit != 0 and not s.will_restart:
+                c.append((FAILED_INIT, 1))
         else:
-            c[PEND_INIT] = 1
-    elif s.role == "sidecar":
-        c[RESTARTS_SIDECAR] = s.restarts
-        if s.state == RUNNING:
-            c[RUNNING_N] = 1
-            c[PEND_SIDECAR] = int(not s.started)
-        elif s.state == WAITING and s.last_exit is None:
-            c[PEND_SIDECAR] = 1
-            c[WAITING_N] = 1
-        c[READY_NEEDED_OK] = int(s.ready)
-        c[READY_SIDECAR] = int(s.started and s.ready)
-    elif s.role == "app":
-        c[RESTARTS_APP] = s.restarts
-        if s.state == RUNNING:
-            c[RUNNING_N] = 1
-            c[RUN_READY_APP] = int(s.ready)
-        elif s.state == EXITED:
-            c[STOPPED] = 1
-            c[SUCCEEDED] = int(s.exit_code == 0)
-            c[STOPPED_RESTARTING] = int(s.will_restart)
+            c.append((PEND_INIT, 1))
+    elif role == "sidecar":
+        if s.restarts:
+            c.append((RESTARTS_SIDECAR, s.restarts))
+        if state == RUNNING:
+            c.append((RUNNING_N, 1))
+            if not s.started:
+                c.append((PEND_SIDECAR, 1))
+        elif state == WAITING and s.last_exit is None:
+            c.append((PEND_SIDECAR, 1))
+            c.append((WAITING_N, 1))
+        if s.ready:
+            c.append((READY_NEEDED_OK, 1))
+            if s.started:
+                c.append((READY_SIDECAR, 1))
+    elif role == "app":
+        if s.restarts:
+            c.append((RESTARTS_APP, s.restarts))
+        if state == RUNNING:
+            c.append((RUNNING_N, 1))
+            if s.ready:
+                c.append((RUN_READY_APP, 1))
+        elif state == EXITED:
+            c.append((STOPPED, 1))
+            if s.exit_code == 0:
+                c.append((SUCCEEDED, 1))
+            if s.will_restart:
+                c.append((STOPPED_RESTARTING, 1))
         elif s.last_exit is not None:
-            c[STOPPED] = 1
-            c[STOPPED_RESTARTING] = int(s.will_restart)
+            c.append((STOPPED, 1))
+            if s.will_restart:
+                c.append((STOPPED_RESTARTING, 1))
         else:
-            c[WAITING_N] = 1
-        c[READY_NEEDED_OK] = int(s.ready)
+            c.append((WAITING_N, 1))
+        if s.ready:
+            c.append((READY_NEEDED_OK, 1))
     return tuple(c)
 
 
@@ -100,31 +114,29 @@ class StatusBook:
         self.apps: list[RuntimeStatus] = []
         self._blocking: list[int] = []     # heap of init indices that stop printPod's init walk
         self._reasoned: list[int] = []     # heap of app indices that carry a waiting/terminated reason
+        # set by every `changed`: the answers below may differ from the last ones asked for
+        # (simulate.py `_snapshot` skips recomputing them while it is False)
+        self.dirty = True
         for s in statuses:
             (self.init if s.role in ("init", "sidecar") else self.apps if s.role == "app" else []).append(s)
             self.changed(s)
 
     def changed(self, s: RuntimeStatus) -> None:
+        self.dirty = True
         new = _contribution(s)
         old = s.contrib
         if new != old:
             counts = self.counts
-            for i in range(_SLOTS):
-                counts[i] += new[i] - old[i]
+            for i, n in old:
+                counts[i] -= n
+            for i, n in new:
+                counts[i] += n
             s.contrib = new
         if s.role in ("init", "sidecar"):
             if _init_blocks(s):
                 heapq.heappush(self._blocking, s.index)
         elif s.role == "app" and s.state != RUNNING:
             heapq.heappush(self._reasoned, s.index)
-
-    def _first(self, heap: list[int], items: list[RuntimeStatus], keep: Any) -> RuntimeStatus | None:
-        while heap:
-            s = items[heap[0]]
-            if keep(s):
-                return s
-            heapq.heappop(heap)
-        return None
 
     def phase(self, pod_has_initialized: bool, terminal: bool) -> str:
         """`getPhase`: the phase from the containers' states (docs/lifecycle-model.md §10.1).
@@ -159,6 +171,21 @@ class StatusBook:
             return "Succeeded" if c[STOPPED] == c[SUCCEEDED] else "Failed"
         return "Pending"
 
+    def point(self, forced_phase: str | None, status_reason: str | None, initialized: bool, deleting: bool,
+              terminal: bool) -> tuple[str, str, bool, str, int, bool]:
+        """(STATUS, phase, Ready, READY, RESTARTS, initializing): a status point's fields in one call.
+
+        The same rules as `phase`, `kubectl_status`, `ready`, `ready_count` and `restarts`, the last three
+        inlined (the simulation asks after most events)."""
+        phase = forced_phase or self.phase(initialized, terminal)
+        status, initializing = self.kubectl_status(phase, status_reason, initialized, deleting)
+        c, needed = self.counts, self.n_ready_needed
+        ready = (phase != "Succeeded" and phase != "Failed" and c[READY_NEEDED_OK] == needed
+                 and self.readiness_gates == 0)
+        restarts = (c[RESTARTS_INIT] + c[RESTARTS_SIDECAR] if initializing and not initialized
+                    else c[RESTARTS_SIDECAR] + c[RESTARTS_APP])
+        return status, phase, ready, f"{c[RUN_READY_APP] + c[READY_SIDECAR]}/{needed}", restarts, initializing
+
     def containers_ready(self) -> bool:
         return self.counts[READY_NEEDED_OK] == self.n_ready_needed
 
@@ -182,7 +209,14 @@ class StatusBook:
         """`printPod`'s STATUS value, and whether the init walk stopped (the Pod is initializing)."""
         reason = status_reason or phase
         initializing = False
-        blocking = self._first(self._blocking, self.init, _init_blocks)
+        blocking = None
+        heap, items = self._blocking, self.init
+        while heap:       # the first init container that stops printPod's walk (lazy deletion)
+            s = items[heap[0]]
+            if _init_blocks(s):
+                blocking = s
+                break
+            heapq.heappop(heap)
         if blocking is not None:
             initializing = True
             if blocking.state == EXITED:
@@ -192,7 +226,14 @@ class StatusBook:
             else:
                 reason = f"Init:{blocking.index}/{self.n_init}"
         if not initializing or initialized:
-            first = self._first(self._reasoned, self.apps, lambda s: s.state != RUNNING)
+            first = None
+            heap, items = self._reasoned, self.apps
+            while heap:
+                s = items[heap[0]]
+                if s.state != RUNNING:
+                    first = s
+                    break
+                heapq.heappop(heap)
             if first is not None:
                 reason = first.terminated_reason() if first.state == EXITED else first.waiting_reason
             if reason == "Completed" and self.counts[RUN_READY_APP] > 0:
