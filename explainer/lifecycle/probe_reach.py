@@ -96,8 +96,10 @@ def _nothing_listens(probe: Probe, c: Container, pod: Pod) -> ProbeFault | None:
     port = resolve_port(probe.port, c)
     if port is None or probe.host is not None or not c.ports:
         return None
-    running = len(pod.containers) + len(pod.sidecars)   # counted, not listed: a probe per container stays O(1)
-    if running > (0 if c.role == "init" else 1):   # another long-running container may listen there
+    alone = 0 if c.role == "init" else 1      # at most this many long-running containers: c itself
+    # another long-running container may listen there (app containers counted first: a Pod of many
+    # of them answers without walking its init containers, so a probe per container stays cheap)
+    if len(pod.containers) > alone or len(pod.containers) + len(pod.sidecars) > alone:
         return None
     if any(p.container_port == port for o in pod.all_containers for p in o.ports):
         return None
