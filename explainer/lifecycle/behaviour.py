@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol
+from typing import Any, Mapping, Protocol
 
 from . import defaults as d
 from .commands import guess_run, guess_stop, hook_seconds
@@ -17,6 +17,7 @@ from .expand import Expanded, expand_container, expand_hook
 from .i18n import Phrase, gettext_noop as _
 from .model import Container, Pod
 from .mounted_scripts import hook_text
+from .records import quick_init
 from .probe_reach import ProbeFault, probe_faults
 from .shutdown import SIGNAL, Stop, exit_stops, prestop_stops
 from .signals import exit_code as signal_exit_code
@@ -29,6 +30,7 @@ class Run:
     reason: str | None = None      # OOMKilled: the kernel ends the run, not the program
 
 
+@quick_init   # one per container, and per debug container (records.py)
 @dataclass(frozen=True, slots=True)
 class Behaviour:
     """How one container behaves in this scenario; ``assumed`` maps a field to why."""
@@ -53,39 +55,6 @@ class Behaviour:
         return self.runs[min(n, len(self.runs) - 1)]
 
 
-def _behaviour_maker() -> Callable[..., Behaviour]:
-    """``Behaviour(...)`` with every field given, made by setting its slots directly rather than through the
-    frozen dataclass's ``object.__setattr__`` per field (one per container; tests/lifecycle/test_trace.py
-    holds it to the dataclass's fields)."""
-    new = object.__new__
-    (s_runs, s_pull, s_startup, s_failing, s_ps, s_ps_code, s_pre, s_pre_code, s_stop, s_stop_code, s_assumed,
-     s_faults, s_pre_stops, s_exit_stops) = (getattr(Behaviour, f).__set__ for f in Behaviour.__slots__)
-
-    def make(runs: tuple[Run, ...], image_pull_fails: bool, startup_seconds: float, failing_probes: frozenset[str],
-             post_start_seconds: float | None, post_start_exit_code: int, pre_stop_seconds: float | None,
-             pre_stop_exit_code: int, stop_seconds: float | None, stop_exit_code: int, assumed: dict[str, Phrase],
-             probe_faults: dict[str, ProbeFault], pre_stop_stops: tuple[Stop, ...],
-             exit_stops: tuple[Stop, ...]) -> Behaviour:
-        b = new(Behaviour)
-        s_runs(b, runs)
-        s_pull(b, image_pull_fails)
-        s_startup(b, startup_seconds)
-        s_failing(b, failing_probes)
-        s_ps(b, post_start_seconds)
-        s_ps_code(b, post_start_exit_code)
-        s_pre(b, pre_stop_seconds)
-        s_pre_code(b, pre_stop_exit_code)
-        s_stop(b, stop_seconds)
-        s_stop_code(b, stop_exit_code)
-        s_assumed(b, assumed)
-        s_faults(b, probe_faults)
-        s_pre_stops(b, pre_stop_stops)
-        s_exit_stops(b, exit_stops)
-        return b
-    return make
-
-
-_new_behaviour = _behaviour_maker()
 
 
 class ScenarioEntries(Protocol):
@@ -108,7 +77,7 @@ def behaviour_for(c: Container, pod: Pod, scenario: ScenarioEntries) -> Behaviou
     runs = _oom_runs(c, pod, raw, assumed) or _runs(ce, pod, raw, assumed, exp)
     post_start_code = _post_start_fails(c, pod, raw, assumed)
     pre_stop_code = _pre_stop_fails(c, raw, assumed)
-    return _new_behaviour(
+    return Behaviour(
         runs=runs,
         image_pull_fails=raw.get("imagePull") == "fails",
         startup_seconds=float(raw.get("startupSeconds", 0) or 0),

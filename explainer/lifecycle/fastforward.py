@@ -31,7 +31,7 @@ from typing import Any
 from .kubelet_state import FastForward, KubeletState  # noqa: F401  (FastForward: where simulate.py finds it)
 from . import defaults as d
 from .runtime import CState, Kill
-from .trace import new_point
+from .trace import StatusPoint
 
 ENABLED = True        # the default of simulate(fast_forward=...); `make bench` turns it off for its baseline
 FF_PERIODS = 5        # identical periods in a row before a jump (> summarise.KEEP_CYCLES + 1)
@@ -198,7 +198,7 @@ class FastForwardMixin(KubeletState):
         points, modes = self.timeline[first:], self.timeline_modes[first:]
         rows = [(pt.t, pt.status, pt.phase, pt.ready, pt.ready_count, pt.restarts, pt.initialized, delta[mode])
                 for pt, mode in zip(points, modes)]
-        point, append = new_point, self.timeline.append
+        point, append = StatusPoint, self.timeline.append
         for j in range(1, k + 1):
             shift_j = j * p
             for t, status, phase, ready, ready_count, count, initialized, dr in rows:

@@ -27,7 +27,7 @@ from .status import EXITED, WAITING, RuntimeStatus, StatusBook
 from .runtime import CState
 from .startup import StartupMixin
 from .termination import TerminationMixin
-from .trace import Dependency, EventKind, StatusPoint, TraceEvent, new_event, new_point
+from .trace import Dependency, EventKind, StatusPoint, TraceEvent
 from .versions import crash_loop_backoff, gate_enabled
 
 
@@ -193,7 +193,7 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
              message: Text | str = "", assumed: bool = False) -> None:
         """Record an event; a `Text` message is kept as ``text`` beside its English rendering."""
         text = message if isinstance(message, Text) else None
-        self.events.append(new_event(
+        self.events.append(TraceEvent(
             round(self.s.now, 3), c.spec.name if c else None, kind,
             c.st.restarts if c else None, exit_code, reason,
             str(message) if text is None else text.render(), assumed, text))
@@ -217,7 +217,7 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
         last = timeline[-1] if timeline else None
         if last is None or (last.status, last.phase, last.ready, last.ready_count, last.restarts) != (
                 status, phase, ready, ready_count, restarts):
-            last = new_point(round(self.s.now, 3), status, phase, ready, ready_count, restarts, self.initialized)
+            last = StatusPoint(round(self.s.now, 3), status, phase, ready, ready_count, restarts, self.initialized)
             timeline.append(last)
             self.timeline_modes.append(initializing and not self.initialized)
         self.snap_point = last

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Callable
 
 from .i18n import Text
+from .records import quick_init
 
 
 class EventKind(StrEnum):
@@ -40,6 +40,7 @@ class EventKind(StrEnum):
 EVENT_TYPES: tuple[str, ...] = tuple(k.value for k in EventKind)   # the contract's enum, in order
 
 
+@quick_init   # the simulation makes one per event (records.py)
 @dataclass(frozen=True, slots=True)
 class TraceEvent:
     t: float
@@ -53,34 +54,9 @@ class TraceEvent:
     text: Text | None = field(default=None, compare=False, repr=False)   # ``message``, translatable
 
 
-def _event_maker() -> Callable[..., TraceEvent]:
-    """A constructor of `TraceEvent` for the simulation's hot path, equal to ``TraceEvent(...)`` with every
-    field given in order: it sets the slots directly instead of going through the frozen dataclass's
-    ``object.__setattr__`` per field (half the time; the simulation may make hundreds of thousands).
-    tests/lifecycle/test_trace.py holds it to the dataclass's fields."""
-    new = object.__new__
-    (s_t, s_container, s_type, s_restart_count, s_exit_code, s_reason, s_message, s_assumed,
-     s_text) = (getattr(TraceEvent, f).__set__ for f in TraceEvent.__slots__)
-
-    def make(t: float, container: str | None, type: EventKind, restart_count: int | None, exit_code: int | None,
-             reason: str | None, message: str, assumed: bool, text: Text | None) -> TraceEvent:
-        e = new(TraceEvent)
-        s_t(e, t)
-        s_container(e, container)
-        s_type(e, type)
-        s_restart_count(e, restart_count)
-        s_exit_code(e, exit_code)
-        s_reason(e, reason)
-        s_message(e, message)
-        s_assumed(e, assumed)
-        s_text(e, text)
-        return e
-    return make
 
 
-new_event = _event_maker()
-
-
+@quick_init   # fast-forward repeats a period's points, hundreds of thousands at worst
 @dataclass(frozen=True, slots=True)
 class StatusPoint:
     t: float
@@ -92,28 +68,6 @@ class StatusPoint:
     initialized: bool
 
 
-def _point_maker() -> Callable[[float, str, str, bool, str, int, bool], StatusPoint]:
-    """``StatusPoint(...)`` with every field given, by setting its slots (as `new_event`): fastforward.py
-    repeats a period's points for every period it jumps over, hundreds of thousands at worst."""
-    new = object.__new__
-    s_t, s_status, s_phase, s_ready, s_count, s_restarts, s_init = (
-        getattr(StatusPoint, f).__set__ for f in StatusPoint.__slots__)
-
-    def make(t: float, status: str, phase: str, ready: bool, ready_count: str, restarts: int,
-             initialized: bool) -> StatusPoint:
-        p = new(StatusPoint)
-        s_t(p, t)
-        s_status(p, status)
-        s_phase(p, phase)
-        s_ready(p, ready)
-        s_count(p, ready_count)
-        s_restarts(p, restarts)
-        s_init(p, initialized)
-        return p
-    return make
-
-
-new_point = _point_maker()
 
 
 @dataclass(frozen=True, slots=True)

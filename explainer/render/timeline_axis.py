@@ -9,7 +9,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .timeline_model import _r, _secs, nice_step, quick_init
+from ..lifecycle.records import quick_init
+from .timeline_model import _r, _secs, nice_step
 
 FIT_PLOT = 760.0        # the plot's width in the viewBox; the label column comes on top
 BREAK_PX = 40.0         # what a break takes on the axis

@@ -12,6 +12,8 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..lifecycle.records import quick_init
+
 Gettext = Callable[[str], str]
 
 
@@ -42,31 +44,6 @@ ROLE_ORDER = {"init": 0, "sidecar": 0, "app": 1, "ephemeral": 2}
 
 
 # ---- the layout --------------------------------------------------------------------------------
-def quick_init(cls: type) -> type:
-    """Give a frozen, slotted dataclass an ``__init__`` that stores each field through its slot's
-    descriptor instead of ``object.__setattr__`` (what frozen dataclasses do): the same parameters,
-    defaults and instances, built in half the time.  A chart builds a few dozen of these per
-    request.  The class stays frozen: assigning to a field afterwards still raises."""
-    env: dict[str, object] = {}
-    params, body = [], []
-    for f in dataclasses.fields(cls):
-        if f.default_factory is not dataclasses.MISSING or not f.init or f.kw_only:
-            raise TypeError(f"quick_init does not handle field {f.name} of {cls.__name__}")
-        if f.default is dataclasses.MISSING:
-            params.append(f.name)
-        else:
-            env[f"_default_{f.name}"] = f.default
-            params.append(f"{f.name}=_default_{f.name}")
-        env[f"_set_{f.name}"] = cls.__dict__[f.name].__set__
-        body.append(f"    _set_{f.name}(self, {f.name})\n")
-    namespace: dict[str, object] = {}
-    exec(f"def __init__(self, {', '.join(params)}):\n" + "".join(body), env, namespace)   # noqa: S102
-    init = namespace["__init__"]
-    init.__qualname__ = f"{cls.__qualname__}.__init__"   # type: ignore[attr-defined]
-    cls.__init__ = init   # type: ignore[misc]
-    return cls
-
-
 @quick_init
 @dataclass(frozen=True, slots=True)
 class Lane:

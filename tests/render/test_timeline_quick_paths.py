@@ -106,40 +106,6 @@ def test_ticks_without_breaks_are_the_plain_walk(end: float, width: float) -> No
     assert axis.ticks() == reference_ticks(axis)
 
 
-# ---- slot-built dataclasses ----------------------------------------------------------------------
-QUICK = [cls for module in (timeline_model, timeline_axis) for cls in vars(module).values()
-         if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == module.__name__
-         and any(name.startswith("_set_") for name in cls.__init__.__code__.co_names)]
-
-
-def test_the_layout_classes_are_slot_built() -> None:
-    names = {cls.__name__ for cls in QUICK}
-    assert {"Lane", "Bar", "Marker", "Segment", "Tick", "Guide", "LegendItem", "TimelineLayout", "AxisBreak",
-            "TimeAxis"} <= names, names
-
-
-@pytest.mark.parametrize("cls", QUICK, ids=lambda c: c.__name__)
-def test_quick_init_takes_the_dataclass_parameters_and_stays_frozen(cls: type) -> None:
-    fields = dataclasses.fields(cls)
-    spec = [(f.name, f.type) if f.default is dataclasses.MISSING
-            else (f.name, f.type, dataclasses.field(default=f.default)) for f in fields]
-    reference = dataclasses.make_dataclass(cls.__name__, spec, frozen=True, slots=True)
-    ours, theirs = inspect.signature(cls.__init__), inspect.signature(reference.__init__)
-    assert [(p.name, p.kind, p.default) for p in ours.parameters.values()] == \
-        [(p.name, p.kind, p.default) for p in theirs.parameters.values()]
-    values = [f"v{i}" for i in range(len(fields))]
-    built = cls(*values)
-    assert [getattr(built, f.name) for f in fields] == values
-    assert built == cls(**{f.name: v for f, v in zip(fields, values)})
-    assert hash(built) == hash(cls(*values))
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        setattr(built, fields[0].name, "other")
-    required = [f for f in fields if f.default is dataclasses.MISSING]
-    if len(required) < len(fields):
-        short = cls(*values[:len(required)])
-        assert [getattr(short, f.name) for f in fields[len(required):]] == [f.default for f in fields[len(required):]]
-
-
 # ---- the walk skips only events it draws nothing for ----------------------------------------------
 def test_the_walk_lists_every_event_type_it_has_a_branch_for() -> None:
     tree = ast.parse(textwrap.dedent(inspect.getsource(_walk)))
