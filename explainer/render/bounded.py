@@ -25,15 +25,15 @@ def answer_size(data: Any, indent: int | None = None) -> int:
 def bound_answer(data: dict[str, Any], limit: int = MAX_ANSWER_BYTES, indent: int | None = None) -> dict[str, Any]:
     """``data`` (the JSON contract, or anything holding it under "explanation") under ``limit`` bytes
     when written with ``indent``."""
-    size = answer_size(data, indent)
-    if size <= limit:
-        return data
     lists = []   # (estimated bytes, path, pod, key)
     for path, pod in _pods(data):
         for key in CUTTABLE:
             items = pod.get(key) or []
             if items:
                 lists.append([_estimate(items, indent), f"{path}.{key}", pod, key])
+    size = _total_size(data, lists, indent)
+    if size <= limit:
+        return data
     excess = size - limit + _RESERVE
     cuts = []
     for entry in sorted(lists, key=lambda x: -x[0]):
@@ -57,6 +57,36 @@ def bound_answer(data: dict[str, Any], limit: int = MAX_ANSWER_BYTES, indent: in
         pod[key] = pod[key][:keep]
         biggest.update(kept=keep, lastKeptT=pod[key][-1]["t"] if keep else None)
     return data
+
+
+def _total_size(data: dict[str, Any], lists: list[list[Any]], indent: int | None) -> int:
+    """``answer_size(data, indent)``, exactly, with the long lists written a chunk at a time.
+
+    A day of crash loops makes an answer of tens of megabytes before it is cut; one ``json.dumps``
+    of it holds the interpreter lock for most of a second, stalling every other request the same
+    worker is answering.  Written compactly (no ``indent``) a list's bytes are its brackets, its
+    items and a ", " between each two, so the lists can be measured in chunks (the lock is free
+    between them) and the rest of the answer with those lists emptied."""
+    long = [(pod, key) for _b, _path, pod, key in lists if len(pod[key]) > _CHUNK]
+    if indent is not None or not long:
+        return answer_size(data, indent)
+    held = [(pod, key, pod[key]) for pod, key in long]
+    try:
+        for pod, key, _items in held:
+            pod[key] = []
+        size = answer_size(data)
+    finally:
+        for pod, key, items in held:
+            pod[key] = items
+    for _pod, _key, items in held:
+        for start in range(0, len(items), _CHUNK):
+            chunk = items[start:start + _CHUNK]
+            size += answer_size(chunk) - 2 - 2 * (len(chunk) - 1)     # the items alone
+        size += 2 * (len(items) - 1)                                  # the ", " between them
+    return size
+
+
+_CHUNK = 2000   # list items written per call: ~1 ms each
 
 
 def _estimate(items: list[Any], indent: int | None) -> float:

@@ -3,9 +3,13 @@ from __future__ import annotations
 
 import json
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from explainer.explain import explain
-from explainer.render.bounded import answer_size, bound_answer
+from explainer.render.bounded import _CHUNK, CUTTABLE, _pods, _total_size, answer_size, bound_answer
 from explainer.render.jsonable import explanation_to_dict
+from tests.profiles import examples
 
 
 def _long() -> dict:
@@ -38,3 +42,24 @@ def test_a_long_answer_is_cut_under_the_limit_and_says_where() -> None:
 def test_the_limit_holds_for_an_indented_answer_too() -> None:
     cut = bound_answer(_long(), 250_000, indent=2)
     assert answer_size(cut, 2) <= 250_000 and cut["answerTruncated"]["cuts"]
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(st.lists(st.dictionaries(st.sampled_from(["t", "message", "type"]),
+                                st.one_of(st.floats(allow_nan=False), st.text(), st.none(), st.integers())),
+                max_size=5000),
+       st.integers(0, 3))
+def test_a_long_list_measured_in_chunks_is_measured_exactly(items: list, trim: int) -> None:
+    """The size of an answer with long lists, measured a chunk at a time (so no single json.dumps
+    holds the interpreter lock for long), is the size of the whole answer written at once."""
+    data = {"pods": [{"name": "p", "events": items * 3, "statusTimeline": items[trim:], "restartCounts": {"a": 1}}]}
+    lists = [[0, path, pod, key] for path, pod in _pods(data) for key in CUTTABLE if pod.get(key)]
+    assert _total_size(data, lists, None) == answer_size(data)
+    assert data["pods"][0]["events"] == items * 3   # the lists are put back
+
+
+def test_a_day_of_crash_loops_is_measured_exactly_before_it_is_cut() -> None:
+    data = _long()
+    lists = [[0, path, pod, key] for path, pod in _pods(data) for key in CUTTABLE if pod.get(key)]
+    assert max(len(pod[key]) for _e, _p, pod, key in lists) > _CHUNK
+    assert _total_size(data, lists, None) == answer_size(data)
