@@ -41,9 +41,23 @@ def post_fork(server, worker):
     if libc is not None and hasattr(libc, "mallopt"):
         libc.mallopt(M_ARENA_MAX, 2)
     worker.libc = libc
+    # Full garbage collections between requests, not in the middle of a big one (explainer/web/collector.py)
+    from explainer.web.collector import FullCollections
+
+    worker.collector = FullCollections()
+    worker.collector.install()
+
+
+def pre_request(worker, req):
+    collector = getattr(worker, "collector", None)
+    if collector is not None:
+        collector.started()
 
 
 def post_request(worker, req, environ, resp):
+    collector = getattr(worker, "collector", None)
+    if collector is not None:
+        collector.finished()
     libc = getattr(worker, "libc", None)
     length = environ.get("CONTENT_LENGTH") or "0"
     if libc is not None and hasattr(libc, "malloc_trim") and length.isdigit() and int(length) > LARGE_REQUEST:

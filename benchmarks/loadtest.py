@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import fcntl
 import json
 import os
 import re
@@ -273,8 +274,11 @@ class Server:
         py = str(VENV_BIN / "python")
         subprocess.run([py, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=self.env, check=True,
                        timeout=120)
-        subprocess.run([py, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=self.env, check=True,
-                       timeout=120)
+        # one collectstatic at a time: two servers started at once (pytest -n 2) write the same folder
+        with open(Path(tempfile.gettempdir()) / "explainer-collectstatic.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            subprocess.run([py, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=self.env,
+                           check=True, timeout=120)
         self.proc = subprocess.Popen([str(VENV_BIN / "gunicorn"), "explainer.wsgi", "--log-level", "warning"],
                                      cwd=ROOT, env=self.env, start_new_session=True)
         try:
