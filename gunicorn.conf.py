@@ -48,6 +48,12 @@ def post_fork(server, worker):
     worker.collector.install()
 
 
+def post_worker_init(worker):
+    collector = getattr(worker, "collector", None)
+    if collector is not None:   # the application is loaded: what it holds now stays (collector.py)
+        collector.settle()
+
+
 def pre_request(worker, req):
     collector = getattr(worker, "collector", None)
     if collector is not None:

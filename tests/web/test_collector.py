@@ -68,3 +68,13 @@ def test_a_busy_worker_still_collects_its_cyclic_garbage(collector) -> None:
         collector.finished()
         freed.append(collector.collections)
     assert freed[-1] == 1 and freed[-2] == 0      # collected exactly when ten times overdue
+
+
+def test_settling_freezes_what_the_loaded_application_holds(collector) -> None:
+    try:
+        collector.settle()
+        frozen = gc.get_freeze_count()
+        assert frozen > 1000                      # the test process: Django, pytest, the explainer
+    finally:
+        gc.unfreeze()
+    assert gc.get_freeze_count() == 0
