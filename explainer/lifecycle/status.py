@@ -10,6 +10,7 @@ that ..." walks of `printPod` use heaps with lazy deletion.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 
 WAITING, RUNNING, EXITED = "waiting", "running", "exited"
 
@@ -173,18 +174,11 @@ class StatusBook:
 
     def point(self, forced_phase: str | None, status_reason: str | None, initialized: bool, deleting: bool,
               terminal: bool) -> tuple[str, str, bool, str, int, bool]:
-        """(STATUS, phase, Ready, READY, RESTARTS, initializing): a status point's fields in one call.
-
-        The same rules as `phase`, `kubectl_status`, `ready`, `ready_count` and `restarts`, the last three
-        inlined (the simulation asks after most events)."""
+        """(STATUS, phase, Ready, READY, RESTARTS, initializing): a status point's fields in one call."""
         phase = forced_phase or self.phase(initialized, terminal)
         status, initializing = self.kubectl_status(phase, status_reason, initialized, deleting)
-        c, needed = self.counts, self.n_ready_needed
-        ready = (phase != "Succeeded" and phase != "Failed" and c[READY_NEEDED_OK] == needed
-                 and self.readiness_gates == 0)
-        restarts = (c[RESTARTS_INIT] + c[RESTARTS_SIDECAR] if initializing and not initialized
-                    else c[RESTARTS_SIDECAR] + c[RESTARTS_APP])
-        return status, phase, ready, f"{c[RUN_READY_APP] + c[READY_SIDECAR]}/{needed}", restarts, initializing
+        return (status, phase, self.ready(phase), self.ready_count(), self.restarts(initializing and not initialized),
+                initializing)
 
     def containers_ready(self) -> bool:
         return self.counts[READY_NEEDED_OK] == self.n_ready_needed
@@ -209,14 +203,7 @@ class StatusBook:
         """`printPod`'s STATUS value, and whether the init walk stopped (the Pod is initializing)."""
         reason = status_reason or phase
         initializing = False
-        blocking = None
-        heap, items = self._blocking, self.init
-        while heap:       # the first init container that stops printPod's walk (lazy deletion)
-            s = items[heap[0]]
-            if _init_blocks(s):
-                blocking = s
-                break
-            heapq.heappop(heap)
+        blocking = _first(self._blocking, self.init, _init_blocks)
         if blocking is not None:
             initializing = True
             if blocking.state == EXITED:
@@ -226,14 +213,7 @@ class StatusBook:
             else:
                 reason = f"Init:{blocking.index}/{self.n_init}"
         if not initializing or initialized:
-            first = None
-            heap, items = self._reasoned, self.apps
-            while heap:
-                s = items[heap[0]]
-                if s.state != RUNNING:
-                    first = s
-                    break
-                heapq.heappop(heap)
+            first = _first(self._reasoned, self.apps, _not_running)
             if first is not None:
                 reason = first.terminated_reason() if first.state == EXITED else first.waiting_reason
             if reason == "Completed" and self.counts[RUN_READY_APP] > 0:
@@ -241,6 +221,21 @@ class StatusBook:
         if deleting and phase not in ("Succeeded", "Failed"):
             reason = "Terminating"
         return reason, initializing
+
+
+def _first(heap: list[int], items: list[RuntimeStatus], keep: Callable[[RuntimeStatus], bool]) -> RuntimeStatus | None:
+    """The first of ``items`` (by the indices in ``heap``) that ``keep`` accepts; the others on top are
+    dropped (lazy deletion: `changed` pushes a container again when it qualifies again)."""
+    while heap:
+        s = items[heap[0]]
+        if keep(s):
+            return s
+        heapq.heappop(heap)
+    return None
+
+
+def _not_running(s: RuntimeStatus) -> bool:
+    return s.state != RUNNING
 
 
 def _init_blocks(s: RuntimeStatus) -> bool:
