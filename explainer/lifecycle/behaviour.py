@@ -55,8 +55,6 @@ class Behaviour:
         return self.runs[min(n, len(self.runs) - 1)]
 
 
-
-
 class ScenarioEntries(Protocol):
     """What ``behaviour_for`` reads of a ``scenario.Scenario``: each container's entry by name."""
 
@@ -127,8 +125,7 @@ def _runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase
                                              "envFrom), so what it does is not known: {why}"),
                                            {"names": _names(exp.unknown), "why": guess.why})
     if "exitCode" not in raw and seconds is not None:
-        if "exitCode" not in assumed:
-            assumed["exitCode"] = _EXIT_0
+        assumed.setdefault("exitCode", _EXIT_0)
     return (Run(seconds, int(raw.get("exitCode", 0))),)
 
 

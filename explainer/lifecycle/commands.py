@@ -101,13 +101,13 @@ _ONE_SHOT = frozenset({"echo", "printf", "true", ":", "date", "env", "printenv",
 _CONTROL = frozenset({"while", "until", "for", "do", "done", "if", "then", "else", "elif", "fi", "case", "esac",
                       "function", "trap", "wait", "select", "(", "((", "!"})
 _GROUPING = re.compile(r"[{}`]|\$\(\(|(?<![&>])&(?![&>])")   # blocks, command substitution, backgrounding
+_STATEMENTS = re.compile(r"\n|;|&&|\|\||\|")
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+
+
 def _may_group(script: str) -> bool:
     """False when _GROUPING cannot match: none of the text its branches start with ({, }, `, $((, &) is there."""
     return "{" in script or "}" in script or "`" in script or "&" in script or "$((" in script
-
-
-_STATEMENTS = re.compile(r"\n|;|&&|\|\||\|")
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 
 
 def finite_run(c: Container) -> RunGuess | None:
