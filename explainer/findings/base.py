@@ -5,7 +5,6 @@ import dataclasses
 import json
 from dataclasses import dataclass, field
 from enum import Enum
-from functools import lru_cache
 from string import Template
 from typing import Any, Callable
 
@@ -205,34 +204,5 @@ def flow_yaml(key: str, value: Any) -> str:
 
 
 def fill(template: str, **values: Any) -> str:
-    """A rule's FIX with the container's own names: ``$name`` style, so YAML braces stay.
-
-    ``string.Template(template).safe_substitute(values)``, with the template read once (`_parts`)."""
-    out = []
-    for part in _parts(template):
-        if part.__class__ is str:
-            out.append(part)
-        else:
-            name, written = part
-            out.append(str(values[name]) if name in values else written)
-    return "".join(out).strip("\n") + "\n"
-
-
-@lru_cache(maxsize=256)   # keys are the rules' FIX templates (module constants): a few dozen
-def _parts(template: str) -> tuple[str | tuple[str, str], ...]:
-    """``template`` cut where Template would substitute: text, and (name, as written) for each
-    ``$name`` or ``${name}``; ``$$`` is text ``$``, and a ``$`` it cannot read stays as written."""
-    parts: list[str | tuple[str, str]] = []
-    at = 0
-    for m in Template.pattern.finditer(template):
-        parts.append(template[at:m.start()])
-        name = m.group("named") or m.group("braced")
-        if name is not None:
-            parts.append((name, m.group()))
-        elif m.group("escaped") is not None:
-            parts.append(Template.delimiter)
-        else:   # invalid: safe_substitute leaves it
-            parts.append(m.group())
-        at = m.end()
-    parts.append(template[at:])
-    return tuple(p for p in parts if p != "")
+    """A rule's FIX with the container's own names: ``$name`` style, so YAML braces stay."""
+    return Template(template).safe_substitute({k: str(v) for k, v in values.items()}).strip("\n") + "\n"
