@@ -72,6 +72,13 @@ class Qos:
     def of(self, name: str) -> ContainerResources | None:
         return next((c for c in self.containers if c.name == name), None)
 
+    def by_name(self) -> dict[str, ContainerResources]:
+        """``of`` for every name at once (the first container of each name), for a walk over all of them."""
+        out: dict[str, ContainerResources] = {}
+        for c in self.containers:
+            out.setdefault(c.name, c)
+        return out
+
 
 def _raw(pod: Pod, path: tuple[Any, ...]) -> Any:
     return raw_at(pod, path)

@@ -53,8 +53,6 @@ EXAMPLE = {"setting": 'args: ["-Xmx768m", "-jar", "/app.jar"]', "limit": "1Gi"}
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     for c in ctx.pod.containers + ctx.pod.sidecars:
-        if not _may_set_heap(c):
-            continue
         over = heap_over_limit(ctx.pod, c)
         if over is None:
             continue
@@ -74,12 +72,6 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         new_heap = f"-Xmx{int(limit * 0.75 // 2 ** 20)}m"
         yield ctx.finding(ID, c, ctx.container_path(c, heap.field), explanation,
                           fill(FIX, name=c.name, setting=_setting(ctx, c, heap, new_heap), limit=written))
-
-
-def _may_set_heap(c: Container) -> bool:
-    """Whether ``c``'s command, args or env write ``-X`` at all, which every heap setting starts with
-    (-Xmx, -XX:MaxHeapSize=; evidence.jvm_max_heap): without it there is no heap to weigh."""
-    return "-X" in " ".join(c.command + c.args) or any(v.value and "-X" in v.value for v in c.env)
 
 
 def _setting(ctx: RuleContext, c: Container, heap: Heap, new: str) -> str:

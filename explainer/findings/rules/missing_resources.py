@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
-from explainer.lifecycle.qos import BEST_EFFORT, ContainerResources
+from explainer.lifecycle.qos import BEST_EFFORT
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
@@ -56,9 +56,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         return
     running = pod.sidecars + pod.containers
     names = [x.name for x in running]   # one list for every finding: each leaves its own name out
-    of: dict[str, ContainerResources] = {}   # qos.of(name) for every name at once: the first of that name
-    for r in qos.containers:
-        of.setdefault(r.name, r)
+    of = qos.by_name()
     note = _qos_note(qos.qos_class)
     for i, c in enumerate(running):
         res = of.get(c.name)
