@@ -121,7 +121,7 @@ def _finding(f: dict[str, Any], counter: int, i: int, gettext: Gettext, ngettext
                    f'        <button type="button" class="copy" data-copy="#{fix_id}">{gettext("Copy")}</button>\n        ')
         if f.get("fixable") and not grouped:
             out.append(_apply_fix(f, gettext, fix_url))
-        out.append(f'</div>\n      <pre id="{fix_id}"><code>{_v(f["fix"])}</code></pre>\n    </div>\n    ')
+        out.append(f'</div>\n      <pre id="{fix_id}" tabindex="0"><code>{_v(f["fix"])}</code></pre>\n    </div>\n    ')
     out.append("\n    ")
     if f.get("references"):
         refs = " · ".join(f'<a href="{_v(ref)}" rel="noopener noreferrer" target="_blank">{_v(ref)}</a>'
@@ -231,7 +231,7 @@ def pod_html(pod: Any, counter: int, gettext: Gettext) -> SafeString:
         out.append(f'\n    <p class="error">{_v(pod.diagram_error)}</p>\n'
                    f'    <details open><summary>{gettext("Graphviz DOT source")}</summary>\n'
                    f'      <button type="button" class="copy" data-copy="#dot-{counter}">{gettext("Copy")}</button>\n'
-                   f'      <pre id="dot-{counter}">{_v(pod.diagram_dot)}</pre></details>\n    ')
+                   f'      <pre id="dot-{counter}" tabindex="0">{_v(pod.diagram_dot)}</pre></details>\n    ')
     out.append("\n  </section>\n</article>\n")
     return mark_safe("".join(out))
 

@@ -282,6 +282,16 @@ def test_axe_finds_no_serious_violation_on_the_index_and_an_explained_example(pa
     assert axe_violations(page) == []
 
 
+def test_a_fix_too_wide_for_a_phone_can_be_scrolled_from_the_keyboard(page: Page, live_server) -> None:
+    """At 390 px a fix's code block scrolls sideways: it takes the focus (axe: scrollable-region-focusable)."""
+    page.set_viewport_size({"width": 390, "height": 800})
+    page.goto(live_server.url + "?example=web-app-pod")
+    page.locator("details.finding > summary").first.click()
+    code = page.locator("details.finding[open] pre").first
+    assert code.evaluate("e => e.scrollWidth > e.clientWidth") and code.get_attribute("tabindex") == "0"
+    assert axe_violations(page) == []
+
+
 def test_axe_finds_no_serious_violation_on_permalink_compare_and_rules(page: Page, live_server) -> None:
     from explainer.web.models import Permalink
     left, _ = Permalink.store(load_manifest("seeds/lifecycle-demo"), None, "1.34")

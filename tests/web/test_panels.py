@@ -53,7 +53,7 @@ FINDINGS = """{% load i18n %}
         <button type="button" class="copy" data-copy="#fix-{{ forloop.parentloop.counter|default:0 }}-{{ forloop.counter }}">{% translate "Copy" %}</button>
         {% if f.fixable and not f.grouped %}<button type="button" class="apply-fix" hidden data-url="{% url 'web:fix' %}" data-rule="{{ f.id }}" data-container="{{ f.container|default:'' }}" data-line="{{ f.line|default:'' }}" data-undo-label="{% translate 'Undo fix' %}" title="{% translate 'Change the editor’s text as shown, then explain it again' %}">{% translate "Apply fix" %}</button>
 {% endif %}</div>
-      <pre id="fix-{{ forloop.parentloop.counter|default:0 }}-{{ forloop.counter }}"><code>{{ f.fix }}</code></pre>
+      <pre id="fix-{{ forloop.parentloop.counter|default:0 }}-{{ forloop.counter }}" tabindex="0"><code>{{ f.fix }}</code></pre>
     </div>
     {% endif %}
     {% if f.references %}<p class="refs">{% for ref in f.references %}<a href="{{ ref }}" rel="noopener noreferrer" target="_blank">{{ ref }}</a>{% if not forloop.last %} · {% endif %}{% endfor %}</p>{% endif %}
@@ -178,7 +178,7 @@ POD = """{% load i18n explainer_tags %}
     <p class="error">{{ pod.diagram_error }}</p>
     <details open><summary>{% translate "Graphviz DOT source" %}</summary>
       <button type="button" class="copy" data-copy="#dot-{{ forloop.counter }}">{% translate "Copy" %}</button>
-      <pre id="dot-{{ forloop.counter }}">{{ pod.diagram_dot }}</pre></details>
+      <pre id="dot-{{ forloop.counter }}" tabindex="0">{{ pod.diagram_dot }}</pre></details>
     {% endif %}
   </section>
 </article>
