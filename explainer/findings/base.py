@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 from dataclasses import dataclass, field
 from enum import Enum
@@ -171,6 +172,16 @@ class RuleContext:
 
     def deletion(self, c: Container) -> Deletion | None:
         """What a deletion does to ``c``: the scenario's (on the trace), else one at 0 s simulated the same way."""
+        trace = self._deletion_trace
+        if trace is None:
+            return None
+        at, events, on_trace = trace
+        return Deletion(at, tuple(e for e in events if e.t >= at and e.container == c.name), on_trace)
+
+    @functools.cached_property
+    def _deletion_trace(self) -> tuple[float, list[Any], bool] | None:
+        """(when the Pod is deleted, the trace of that run, whether it is the timeline's own): the same for
+        every container, so simulated at most once per Pod."""
         if self.simulation is None:
             return None
         events = self.simulation.events
@@ -182,7 +193,7 @@ class RuleContext:
             scenario = dataclasses.replace(self.scenario, delete_at=at, until=None, sandbox_lost_at=None)
             events = simulate(self.pod, scenario, container_restart_rules=any(
                 x.restart_rules for x in self.pod.all_containers), version=self.version).events
-        return Deletion(at, tuple(e for e in events if e.t >= at and e.container == c.name), on_trace)
+        return at, events, on_trace
 
     def behaviour(self, c: Container) -> Behaviour:
         """How ``c`` behaves: the simulation's view when there is one, else the same guesses."""
