@@ -33,16 +33,16 @@ EXAMPLE = {"known": "config"}
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    for u in ctx.sharing.get("undeclared", []):
-        c = ctx.pod.container(u["container"])
+    for u in ctx.sharing.undeclared:
+        c = ctx.pod.container(u.container)
         if c is None:
             continue
-        i = next(i for i, m in enumerate(c.mounts) if m.volume == u["volume"])
+        i = next(i for i, m in enumerate(c.mounts) if m.volume == u.volume)
         known = ", ".join(v.name for v in ctx.pod.volumes) or Text(gettext_noop("none"))
         explanation = Text(gettext_noop(
             "{c} mounts volume {volume} at {mount_path}, but the Pod declares no such volume "
             "(declared: {known}). The API server rejects the Pod, so none of its containers ever starts."),
-            {"c": c.name, "volume": repr(u["volume"]), "mount_path": u["mountPath"], "known": known})
+            {"c": c.name, "volume": repr(u.volume), "mount_path": u.mount_path, "known": known})
         yield ctx.finding(ID, c, ctx.container_path(c, f"volumeMounts[{i}].name"), explanation,
-                          fill(FIX, name=c.name, volume=u["volume"], path=u["mountPath"],
+                          fill(FIX, name=c.name, volume=u.volume, path=u.mount_path,
                                known=ctx.pod.volumes[0].name if ctx.pod.volumes else "shared"))

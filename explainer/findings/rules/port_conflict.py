@@ -34,18 +34,18 @@ containers:
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    for x in ctx.sharing.get("conflicts", []):
-        first, *rest = x["containers"]
+    for x in ctx.sharing.conflicts:
+        first, *rest = x.containers
         for name in rest:
             c = ctx.pod.container(name)
             if c is None:
                 continue
             i = next(i for i, p in enumerate(c.ports)
-                     if p.container_port == x["port"] and p.protocol == x["protocol"])
+                     if p.container_port == x.port and p.protocol == x.protocol)
             explanation = Text(gettext_noop(
                 "{first} and {second} both use port {port}/{protocol}. They share the "
                 "Pod's network namespace, so whichever binds second fails with \"address already "
                 "in use\", exits and is restarted with growing back-off (CrashLoopBackOff)."),
-                {"first": first, "second": name, "port": x["port"], "protocol": x["protocol"]})
+                {"first": first, "second": name, "port": x.port, "protocol": x.protocol})
             yield ctx.finding(ID, c, ctx.container_path(c, f"ports[{i}].containerPort"), explanation,
                               fill(FIX, name=name, port="<FREE PORT>"))
