@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from explainer.lifecycle.defaults import DOCS
+from explainer.lifecycle.defaults import DOCS, JOB_BACKOFF_LIMIT
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
@@ -38,7 +38,6 @@ spec:
   template:    # and none in the Pod spec
 """
 EXAMPLE = {"deadline": "600"}
-BACKOFF_LIMIT = 6               # batch/v1 Job spec.backoffLimit default
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
@@ -49,8 +48,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     job_spec = tuple(pod.spec_path[:-2])          # ...spec.template.spec -> ...spec
     if ctx.raw(job_spec + ("activeDeadlineSeconds",)) is not None:
         return
-    limit = ctx.raw(job_spec + ("backoffLimit",))
-    limit = limit if isinstance(limit, int) and not isinstance(limit, bool) and limit >= 0 else BACKOFF_LIMIT
+    limit = pod.backoff_limit if pod.backoff_limit is not None else JOB_BACKOFF_LIMIT   # parse.py read and defaulted it
     explanation = Text(gettext_noop(
         "activeDeadlineSeconds {deadline} is set on the Pod template, so it bounds each Pod, not the {kind}: "
         "the kubelet fails a Pod after {deadline} s (DeadlineExceeded, as the timeline shows), and the Job "
