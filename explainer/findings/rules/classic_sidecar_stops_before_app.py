@@ -9,6 +9,7 @@ from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
+from ..helpers import drain_seconds
 from ..i18n import Names, Text, gettext_noop
 from ..memo import sidecars_enabled
 from ..patch import to_native_sidecar
@@ -94,9 +95,9 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         if not users and proxies - proxy[j] > 0:
             continue   # proxies side by side (no app among them to speak of)
         others = users or [a for a in apps if a is not s]
-        drain = _drain(ctx, others)
+        drain = drain_seconds(ctx, others, float(ctx.pod.termination_grace_period))
         own = ctx.behaviour(s).pre_stop_seconds
-        if own is None or (drain is not None and own >= drain and own > 0):
+        if own is None or (own >= drain and own > 0):
             continue   # its preStop holds it up until the app has drained
         explanation = Text(gettext_noop(
             "{s} is {how}, and it is a regular container. At deletion the kubelet sends SIGTERM to {s} and "
@@ -113,7 +114,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             fix, patch = fill(FIX, name=s.name, image=s.image), to_native_sidecar(ctx.pod, s, ctx.version, ctx.gates)
         else:   # no native sidecars on this version: never a restartPolicy it would drop
             fix, patch = fill(FIX_NO_SIDECARS, name=s.name, image=s.image,
-                              seconds=format((drain or 0) + 5, "g")), None
+                              seconds=format(drain + 5, "g")), None
         yield ctx.finding(ID, s, ctx.container_path(s, "name"), explanation, fix, patch=patch)
 
 
@@ -122,14 +123,3 @@ def _how(s: Container, users: list[Container]) -> Text:
         return Text(gettext_noop("a helper reached on localhost by {users}"), {"users": Names([u.name for u in users])})
     return Text(gettext_noop("a database or mesh proxy (inferred from its name or image) that the other "
                              "containers send traffic through"))
-
-
-def _drain(ctx: RuleContext, apps: list[Container]) -> float | None:
-    """The longest preStop plus shutdown among ``apps`` at a deletion (None: one never ends)."""
-    longest = 0.0
-    for a in apps:
-        b = ctx.behaviour(a)
-        if b.pre_stop_seconds is None or b.stop_seconds is None:
-            return float(ctx.pod.termination_grace_period)
-        longest = max(longest, b.pre_stop_seconds + b.stop_seconds)
-    return longest

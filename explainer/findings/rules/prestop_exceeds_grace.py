@@ -10,6 +10,7 @@ from explainer.lifecycle.trace import TraceEvent
 
 from ..base import Finding, RuleContext, Severity, TraceTime, fill, flow_yaml
 from ..docstring import rule_docstring
+from ..helpers import drain_seconds
 from ..i18n import Text, gettext_noop
 from ..patch import SetKey
 
@@ -131,10 +132,4 @@ def _patch(ctx: RuleContext, pre: float | None, stop: float | None, sidecar: boo
 
 def _apps_end(ctx: RuleContext, grace: int) -> float:
     """When the last app container has exited after a deletion at 0 (at most the grace period)."""
-    end = 0.0
-    for a in ctx.pod.containers:
-        b = ctx.behaviour(a)
-        if b.pre_stop_seconds is None or b.stop_seconds is None:
-            return float(grace)
-        end = max(end, b.pre_stop_seconds + b.stop_seconds)
-    return min(end, grace)
+    return min(drain_seconds(ctx, ctx.pod.containers, float(grace)), grace)
