@@ -209,7 +209,6 @@ _LOOPBACK_SERVERS = {
 _HOST_FLAGS = re.compile(r"(^|\s)(--host|-h|--bind|-b|--ip|--listen|--address|--addr|-c|--config|"
                          r"--fd|--uds|--ServerApp\.ip|--NotebookApp\.ip)(=|\s|$)")
 _PORT_FLAG = re.compile(r"(?:^|\s)(?:--port|-p)(?:=|\s+)(\d{1,5})\b")
-_ADDR_ARG = re.compile(r"(?:^|\s)(?:[\w.\[\]:-]*:)?(\d{2,5})(?:\s|$)")
 
 
 def loopback_bind(c: Container) -> Bind | None:

@@ -105,18 +105,12 @@ def _served(c: Container, services: list[ServiceRef]) -> Text | None:
     if looks_like_proxy(c):
         return None   # a mesh proxy's readiness port is its admin port: the traffic it carries is the app's
     probe = c.readiness_probe
-    port = _probe_port(probe.detail) if probe is not None else None
+    port = str(probe.port) if probe is not None and probe.port is not None else None   # as written: number or name
     if port is not None and (port in {str(n) for n in numbers} or port in names):
         return Text(gettext_noop("serves port {port}, which its readinessProbe checks, so a Service most "
                                  "likely sends it traffic (inferred: no Service in this input selects it)"),
                     {"port": port})
     return None
-
-
-def _probe_port(detail: str) -> str | None:
-    """The port of an httpGet/tcpSocket/grpc probe from its detail ("GET /healthz on port 8080")."""
-    head, sep, tail = detail.rpartition(" port ")
-    return tail.split()[0] if sep and tail else None
 
 
 def _another_endpoint_stays(ctx: RuleContext) -> bool:
