@@ -137,17 +137,18 @@ def probe_raw(pod: Pod, c: Container, kind: str) -> dict | None:
 
 
 def resolve_port(c: Container, port: Any) -> int | None:
-    """A probe's port: a number, or the name of one of ``c``'s ports (`findPortByName`)."""
+    """The port number a probe connects to: pkg/probe/util.go `ResolveContainerPort` — a number,
+    a name looked up in the container's own ports (`findPortByName`), else a number written as text."""
     if isinstance(port, bool):
         return None
     if isinstance(port, int):
         return port
     if isinstance(port, str):
-        if port.isdigit():
-            return int(port)
         for p in c.ports:
             if p.name == port:
                 return p.container_port
+        if port.isdigit():
+            return int(port)
     return None
 
 

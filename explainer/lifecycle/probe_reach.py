@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from .evidence import LOOPBACK_HOSTS, loopback_bind, scheme_mismatch
+from .evidence import LOOPBACK_HOSTS, loopback_bind, resolve_port, scheme_mismatch
 from .i18n import Phrase, gettext_noop as _
 from .model import Container, Pod, Probe
 
@@ -57,22 +57,9 @@ def probe_faults(c: Container, pod: Pod) -> dict[str, ProbeFault]:
     return out
 
 
-def resolve_port(port: int | str | None, c: Container) -> int | None:
-    """The port number a probe connects to: pkg/probe/util.go `ResolveContainerPort` — a number,
-    a name looked up in the container's own ports (`findPortByName`), else a number written as text."""
-    if isinstance(port, int):
-        return port
-    if port is None:
-        return None
-    for p in c.ports:
-        if p.name == port:
-            return p.container_port
-    return int(port) if port.isdigit() else None
-
-
 def _undeclared_name(probe: Probe, c: Container, pod: Pod) -> ProbeFault | None:
     """A port name the probed container does not declare (only its own ports count, not the Pod's)."""
-    if not isinstance(probe.port, str) or resolve_port(probe.port, c) is not None:
+    if not isinstance(probe.port, str) or resolve_port(c, probe.port) is not None:
         return None
     elsewhere = [o.name for o in pod.all_containers if o is not c and any(p.name == probe.port for p in o.ports)]
     if elsewhere:
@@ -93,7 +80,7 @@ def _nothing_listens(probe: Probe, c: Container, pod: Pod) -> ProbeFault | None:
     declares its ports, is told by flags where to listen and those flags name exactly its declared
     ports; no container declares the probed port and no command, argument or env value mentions it;
     and no other long-running container shares the Pod's network (it might listen there)."""
-    port = resolve_port(probe.port, c)
+    port = resolve_port(c, probe.port)
     if port is None or probe.host is not None or not c.ports:
         return None
     alone = 0 if c.role == "init" else 1      # at most this many long-running containers: c itself
@@ -144,7 +131,7 @@ def _loopback_server(probe: Probe, c: Container, pod: Pod) -> ProbeFault | None:
     if probe.host is not None or pod.host_network:
         return None
     bind = loopback_bind(c)
-    if bind is None or resolve_port(probe.port, c) != bind.port:
+    if bind is None or resolve_port(c, probe.port) != bind.port:
         return None
     return ProbeFault(FAILS, Phrase(_("{program} listens on 127.0.0.1:{port} only (no {flag} in the command), "
                                       "and the probe connects to the Pod IP"),

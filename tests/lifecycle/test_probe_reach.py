@@ -5,7 +5,8 @@ import pytest
 
 from explainer.explain import explain
 from explainer.lifecycle.parse import parse_pod
-from explainer.lifecycle.probe_reach import ERRORS, FAILS, probe_fault, probe_faults, resolve_port
+from explainer.lifecycle.evidence import resolve_port
+from explainer.lifecycle.probe_reach import ERRORS, FAILS, probe_fault, probe_faults
 from explainer.render.jsonable import explanation_to_dict
 from tests.lifecycle.engine import events, run
 
@@ -43,7 +44,7 @@ def test_a_port_name_of_another_container_does_not_count() -> None:
                          "  - {name: exporter, image: example/exp:1, ports: [{name: metrics, containerPort: 9100}]}\n"))
     fault = probe_faults(pod.containers[0], pod)["readiness"]
     assert fault.outcome == ERRORS and "exporter" in fault.why
-    assert resolve_port("metrics", pod.containers[1]) == 9100
+    assert resolve_port(pod.containers[1], "metrics") == 9100
 
 
 def test_errored_liveness_never_kills_real_world_vsphere_csi() -> None:
