@@ -101,6 +101,9 @@ test: setup
 	exit $$status
 
 bench: setup
+	@# the CLI row times whole processes: with PYTHONDONTWRITEBYTECODE set, an edited module would be
+	@# compiled again by every run (an installed package has its bytecode)
+	$(PY) -m compileall -q explainer
 	$(PY) -m benchmarks.bench
 
 # The findings-precision table (README "Findings precision"): every real-world fixture explained,
