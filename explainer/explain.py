@@ -16,9 +16,11 @@ from .lifecycle.i18n import Text, gettext_noop
 from .lifecycle.model import Pod, ServiceRef
 from .lifecycle.parse import TEMPLATE_PATHS, Skipped, parse_manifest
 from .lifecycle.qos import Qos, compute_qos
+from .lifecycle.rollout.model import Rollout
 from .lifecycle.scenario import Scenario, check_names, parse_scenario, scenario_from_data
 from .lifecycle.sharing import analyse_sharing
 from .lifecycle.sharing_report import SharingReport
+from .lifecycle.traffic import Traffic
 from .lifecycle.simulate import Simulation, simulate
 from .lifecycle.summarise import summarise_crash_loops
 from .lifecycle.validate import admit
@@ -39,6 +41,8 @@ class PodReport:
     findings: list[Finding] = field(default_factory=list)
     suppressed: list[Suppressed] = field(default_factory=list)   # silenced by an ignore-check annotation
     qos: Qos | None = None         # the QoS class the API server stores (docs/lifecycle-model.md §25)
+    traffic: Traffic | None = None     # when a Service sends it requests (§27); None: nothing selects it
+    rollout: Rollout | None = None     # a rollout of its workload (§26); None for kinds without one
 
 
 @dataclass

@@ -165,10 +165,30 @@ class ServiceRef:
     target_ports: tuple[int | str, ...]   # targetPort (or port when absent): a number or a port name
     document: int
     line: int | None
+    publish_not_ready: bool = False       # spec.publishNotReadyAddresses: not-ready Pods are endpoints too
+    ports_line: int | None = None         # the line of spec.ports, for findings about a targetPort
 
     def selects(self, labels: dict[str, str]) -> bool:
         """A Service with no selector selects nothing (its endpoints are managed by hand)."""
         return bool(self.selector) and all(labels.get(k) == v for k, v in self.selector)
+
+
+@dataclass(frozen=True, slots=True)
+class Workload:
+    """What a workload's controller reads when it rolls out a new template (docs/lifecycle-model.md §26),
+    every default applied as the API server applies it (pkg/apis/apps/v1/defaults.go)."""
+
+    kind: str                      # Deployment | StatefulSet | DaemonSet | ReplicaSet | ReplicationController
+    replicas: int                  # spec.replicas (1 when absent; DaemonSets have none: 1 here)
+    replicas_written: bool         # whether the manifest says it (an HPA may own it when it does not)
+    strategy: str                  # Deployment: RollingUpdate | Recreate; StatefulSet/DaemonSet: RollingUpdate | OnDelete
+    max_surge: int | str | None    # as written or defaulted: 3 or "25%" (None where the kind has none)
+    max_unavailable: int | str | None
+    min_ready_seconds: int
+    progress_deadline_seconds: int | None   # Deployments only (600 by default)
+    partition: int = 0                      # StatefulSet rollingUpdate.partition
+    pod_management_policy: str | None = None  # StatefulSet: OrderedReady | Parallel
+    line: int | None = None                 # the line of the workload's spec
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,6 +218,8 @@ class Pod:
     readiness_gates: int = 0
     os_name: str | None = None     # spec.os.name
     backoff_limit: int | None = None   # a Job's (or a CronJob's jobTemplate's) spec.backoffLimit, defaulted
+    labels: tuple[tuple[str, str], ...] = ()   # the Pod's (or its template's) metadata.labels, sorted
+    workload: Workload | None = None   # the controller's settings, for Deployments, StatefulSets, DaemonSets, ...
     raw: Any = field(default=None, repr=False)   # the document, for line look-ups
 
     @property

@@ -15,6 +15,7 @@ from .i18n import Text, gettext_noop as _
 from .indentation import diagnose_lost_indentation
 from .mounted_scripts import config_map_data, with_mounted_scripts
 from .model import TEMPLATE_PATHS, Pod, PodSource, ServiceRef
+from .workload import labels_of, read_workload
 from .parse_container import _A_LIST, _TRUE_OR_FALSE, ContainerReader, _err, _kind_of
 from .yamlload import Limits, format_path, load_documents, position
 
@@ -126,7 +127,9 @@ def _service(obj: dict, name: str, index: int, line: int | None) -> ServiceRef |
             t = p.get("targetPort", p.get("port"))
             if isinstance(t, (int, str)) and not isinstance(t, bool):
                 targets.append(int(t) if isinstance(t, str) and t.isdigit() else t)
-    return ServiceRef(name, selector, tuple(targets), index, line)
+    ports_line = position(obj, ("spec", "ports"))[0] if "ports" in spec else None
+    return ServiceRef(name, selector, tuple(targets), index, line,
+                      publish_not_ready=spec.get("publishNotReadyAddresses") is True, ports_line=ports_line)
 
 
 def _get(data: Any, path: tuple[Any, ...]) -> Any:
@@ -192,6 +195,8 @@ class _Builder(ContainerReader):
             readiness_gates=len(self.value(spec, p, "readinessGates", (list,), _A_LIST, None) or []),
             os_name=self.text(self.mapping(spec, p, "os"), p + ("os",), "name"),
             backoff_limit=self._backoff_limit(spec_path) if kind in ("Job", "CronJob") else None,
+            labels=labels_of(_get(self.root, spec_path[:-1])),
+            workload=read_workload(obj, kind, self.root, at),
             raw=self.root,
         )
 

@@ -15,6 +15,7 @@ from .behaviour import Behaviour, Run, behaviour_for
 from .errors import ErrorRecord, ManifestError
 from .i18n import Text, gettext_noop as _
 from .model import Pod
+from .scenario_rollout import RolloutScenario, read_propagation, read_rollout
 from .yamlload import Limits, format_path, load_documents, position
 
 __all__ = ["PROBE_KINDS", "Behaviour", "DebugRequest", "ImageUpdate", "Run", "Scenario", "behaviour_for",
@@ -24,7 +25,8 @@ PROBE_KINDS = ("startup", "readiness", "liveness")
 _CONTAINER_KEYS = {"runSeconds", "exitCode", "runs", "imagePull", "startupSeconds", "failingProbes",
                    "postStartSeconds", "postStartExitCode", "preStopSeconds", "preStopExitCode", "stopSeconds", "stopExitCode"}
 _TOP_KEYS = {"kubernetesVersion", "deleteAt", "deleteGracePeriodSeconds", "sandboxLostAt", "until",
-             "containers", "debug", "featureGates", "imageUpdates", "crashLoopBackOff"}
+             "containers", "debug", "featureGates", "imageUpdates", "crashLoopBackOff",
+             "trafficPropagationSeconds", "rollout"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +64,8 @@ class Scenario:
     feature_gates: dict[str, bool] = field(default_factory=dict)
     lines: dict[str, int] = field(default_factory=dict)
     max_restart_period: float | None = None   # kubelet crashLoopBackOff.maxContainerRestartPeriod
+    traffic_propagation: float | None = None  # trafficPropagationSeconds (None: the assumed default)
+    rollout: RolloutScenario | None = None    # replicas, nodes, other ready replicas, the new revision
 
 
 def parse_scenario(text: str | None, limits: Limits = Limits(max_bytes=256 * 1024)) -> Scenario:
@@ -102,12 +106,7 @@ def scenario_from_data(data: Any) -> Scenario:
             errors.append(_record(data, ("containers", name), Text(_("The behaviour of {name} must be a mapping."),
                                                                    {"name": repr(name)})))
             continue
-        errors.extend(validate_behaviour(spec, str(name), root=data))
-        for key in spec:
-            if key not in _CONTAINER_KEYS:
-                errors.append(_record(data, ("containers", name, key), Text(
-                    _("Unknown field {key} for container {name}; known: {known}."),
-                    {"key": repr(key), "name": repr(name), "known": ", ".join(sorted(_CONTAINER_KEYS))})))
+        errors.extend(_container_entry(spec, str(name), data, ("containers", name)))
     gates = data.get("featureGates") or {}
     if not isinstance(gates, dict) or not all(isinstance(v, bool) for v in gates.values()):
         errors.append(_record(data, ("featureGates",), Text(_("featureGates maps gate names to true or false."))))
@@ -124,10 +123,23 @@ def scenario_from_data(data: Any) -> Scenario:
         feature_gates=dict(gates),
         max_restart_period=_crash_loop_back_off(data, errors),
         lines={str(k): position(data, ("containers", k))[0] or 0 for k in containers},
+        traffic_propagation=read_propagation(data, errors),
+        rollout=read_rollout(data, errors, _container_entry),
     )
     if errors:
         raise ManifestError("", records=errors)
     return scenario
+
+
+def _container_entry(spec: dict[str, Any], name: str, root: Any, at: tuple[Any, ...]) -> list[ErrorRecord]:
+    """Errors in one container's behaviour entry at ``at`` of the scenario ``root``: bad values, unknown keys."""
+    errors = validate_behaviour(spec, name, root=root, prefix=at)
+    for key in spec:
+        if key not in _CONTAINER_KEYS:
+            errors.append(_record(root, at + (key,), Text(
+                _("Unknown field {key} for container {name}; known: {known}."),
+                {"key": repr(key), "name": repr(name), "known": ", ".join(sorted(_CONTAINER_KEYS))})))
+    return errors
 
 
 def _debug(data: dict, errors: list[ErrorRecord]) -> tuple[DebugRequest, ...]:
@@ -206,6 +218,14 @@ def check_names(scenario: Scenario, pods: list[Pod]) -> list[ErrorRecord]:
                                              "(containers: {known})."), {"name": repr(name), "known": hint}),
                                       scenario.lines.get(name) or None,
                                       path=f"containers.{name}", kind="scenario"))
+    if scenario.rollout is not None:
+        for name in scenario.rollout.new_revision:
+            if name not in known:
+                errors.append(ErrorRecord(Text(_("The rollout's new revision names container {name}, which no Pod "
+                                                 "has (containers: {known})."),
+                                               {"name": repr(name), "known": ", ".join(sorted(known)) or "none"}),
+                                          scenario.rollout.lines.get(name) or None,
+                                          path=f"rollout.newRevision.containers.{name}", kind="scenario"))
     for upd in scenario.image_updates:
         if upd.container not in known:
             errors.append(ErrorRecord(Text(_("The image update names container {name}, which no Pod has."),
@@ -224,11 +244,13 @@ def check_names(scenario: Scenario, pods: list[Pod]) -> list[ErrorRecord]:
     return errors
 
 
-def validate_behaviour(raw: dict[str, Any], name: str, root: Any = None) -> list[ErrorRecord]:
-    """Bad values in one container's scenario entry (types, units, words), with lines from ``root``."""
+def validate_behaviour(raw: dict[str, Any], name: str, root: Any = None,
+                       prefix: tuple[Any, ...] | None = None) -> list[ErrorRecord]:
+    """Bad values in one container's scenario entry (types, units, words), with lines from ``root``
+    (the entry sits at ``prefix``: ``containers.<name>`` unless said)."""
     errors: list[ErrorRecord] = []
     root = root if root is not None else {"containers": {name: raw}}
-    pre = ("containers", name)
+    pre = prefix if prefix is not None else ("containers", name)
     for key in ("runSeconds", "preStopSeconds"):
         _duration(raw, (key,), errors, root=root, prefix=pre, words=("forever",))
     _duration(raw, ("stopSeconds",), errors, root=root, prefix=pre, words=("never",))
