@@ -41,8 +41,8 @@ class PodReport:
     findings: list[Finding] = field(default_factory=list)
     suppressed: list[Suppressed] = field(default_factory=list)   # silenced by an ignore-check annotation
     qos: Qos | None = None         # the QoS class the API server stores (docs/lifecycle-model.md §25)
-    traffic: Traffic | None = None     # when a Service sends it requests (§27); None: nothing selects it
-    rollout: Rollout | None = None     # a rollout of its workload (§26); None for kinds without one
+    traffic: Traffic | None = None     # when a Service sends it requests (docs/lifecycle-model.md §27); None: nothing selects it
+    rollout: Rollout | None = None     # a rollout of its workload (docs/lifecycle-model.md §26); None for kinds without one
 
 
 @dataclass
