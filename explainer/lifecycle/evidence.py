@@ -17,6 +17,7 @@ from typing import Any
 
 from .i18n import Phrase, gettext_noop as _
 from .model import Container, Pod
+from .numbers import is_whole_number, whole_number
 from .yamlload import parse_path
 
 _SCAN_LIMIT = 16_384
@@ -42,7 +43,7 @@ _BINARY = {"Ki": 2 ** 10, "Mi": 2 ** 20, "Gi": 2 ** 30, "Ti": 2 ** 40, "Pi": 2 *
 _DECIMAL = {"": 1, "k": 10 ** 3, "M": 10 ** 6, "G": 10 ** 9, "T": 10 ** 12, "P": 10 ** 15, "E": 10 ** 18,
             "m": 10 ** -3}
 _QUANTITY = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E|m|)\s*$")
-_QUANTITY_EXP = re.compile(r"^\s*(\d+(?:\.\d+)?)[eE](\d+)\s*$")
+_QUANTITY_EXP = re.compile(r"^\s*(\d+(?:\.\d+)?)[eE](\d{1,3})\s*$")   # 10 ** a longer exponent never ends
 # -Xmx2g, -Xmx1024m, -XX:MaxHeapSize=2147483648 (the JVM reads k/m/g/t in either case; no suffix: bytes)
 _XMX = re.compile(r"(?<![\w-])-(?:Xmx|XX:MaxHeapSize=)(\d+)([kKmMgGtT]?)(?![\w.])")
 _JVM_UNITS = {"": 1, "k": 2 ** 10, "m": 2 ** 20, "g": 2 ** 30, "t": 2 ** 40}
@@ -147,13 +148,12 @@ def resolve_port(c: Container, port: Any) -> int | None:
         for p in c.ports:
             if p.name == port:
                 return p.container_port
-        if port.isdigit():
-            return int(port)
+        return whole_number(port)
     return None
 
 
 def port_name(c: Container, port: Any) -> str | None:
-    if isinstance(port, str) and not port.isdigit():
+    if isinstance(port, str) and not is_whole_number(port):
         return port
     number = resolve_port(c, port)
     for p in c.ports:
@@ -254,7 +254,7 @@ def loopback_bind(c: Container) -> Bind | None:
         if key == "runserver":
             after = words[2:]
             addr = next((w for w in after if not w.startswith("-")), None)
-            if addr is not None and not addr.isdigit():
+            if addr is not None and not is_whole_number(addr, 5):
                 return None   # runserver 0.0.0.0:8000 (or a host name): told where to listen
             port = int(addr) if addr else default_port
             return Bind("manage.py runserver", port, field, flag)

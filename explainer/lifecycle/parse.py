@@ -13,6 +13,7 @@ from . import defaults as d
 from .errors import ErrorRecord, ManifestError
 from .i18n import Text, gettext_noop as _
 from .indentation import diagnose_lost_indentation
+from .numbers import whole_number
 from .mounted_scripts import config_map_data, with_mounted_scripts
 from .model import TEMPLATE_PATHS, Pod, PodSource, ServiceRef
 from .workload import labels_of, read_workload
@@ -126,7 +127,8 @@ def _service(obj: dict, name: str, index: int, line: int | None) -> ServiceRef |
         if isinstance(p, dict):
             t = p.get("targetPort", p.get("port"))
             if isinstance(t, (int, str)) and not isinstance(t, bool):
-                targets.append(int(t) if isinstance(t, str) and t.isdigit() else t)
+                number = whole_number(t)
+                targets.append(number if number is not None else t)
     ports_line = position(obj, ("spec", "ports"))[0] if "ports" in spec else None
     return ServiceRef(name, selector, tuple(targets), index, line,
                       publish_not_ready=spec.get("publishNotReadyAddresses") is True, ports_line=ports_line)

@@ -7,12 +7,14 @@ defaults to its limit) and, with the PodLevelResources gate, ``defaultPodRequest
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from .evidence import raw_at
+from .quantity import sane_quantity
 from .model import Container, Pod
 from .versions import gate_enabled
 from .yamlload import parse_path
@@ -32,9 +34,9 @@ def parse_quantity(value: Any) -> Fraction | None:
     if isinstance(value, bool):
         return None
     if isinstance(value, (int, float)):
-        return Fraction(str(value))
+        return Fraction(str(value)) if math.isfinite(value) else None
     m = _QUANTITY.match(str(value).strip()) if isinstance(value, str) else None
-    if not m:
+    if not m or not sane_quantity(m.group(1), m.group(2)):
         return None
     number = Fraction(m.group(1))
     if m.group(2):

@@ -18,6 +18,22 @@ _DECIMAL = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "
 _DECIMAL_SUFFIX = {exp: suffix for suffix, exp in _DECIMAL.items()}
 
 
+# Bounds of what is computed exactly: `int()` refuses more than 4,300 digits and 10 ** 999999999 takes
+# minutes.  A quantity beyond them (no resource is 10^64 of anything) is read as no quantity at all.
+MAX_QUANTITY_DIGITS = 64
+MAX_QUANTITY_EXPONENT = 64
+
+
+def sane_quantity(number: str, suffix: str | None) -> bool:
+    """Whether a number and its suffix, as the quantity grammar split them, are small enough to compute."""
+    if len(number) > MAX_QUANTITY_DIGITS:
+        return False
+    if suffix and suffix[0] in "eE":
+        digits = suffix[1:].lstrip("+-")
+        return len(digits) <= 3 and int(digits) <= MAX_QUANTITY_EXPONENT
+    return True
+
+
 @dataclass(frozen=True, slots=True)
 class Quantity:
     value: Fraction
@@ -38,7 +54,7 @@ def parse_quantity(raw: Any) -> Quantity | None:
     if not isinstance(raw, str):
         return None
     m = _QUANTITY.match(raw.strip())
-    if not m:
+    if not m or not sane_quantity(m.group(1), m.group(2)):
         return None
     number, suffix = Fraction(m.group(1)), m.group(2) or ""
     if suffix in _BINARY:

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_POST
 
 from explainer.fixes import Target, fix_one
 from explainer.lifecycle.errors import ManifestError
+from explainer.lifecycle.numbers import whole_number
 from explainer.lifecycle.yamlload import Limits
 from explainer.web.forms import ExplainForm
 from explainer.web.present import translate_errors
@@ -23,9 +24,9 @@ def apply_fix(request: HttpRequest) -> JsonResponse:
     form = ExplainForm(request.POST)
     if not form.is_valid():
         return JsonResponse({"error": " ".join(str(m) for ms in form.errors.values() for m in ms)}, status=400)
-    line = request.POST.get("line", "")
+    line = whole_number(request.POST.get("line", ""), 9)   # ASCII digits: "²" is no line number
     rule = request.POST.get("rule", "")
-    if not rule or not line.isdigit():
+    if not rule or line is None:
         return JsonResponse({"error": gettext("Name the finding to fix (rule and line).")}, status=400)
     try:
         scenario = scenario_from_post(request.POST)
@@ -33,7 +34,7 @@ def apply_fix(request: HttpRequest) -> JsonResponse:
         return JsonResponse({"error": translate_errors(exc.records)[0]["message"]}, status=400)
     data = form.cleaned_data
     manifest = data["manifest"].replace("\r\n", "\n")   # browsers send a textarea's lines as CRLF
-    target = Target(rule, request.POST.get("container") or None, int(line))
+    target = Target(rule, request.POST.get("container") or None, line)
     text, _finding = fix_one(manifest, target, scenario, data["version"],
                              limits=Limits(max_bytes=settings.MAX_MANIFEST_BYTES,
                                            bytes_setting="EXPLAINER_MAX_MANIFEST_BYTES"))

@@ -14,6 +14,7 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from explainer.lifecycle.errors import ManifestError
+from explainer.lifecycle.numbers import whole_number
 from explainer.render.diagram import DiagramError, render_png, render_svg, sharing_diagram
 from explainer.render.bounded import bound_answer
 from explainer.render.jsonable import explanation_to_dict
@@ -144,10 +145,10 @@ def _report(link: Permalink, request: HttpRequest) -> Any:
 
 
 def _pod_index(request: HttpRequest) -> int:
-    value = request.GET.get("pod", "0")
-    if not value.isdigit() or len(value) > 3:
+    index = whole_number(request.GET.get("pod", "0"), 3)   # ASCII digits: "²" is no index
+    if index is None:
         raise Http404("?pod= takes the index of a Pod in the manifest: 0, 1, ...")
-    return int(value)
+    return index
 
 
 class RenderLimited(Exception):

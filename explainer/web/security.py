@@ -25,6 +25,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from explainer.lifecycle.errors import ErrorRecord
+from explainer.lifecycle.numbers import whole_number
 from explainer.render.jsonable import error_to_dict
 from explainer.web.limits import request_limits  # noqa: F401  (where the views have always found it)
 
@@ -70,14 +71,14 @@ class SecurityHeadersMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        length = request.META.get("CONTENT_LENGTH") or "0"
-        if length.isdigit() and int(length) > settings.MAX_REQUEST_BYTES:
+        length = whole_number(request.META.get("CONTENT_LENGTH") or "0", 30) or 0   # "²" is no length
+        if length > settings.MAX_REQUEST_BYTES:
             # answered before LocaleMiddleware has run: in the reader's language, not in whatever language
             # this thread's previous request left active
             with translation.override(translation.get_language_from_request(request)):
                 response = error_response(413, _("The request is %(size)s bytes; the limit is %(limit)s bytes "
                                                  "(EXPLAINER_MAX_REQUEST_BYTES raises it where the explainer runs).")
-                                          % {"size": f"{int(length):,}", "limit": f"{settings.MAX_REQUEST_BYTES:,}"},
+                                          % {"size": f"{length:,}", "limit": f"{settings.MAX_REQUEST_BYTES:,}"},
                                           request=request)
         else:
             response = self.get_response(request)
