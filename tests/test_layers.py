@@ -33,12 +33,14 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # The command line starts in the core: no Django, so it starts fast (issue 14).
     "patching.py": (("explainer.lifecycle", "explainer.findings", "explainer.patching"), ("yaml", "ruamel")),
     "cli.py": (("explainer.lifecycle", "explainer.findings", "explainer.render", "explainer.explain",
-                "explainer.cli", "explainer.cli_files", "explainer.cli_fix"), ()),
-    "cli_files.py": (("explainer.lifecycle", "explainer.explain", "explainer.render.style", "explainer.cli_files"),
-                     ()),
+                "explainer.cli", "explainer.cli_files", "explainer.cli_fix", "explainer.cli_read"), ()),
+    "cli_files.py": (("explainer.lifecycle", "explainer.explain", "explainer.render.style", "explainer.cli_files",
+                      "explainer.cli_read"), ()),
     "cli_fix.py": (("explainer.lifecycle", "explainer.findings", "explainer.explain", "explainer.fixes",
-                    "explainer.cli_files", "explainer.cli_fix"), ()),
-    "cli_config.py": (("explainer.lifecycle", "explainer.findings", "explainer.cli_config"), ()),
+                    "explainer.cli_files", "explainer.cli_fix", "explainer.cli_read"), ()),
+    "cli_config.py": (("explainer.lifecycle", "explainer.findings", "explainer.cli_config", "explainer.cli_read"), ()),
+    # Reading (regular files only, bounded) and --fix's writing back: the standard library only (issue 27).
+    "cli_read.py": (("explainer.cli_read",), ()),
     "podlife.py": (("explainer.lifecycle", "explainer.cli", "explainer.cli_config", "explainer.render.style",
                     "explainer.podlife"), ()),
 }
