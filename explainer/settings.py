@@ -110,6 +110,13 @@ SHARE_RATE_WINDOW = env_int("EXPLAINER_SHARE_RATE_WINDOW", 3600)
 # Pictures drawn (not served from the cache) per client: PNGs and diagrams cost a process each.
 RENDER_RATE_LIMIT = env_int("EXPLAINER_RENDER_RATE_LIMIT", 120)
 RENDER_RATE_WINDOW = env_int("EXPLAINER_RENDER_RATE_WINDOW", 60)
+# Permalink ids that name no link, per client (issue 27): past the limit every permalink read of that
+# client is refused (429) until its window ends, so guessing ids tells nothing more.
+NOT_FOUND_RATE_LIMIT = env_int("EXPLAINER_NOT_FOUND_RATE_LIMIT", 30)
+NOT_FOUND_RATE_WINDOW = env_int("EXPLAINER_NOT_FOUND_RATE_WINDOW", 600)
+# Reads that compute a large analysis again (a permalink or comparison not in the cache), per client.
+COSTLY_READ_RATE_LIMIT = env_int("EXPLAINER_COSTLY_READ_RATE_LIMIT", 30)
+COSTLY_READ_RATE_WINDOW = env_int("EXPLAINER_COSTLY_READ_RATE_WINDOW", 60)
 # How many proxies in front of the app append to X-Forwarded-For: the client is the right-most
 # address they did not add (anything left of it can be forged).  The older
 # EXPLAINER_TRUST_X_FORWARDED_FOR=true means one such proxy.

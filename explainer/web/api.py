@@ -33,9 +33,10 @@ from explainer.lifecycle.scenario_text import plain, read_scenario_text
 from explainer.render.compare import compare
 from explainer.render.bounded import bound_answer
 from explainer.render.jsonable import comparison_to_dict, explanation_to_dict
+from explainer.web.lookup import TooManyMisses, find_link
 from explainer.web.models import KIND_EXPLAIN, Permalink
 from explainer.web.openapi import openapi_document
-from explainer.web.security import JSON_PARAMS, error_response, request_limits
+from explainer.web.security import JSON_PARAMS, MISSES_MESSAGE, error_response, request_limits
 from explainer.web.share import share_input
 
 log = logging.getLogger(__name__)
@@ -302,8 +303,11 @@ def permalinks_view(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def _get_link(pid: str) -> Permalink:
-    link = Permalink.objects.filter(pk=pid).first()
+def _get_link(request: HttpRequest, pid: str) -> Permalink:
+    try:
+        link = find_link(request, pid)
+    except TooManyMisses:
+        raise ApiError(429, MISSES_MESSAGE) from None
     if link is None:
         raise ApiError(404, f"No permalink {pid!r}: it never existed or was deleted.")
     return link
@@ -336,7 +340,7 @@ def permalink_data(request: HttpRequest, link: Permalink) -> dict[str, Any]:
 
 @api_view("GET", "DELETE")
 def permalink_view(request: HttpRequest, pid: str) -> HttpResponse:
-    link = _get_link(pid)
+    link = _get_link(request, pid)
     if request.method == "DELETE":
         token = request.headers.get("X-Delete-Token", "")
         if not token and request.body:

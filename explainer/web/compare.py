@@ -27,6 +27,8 @@ from explainer.lifecycle import defaults as d
 from explainer.lifecycle.errors import ErrorRecord, ManifestError
 from explainer.render.compare import Comparison, compare, shared_axis_svgs
 from explainer.web.forms import ExplainForm
+from explainer.web.lookup import TooManyMisses, find_link
+from explainer.web.security import MISSES_MESSAGE
 from explainer.web.models import KIND_COMPARE, KIND_EXPLAIN, Permalink
 from explainer.web.present import ROLE_LABELS, finding_view as _finding
 from explainer.web.share import share_comparison, share_input
@@ -48,7 +50,7 @@ def parse_pid(value: str | None) -> str | None:
     return m.group(1) if m else None
 
 
-def _side(raw: str, which: str, errors: list[ErrorRecord]) -> Permalink | None:
+def _side(request: HtmxHttpRequest, raw: str, which: str, errors: list[ErrorRecord]) -> Permalink | None:
     """The explain permalink that ``raw`` names, or None with a message in ``errors``."""
     if not raw.strip():
         return None
@@ -61,7 +63,11 @@ def _side(raw: str, which: str, errors: list[ErrorRecord]) -> Permalink | None:
             errors.append(ErrorRecord(gettext("%(raw)s is not a permalink id or URL.") % {"raw": raw.strip()},
                                       kind="input", path=which, reason="Invalid"))
         return None
-    link = Permalink.objects.filter(pk=pid, kind=KIND_EXPLAIN).first()
+    try:
+        link = find_link(request, pid, KIND_EXPLAIN)
+    except TooManyMisses:
+        errors.append(ErrorRecord(gettext(MISSES_MESSAGE), kind="input", path=which, reason=RATE_LIMITED))
+        return None
     if link is None:
         errors.append(ErrorRecord(gettext("No permalink %(id)s: it never existed or was deleted.") % {"id": pid},
                                   kind="input", path=which, reason=NOT_FOUND))
@@ -155,8 +161,8 @@ def compare_view(request: HtmxHttpRequest) -> HttpResponse:
         query = urlencode({k: v for k, v in (("left", left_id or left_raw), ("right", right_id or right_raw)) if v})
         return HttpResponseRedirect(f"{reverse('web:compare')}?{query}")
     errors: list[ErrorRecord] = []
-    left = _side(left_raw, "left", errors)
-    right = _side(right_raw, "right", errors)
+    left = _side(request, left_raw, "left", errors)
+    right = _side(request, right_raw, "right", errors)
     context: dict[str, Any] = {"errors": errors, "left_raw": left_raw, "right_raw": right_raw,
                                "left": left, "right": right, "form": _editor_form(left)}
     if left is not None and right is not None:
@@ -167,7 +173,7 @@ def compare_view(request: HtmxHttpRequest) -> HttpResponse:
 def _posted_sides(request: HtmxHttpRequest, errors: list[ErrorRecord]) -> tuple[str, str, Any, Any]:
     """The posted left and right (as typed) and the permalinks they name (None, with an error, if not)."""
     left_raw, right_raw = request.POST.get("left", ""), request.POST.get("right", "")
-    return left_raw, right_raw, _side(left_raw, "left", errors), _side(right_raw, "right", errors)
+    return left_raw, right_raw, _side(request, left_raw, "left", errors), _side(request, right_raw, "right", errors)
 
 
 def _compare_two(request: HtmxHttpRequest) -> HttpResponse:
@@ -200,7 +206,7 @@ def _compare_pasted(request: HtmxHttpRequest) -> HttpResponse:
     if not left_raw.strip():
         errors.append(ErrorRecord(gettext("Give the permalink (id or URL) to compare with."), kind="input",
                                   path="left"))
-    left = _side(left_raw, "left", errors)
+    left = _side(request, left_raw, "left", errors)
     form = ExplainForm(request.POST)
     scenario: dict[str, Any] = {}
     if not form.is_valid():
@@ -270,7 +276,11 @@ def share(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_GET
 def compare_permalink(request: HtmxHttpRequest, pid: str) -> HttpResponse:
-    link = Permalink.objects.filter(pk=pid, kind=KIND_COMPARE).first()
+    try:
+        link = find_link(request, pid, KIND_COMPARE)
+    except TooManyMisses:
+        return _page(request, {"errors": [ErrorRecord(gettext(MISSES_MESSAGE), kind="input", reason=RATE_LIMITED)]},
+                     status=429)
     if link is None:
         return _page(request, {"errors": [ErrorRecord(gettext("No comparison %(id)s: it never existed or was "
                                                               "deleted.") % {"id": pid}, kind="input")]},

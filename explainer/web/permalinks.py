@@ -6,7 +6,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import get_language, gettext
@@ -23,6 +23,7 @@ from explainer.render.png import PngError, svg_to_png
 from explainer.render.timeline import render_timeline_svg
 from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Failure
 from explainer.web.forms import ExplainForm
+from explainer.web.lookup import link_or_404
 from explainer.web.models import KIND_EXPLAIN, Permalink
 from explainer.web.security import error_response, rate_limited
 from explainer.web.share import share_input
@@ -74,7 +75,7 @@ def _explained(link: Permalink) -> dict[str, Any]:
 
 @require_GET
 def permalink(request: HttpRequest, pid: str) -> HttpResponse:
-    link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
+    link = link_or_404(request, pid, KIND_EXPLAIN)
     page = _cached_export(request, link, "page", lambda: _page_parts(request, link))
     context = {"link": link, "url": request.build_absolute_uri(_url(link)),
                "scenario_yaml": scenario_as_yaml(link.scenario_data or {}), **page}
@@ -106,7 +107,7 @@ def _summary(context: dict[str, Any]) -> str:
 @xframe_options_exempt
 @require_GET
 def embed(request: HttpRequest, pid: str) -> HttpResponse:
-    link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
+    link = link_or_404(request, pid, KIND_EXPLAIN)
     context = _explained(link)
     context.update({"link": link, "url": request.build_absolute_uri(_url(link))})
     response = render(request, "pages/embed.html", context)
@@ -116,7 +117,7 @@ def embed(request: HttpRequest, pid: str) -> HttpResponse:
 
 @require_GET
 def export_json(request: HttpRequest, pid: str) -> JsonResponse:
-    link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
+    link = link_or_404(request, pid, KIND_EXPLAIN)
     data = _cached_export(request, link, "json", lambda: bound_answer(explanation_to_dict(
         link.explanation()), settings.MAX_ANSWER_BYTES, indent=2))
     return JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 2})
@@ -124,7 +125,7 @@ def export_json(request: HttpRequest, pid: str) -> JsonResponse:
 
 @require_GET
 def export_markdown(request: HttpRequest, pid: str) -> HttpResponse:
-    link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
+    link = link_or_404(request, pid, KIND_EXPLAIN)
     def make() -> str:
         expl = link.explanation()
         svg = request.build_absolute_uri(reverse("web:timeline-svg", args=[link.pk]))
@@ -172,7 +173,7 @@ CONTENT_TYPES = {"svg": "image/svg+xml", "png": "image/png", "dot": "text/vnd.gr
 
 
 def _picture(request: HttpRequest, pid: str, which: str, fmt: str) -> HttpResponse:
-    link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
+    link = link_or_404(request, pid, KIND_EXPLAIN)
 
     def make() -> bytes | str | Failure:
         if fmt != "dot" and rate_limited(request, "render"):   # drawing costs a process: counted per client
@@ -217,7 +218,7 @@ def picture(request: HttpRequest, pid: str, which: str, fmt: str) -> HttpRespons
 
 @require_POST
 def delete(request: HttpRequest, pid: str) -> HttpResponse:
-    link = get_object_or_404(Permalink, pk=pid)
+    link = link_or_404(request, pid)
     if not link.token_matches(request.POST.get("token", "")):
         return render(request, "pages/deleted.html", {"link": link, "wrong_token": True}, status=403)
     link.delete()

@@ -22,7 +22,7 @@ from django.db.models import F
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 from django.utils import translation
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext as _, gettext_noop
 
 from explainer.lifecycle.errors import ErrorRecord
 from explainer.lifecycle.numbers import whole_number
@@ -89,6 +89,8 @@ class SecurityHeadersMiddleware:
         return response
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if isinstance(exception, TooManyMisses):
+            return error_response(429, _(MISSES_MESSAGE), request=request)
         if isinstance(exception, RequestDataTooBig):
             return error_response(413, _("The request body is too large (EXPLAINER_MAX_REQUEST_BYTES "
                                          "raises the limit where the explainer runs)."), request=request)
@@ -96,6 +98,15 @@ class SecurityHeadersMiddleware:
             logger.error("unhandled error on %s %s", request.method, request.path, exc_info=exception)
             return error_response(500, "Internal error: the explainer could not answer this request.", [])
         return None
+
+
+class TooManyMisses(Exception):
+    """The client asked for too many permalink ids that name nothing (web/lookup.py): no permalink is read
+    for it until its window ends; every view answers 429 (the middleware turns it into the answer)."""
+
+
+MISSES_MESSAGE = gettext_noop("Too many permalinks that do not exist were asked for from your address; try again "
+                              "later.")
 
 
 def client_key(request: HttpRequest) -> str:
@@ -117,7 +128,24 @@ def client_key(request: HttpRequest) -> str:
 
 # scope -> (setting of the limit, setting of the window in seconds)
 SCOPES = {"share": ("SHARE_RATE_LIMIT", "SHARE_RATE_WINDOW"),
-          "render": ("RENDER_RATE_LIMIT", "RENDER_RATE_WINDOW")}
+          "render": ("RENDER_RATE_LIMIT", "RENDER_RATE_WINDOW"),
+          # Apply fix: the same limit as the other writes, a budget of its own (issue 27)
+          "fix": ("SHARE_RATE_LIMIT", "SHARE_RATE_WINDOW"),
+          # permalink ids that name nothing: guessing links costs a client its budget (issue 27)
+          "miss": ("NOT_FOUND_RATE_LIMIT", "NOT_FOUND_RATE_WINDOW"),
+          # reads that must compute a large analysis again (not in the cache; issue 27)
+          "costly": ("COSTLY_READ_RATE_LIMIT", "COSTLY_READ_RATE_WINDOW")}
+
+
+def _window(request: HttpRequest, scope: str) -> tuple[int, str, float, float] | None:
+    """(limit, key, window's end, now) of the client's current window for ``scope``; None without a limit."""
+    limit_name, window_name = SCOPES[scope]
+    limit, window = getattr(settings, limit_name), getattr(settings, window_name)
+    if limit <= 0:
+        return None
+    now = time.time()
+    bucket = int(now // window)
+    return limit, f"rate:{scope}:{client_key(request)}:{bucket}", (bucket + 1) * window, now
 
 
 def rate_limited(request: HttpRequest, scope: str) -> bool:
@@ -127,17 +155,26 @@ def rate_limited(request: HttpRequest, scope: str) -> bool:
     cache is Redis (an atomic INCR), the database otherwise.  A per-process cache would give
     each worker its own budget.
     """
-    limit_name, window_name = SCOPES[scope]
-    limit, window = getattr(settings, limit_name), getattr(settings, window_name)
-    if limit <= 0:
+    found = _window(request, scope)
+    if found is None:
         return False
-    now = time.time()
-    bucket = int(now // window)
-    key = f"rate:{scope}:{client_key(request)}:{bucket}"
-    expires = (bucket + 1) * window
+    limit, key, expires, now = found
     if _shared_cache():
         return _count_in_cache(key, expires - now) > limit
     return _count_in_database(key, expires, now) > limit
+
+
+def budget_used_up(request: HttpRequest, scope: str) -> bool:
+    """Whether the client's budget for ``scope`` is used up, without counting this request."""
+    found = _window(request, scope)
+    if found is None:
+        return False
+    limit, key, _expires, _now = found
+    if _shared_cache():
+        return (cache.get(key) or 0) >= limit
+    from explainer.web.models import RateCount
+    row = RateCount.objects.filter(key=key).first()
+    return row is not None and row.count >= limit
 
 
 def _shared_cache() -> bool:

@@ -26,6 +26,7 @@ from explainer.lifecycle.features import SHOWN_VERSIONS, feature_table
 from explainer.render.diagram import DiagramError, render_svg
 from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Failure
 from explainer.web.forms import ExplainForm
+from explainer.web.lookup import find_link
 from explainer.web.models import KIND_EXPLAIN, Permalink
 from explainer.web.present import present, result_view, translate_errors
 from explainer.web.security import error_response, rate_limited, request_limits
@@ -186,7 +187,7 @@ def form_errors(form: ExplainForm) -> list[ErrorRecord]:
 def _initial(request: HttpRequest) -> dict[str, Any]:
     source = request.GET.get("from")
     if source:   # "Edit a copy" of a permalink: the editor pre-filled, nothing stored yet
-        link = Permalink.objects.filter(pk=source, kind=KIND_EXPLAIN).first()
+        link = find_link(request, source, KIND_EXPLAIN)
         if link is None:
             raise Http404("No such permalink")
         scenario_yaml = scenario_as_yaml(link.scenario_data or {})
