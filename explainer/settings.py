@@ -5,6 +5,7 @@ unless EXPLAINER_DEBUG=true (`make run` sets it). The README lists every variabl
 """
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -140,6 +141,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # last, next to the view: a view that fails on what the cache held runs again without it (issue 27)
+    "explainer.web.cache.CacheFaultMiddleware",
 ]
 
 ROOT_URLCONF = "explainer.urls"
@@ -181,17 +184,38 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # the local-memory cache holds at most CACHE_MAX_BYTES per process (Redis: its own maxmemory).
 CACHE_MAX_ENTRY_BYTES = env_int("EXPLAINER_CACHE_MAX_ENTRY_BYTES", 1024 * 1024)
 CACHE_MAX_BYTES = env_int("EXPLAINER_CACHE_MAX_BYTES", 32 * 1024 * 1024)
+
+
+def release_id() -> str:
+    """What every cache key carries (issue 27): EXPLAINER_RELEASE when the deployment names its release,
+    else a digest of the code, templates and translations this process runs.  Objects pickled by one
+    release (a page view, a rendered fragment) are never read by another, which may lack or add fields."""
+    named = os.environ.get("EXPLAINER_RELEASE", "").strip()
+    if named:
+        return named[:40]
+    digest = hashlib.sha256()
+    for top in ("explainer", "templates", "locale"):
+        for path in sorted((BASE_DIR / top).rglob("*")):
+            if path.suffix in (".py", ".html", ".po") and path.is_file():
+                digest.update(path.relative_to(BASE_DIR).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+RELEASE = release_id()
+# Redis down or hung costs one short time-out, then the cache is skipped for a while (web/cache.py).
+CACHE_SOCKET_TIMEOUT = float(os.environ.get("EXPLAINER_CACHE_TIMEOUT", "0.25"))
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
             "BACKEND": "explainer.web.cache.BoundedRedisCache",
             "LOCATION": os.environ["REDIS_URL"],
             "TIMEOUT": 3600,
-            "KEY_PREFIX": "explainer",
+            "KEY_PREFIX": f"explainer:{RELEASE}",
+            "OPTIONS": {"socket_connect_timeout": CACHE_SOCKET_TIMEOUT, "socket_timeout": CACHE_SOCKET_TIMEOUT},
         }
     }
 else:
-    CACHES = {"default": {"BACKEND": "explainer.web.cache.BoundedLocMemCache",
+    CACHES = {"default": {"BACKEND": "explainer.web.cache.BoundedLocMemCache", "KEY_PREFIX": f"explainer:{RELEASE}",
                           "TIMEOUT": 3600, "OPTIONS": {"MAX_ENTRIES": 2000}}}
 
 LANGUAGE_CODE = "en"
@@ -216,7 +240,7 @@ STORAGES = {
 # Behind a TLS-terminating load balancer set EXPLAINER_BEHIND_TLS_PROXY=true; on plain HTTP
 # (a loopback load test) set EXPLAINER_SSL_REDIRECT=false.
 SECURE_SSL_REDIRECT = env_bool("EXPLAINER_SSL_REDIRECT", not DEBUG)
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^livez$"]
 SECURE_HSTS_SECONDS = env_int("EXPLAINER_HSTS_SECONDS", 0 if DEBUG else 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 # Preload lists are hard to leave: an explicit opt-in only (issue 11).

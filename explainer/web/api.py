@@ -20,6 +20,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
+from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.urls import reverse
@@ -36,7 +37,7 @@ from explainer.render.jsonable import comparison_to_dict, explanation_to_dict
 from explainer.web.lookup import TooManyMisses, find_link
 from explainer.web.models import KIND_EXPLAIN, Permalink
 from explainer.web.openapi import openapi_document
-from explainer.web.security import JSON_PARAMS, MISSES_MESSAGE, error_response, request_limits
+from explainer.web.security import JSON_PARAMS, MISSES_MESSAGE, error_response, request_limits, storage_error
 from explainer.web.share import share_input
 
 log = logging.getLogger(__name__)
@@ -102,6 +103,8 @@ def api_view(*methods: str) -> Callable[[View], View]:
                 return _too_big()
             except RecursionError:
                 return error_response(400, "The input is nested too deeply.")
+            except DatabaseError as exc:   # full, or not reachable: say which (issue 27)
+                return storage_error(request, exc)
             except Exception:   # never a traceback to a client
                 log.exception("API error on %s %s", request.method, request.path)
                 return error_response(500, "Internal error: the explainer could not answer this request.")

@@ -94,6 +94,10 @@ class PodView:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        # a field this release added is missing from a view pickled by an older one: its default (issue 27)
+        for f in fields(self):
+            if f.name not in state:
+                state[f.name] = f.default_factory() if callable(f.default_factory) else f.default
         self.__dict__.update(state)
 
 

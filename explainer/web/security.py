@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import logging
 import time
+from urllib.parse import quote
 from collections.abc import Sequence
 from typing import Any, Callable
 
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
@@ -27,6 +28,7 @@ from django.utils.translation import gettext as _, gettext_noop
 from explainer.lifecycle.errors import ErrorRecord
 from explainer.lifecycle.numbers import whole_number
 from explainer.render.jsonable import error_to_dict
+from explainer.web.cache import CacheUnavailable, cache_available
 from explainer.web.limits import request_limits  # noqa: F401  (where the views have always found it)
 
 logger = logging.getLogger(__name__)
@@ -51,7 +53,10 @@ def error_response(status: int, message: str, records: Sequence[ErrorRecord] | N
     as UTF-8 (a lone surrogate echoed from the input) is written with \\u escapes instead (issue 11)."""
     if request is not None and not _wants_json(request):
         html = render_to_string("error.html", {"status": status, "message": message}, request=request)
-        return HttpResponse(html, status=status)
+        response = HttpResponse(html, status=status)
+        # for the page's script, which shows it above the result (an htmx answer's body is not swapped in)
+        response["X-Explainer-Message"] = quote(str(message)[:1000])
+        return response
     try:
         errors = ([{"message": message}] if records is None and request is not None
                   else [error_to_dict(r) for r in records or []])
@@ -91,6 +96,8 @@ class SecurityHeadersMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, TooManyMisses):
             return error_response(429, _(MISSES_MESSAGE), request=request)
+        if isinstance(exception, DatabaseError):
+            return storage_error(request, exception)
         if isinstance(exception, RequestDataTooBig):
             return error_response(413, _("The request body is too large (EXPLAINER_MAX_REQUEST_BYTES "
                                          "raises the limit where the explainer runs)."), request=request)
@@ -98,6 +105,24 @@ class SecurityHeadersMiddleware:
             logger.error("unhandled error on %s %s", request.method, request.path, exc_info=exception)
             return error_response(500, "Internal error: the explainer could not answer this request.", [])
         return None
+
+
+# A disk or database that is full: SQLite's SQLITE_FULL, PostgreSQL's class 53 (insufficient resources).
+_FULL = ("database or disk is full", "no space left on device", "could not extend file", "disk full")
+STORAGE_FULL = gettext_noop("The server's storage is full, so nothing could be stored. Try again later; if it keeps "
+                            "failing, tell whoever runs this explainer.")
+STORAGE_DOWN = gettext_noop("The server's database cannot be reached right now, so this page cannot be answered. "
+                            "Try again in a minute.")
+
+
+def storage_error(request: HttpRequest, exc: Exception) -> HttpResponse:
+    """503 that says what happened to the database (full, or not reachable), never a generic 500 (issue 27)."""
+    text = str(exc).lower()
+    full = any(marker in text for marker in _FULL) or getattr(getattr(exc, "__cause__", None), "sqlstate", "") \
+        in ("53100", "53200", "53300")
+    logger.error("database error on %s %s: %s", request.method, request.path, exc)
+    return error_response(503, _(STORAGE_FULL if full else STORAGE_DOWN), request=request,
+                          storage="full" if full else "unavailable")
 
 
 class TooManyMisses(Exception):
@@ -160,7 +185,10 @@ def rate_limited(request: HttpRequest, scope: str) -> bool:
         return False
     limit, key, expires, now = found
     if _shared_cache():
-        return _count_in_cache(key, expires - now) > limit
+        try:
+            return _count_in_cache(key, expires - now) > limit
+        except CacheUnavailable:   # Redis down or hung: the database counts meanwhile (issue 27)
+            pass
     return _count_in_database(key, expires, now) > limit
 
 
@@ -170,7 +198,7 @@ def budget_used_up(request: HttpRequest, scope: str) -> bool:
     if found is None:
         return False
     limit, key, _expires, _now = found
-    if _shared_cache():
+    if _shared_cache() and cache_available():
         return (cache.get(key) or 0) >= limit
     from explainer.web.models import RateCount
     row = RateCount.objects.filter(key=key).first()

@@ -7,7 +7,8 @@ import re
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import cache, caches
+from django.db import DatabaseError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.templatetags.static import static
 from django.shortcuts import render
@@ -24,7 +25,7 @@ from explainer.lifecycle import defaults as d
 from explainer.lifecycle.errors import ErrorRecord, ManifestError
 from explainer.lifecycle.features import SHOWN_VERSIONS, feature_table
 from explainer.render.diagram import DiagramError, render_svg
-from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Failure
+from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, BoundedRedisCache, Failure
 from explainer.web.forms import ExplainForm
 from explainer.web.lookup import find_link
 from explainer.web.models import KIND_EXPLAIN, Permalink
@@ -219,9 +220,29 @@ def favicon(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def healthz(request: HttpRequest) -> HttpResponse:
-    """For load balancers: the process answers and can reach its database."""
-    Permalink.objects.exists()
-    return HttpResponse("ok", content_type="text/plain")
+    """Readiness, for load balancers (issue 27): the database (a query) and the cache (Redis: a ping),
+    one line each.  503 when the database fails; the cache is optional, so a cache that is down is
+    reported ("working without it") and the answer stays 200."""
+    lines, ready = [], True
+    try:
+        Permalink.objects.exists()
+        lines.append("database: ok")
+    except DatabaseError as exc:
+        ready = False
+        lines.append(f"database: unavailable ({type(exc).__name__})")
+    backend = caches["default"]
+    if isinstance(backend, BoundedRedisCache):
+        lines.append("cache: ok (redis)" if backend.ping() else "cache: unavailable, working without it")
+    else:
+        lines.append("cache: ok (local memory of this process)")
+    return HttpResponse(("ok" if ready else "unavailable") + "\n" + "\n".join(lines) + "\n",
+                        status=200 if ready else 503, content_type="text/plain; charset=utf-8")
+
+
+@require_GET
+def livez(request: HttpRequest) -> HttpResponse:
+    """Liveness: the process answers (whatever its database does: restarting it would not help)."""
+    return HttpResponse("ok\n", content_type="text/plain; charset=utf-8")
 
 
 @require_GET

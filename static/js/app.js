@@ -162,6 +162,10 @@
       var after = parseInt(xhr.getResponseHeader("Retry-After") || "", 10);
       return isNaN(after) ? messages.rateLimitedLater : format(messages.rateLimited, { seconds: after });
     }
+    var said = xhr.getResponseHeader("X-Explainer-Message");   // the server says what happened (a full disk, ...)
+    if (said && status >= 500) {
+      try { return decodeURIComponent(said); } catch (e) { /* a cut header: the general message */ }
+    }
     if (status >= 500) return format(messages.server, { status: status });
     return format(messages.refused, { status: status });
   }
