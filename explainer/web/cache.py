@@ -77,9 +77,11 @@ FAILURE_CACHE_SECONDS = 600
 
 @dataclass(frozen=True)
 class Failure:
-    """A picture that could not be drawn, cached like one: ``message`` says why."""
+    """A picture that could not be drawn, cached like one: ``message`` says why.  A ``transient`` one
+    (the server was busy, the run timed out) is answered but never cached: another moment may draw it."""
 
     message: str
+    transient: bool = False
 
 
 class BoundedLocMemCache(LocMemCache):

@@ -28,7 +28,7 @@ from explainer.web.models import KIND_EXPLAIN, Permalink
 from explainer.web.security import error_response, rate_limited
 from explainer.web.share import share_input
 from explainer.web.present import translate_errors
-from explainer.web.views import HtmxHttpRequest, form_errors, run_explain
+from explainer.web.views import HtmxHttpRequest, cacheable, failure_response, form_errors, run_explain
 from explainer.web.whatif import scenario_as_yaml, scenario_from_post
 
 
@@ -91,7 +91,8 @@ def _page_parts(request: HttpRequest, link: Permalink) -> dict[str, Any]:
                                             request=request),
             "summary": _summary(context),
             "titles": [f"{p.kind} {p.name}" for p in context["pods"]],
-            "names": ", ".join(p.name for p in context["pods"])}
+            "names": ", ".join(p.name for p in context["pods"]),
+            "passing": not cacheable(context)}
 
 
 def _summary(context: dict[str, Any]) -> str:
@@ -164,7 +165,9 @@ def _cached_export(request: HttpRequest, link: Permalink, name: str, make: Any) 
     value = cache.get(key)
     if value is None:
         value = make()
-        cache.set(key, value, timeout=FAILURE_CACHE_SECONDS if isinstance(value, Failure) else EXPORT_CACHE_SECONDS)
+        passing = (isinstance(value, Failure) and value.transient) or (isinstance(value, dict) and value.get("passing"))
+        if not passing:   # busy, or a run that timed out: another moment may draw it
+            cache.set(key, value, timeout=FAILURE_CACHE_SECONDS if isinstance(value, Failure) else EXPORT_CACHE_SECONDS)
     return value
 
 
@@ -181,7 +184,7 @@ def _picture(request: HttpRequest, pid: str, which: str, fmt: str) -> HttpRespon
         try:
             return _draw(request, link, which, fmt)
         except (DiagramError, PngError) as exc:
-            return Failure(str(exc))
+            return Failure(str(exc), transient=exc.transient)
 
     try:
         body = _cached_export(request, link, f"{which}.{fmt}", make)
@@ -189,7 +192,7 @@ def _picture(request: HttpRequest, pid: str, which: str, fmt: str) -> HttpRespon
         return error_response(429, gettext("Too many pictures drawn for your address; try again in a minute."),
                               request=request)
     if isinstance(body, Failure):
-        return HttpResponse(body.message, status=503, content_type="text/plain; charset=utf-8")
+        return failure_response(body)
     response = HttpResponse(body, content_type=CONTENT_TYPES[fmt])
     response["Content-Disposition"] = f'inline; filename="{pid}-{which}.{fmt}"'
     return response

@@ -64,6 +64,7 @@ class PodView:
     assumed: list[dict[str, str]] = field(default_factory=list)
     svg: str = ""
     error: str = ""
+    error_passing: bool = False            # the diagram failed for a passing reason (busy, timed out): never cached
     diagram_url: str = ""                  # drawn on demand (Pods after the first few)
     pending: Any = field(default=None, repr=False, compare=False)   # a `dot` still drawing
 
@@ -86,8 +87,14 @@ class PodView:
                 self.svg = svg_result(pending)
             except DiagramError as exc:   # not cached: a time-out may not happen again
                 self.error = exc.text.render(gettext)
+                self.error_passing = exc.transient
             else:
                 cache.set(dot_key(self.diagram_dot), self.svg, timeout=SVG_CACHE_SECONDS)
+
+    def diagram_failed_for_now(self) -> bool:
+        """Whether the diagram failed for a passing reason (waiting for it first, if it is still drawing)."""
+        self._resolve()
+        return self.error_passing
 
     def __getstate__(self) -> dict[str, Any]:   # cached views hold the finished picture
         self._resolve()
@@ -235,6 +242,7 @@ def _start_diagram(view: PodView, r: PodReport, gettext: Callable[[str], str], e
         view.pending = start_svg(dot)
     except DiagramError as exc:
         view.error = exc.text.render(gettext)
+        view.error_passing = exc.transient
 
 
 def _simulation_views(view: PodView, r: PodReport, gettext: Callable[[str], str]) -> None:

@@ -60,7 +60,8 @@ def run_explain(manifest: str, scenario: Any, version: str, *, defer_cache: bool
                "errors": translate_errors(expl.errors), "version": expl.version}
     if defer_cache:
         return {**context, "_remember": (key, context)}
-    cache.set(key, context)
+    if cacheable(context):
+        cache.set(key, context)
     return dict(context)
 
 
@@ -68,7 +69,23 @@ def remember(context: dict[str, Any]) -> None:
     """Store an analysis that `run_explain(defer_cache=True)` left for after rendering."""
     if "_remember" in context:
         key, value = context["_remember"]
-        cache.set(key, value)
+        if cacheable(value):
+            cache.set(key, value)
+
+
+def cacheable(context: dict[str, Any]) -> bool:
+    """Whether an analysis may be cached: not when a diagram of it failed for a passing reason (the
+    server was busy, `dot` timed out), which another moment may draw (issue 27).  Waits for its
+    pictures (pickling would anyway)."""
+    return not any(pod.diagram_failed_for_now() for pod in context.get("pods", ()))
+
+
+def failure_response(failure: Failure) -> HttpResponse:
+    """A picture that could not be drawn: 503 with why; a passing failure says when to ask again."""
+    response = HttpResponse(failure.message, status=503, content_type="text/plain; charset=utf-8")
+    if failure.transient:
+        response["Retry-After"] = "5"
+    return response
 
 
 FRAGMENT_MAX_BYTES = 512 * 1024   # larger answers are not worth a cache entry
@@ -114,7 +131,7 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
         context["page_messages"] = json.dumps(page_messages(), ensure_ascii=False)
     response = AfterSending(render_to_string(template, context, request))
     response.after(remember, context)
-    if key and "explanation" in context and len(response.content) <= FRAGMENT_MAX_BYTES:
+    if key and "explanation" in context and len(response.content) <= FRAGMENT_MAX_BYTES and cacheable(context):
         response.after(cache.set, key, response.content.decode("utf-8"))
     return response
 
@@ -263,10 +280,11 @@ def diagram(request: HttpRequest, digest: str) -> HttpResponse:
         try:
             body = '<?xml version="1.0" encoding="UTF-8"?>\n' + render_svg(dot)
         except DiagramError as exc:
-            body = Failure(exc.text.render(gettext))
-        cache.set(key, body, timeout=FAILURE_CACHE_SECONDS if isinstance(body, Failure) else EXPORT_CACHE_SECONDS)
+            body = Failure(exc.text.render(gettext), transient=exc.transient)
+        if not (isinstance(body, Failure) and body.transient):
+            cache.set(key, body, timeout=FAILURE_CACHE_SECONDS if isinstance(body, Failure) else EXPORT_CACHE_SECONDS)
     if isinstance(body, Failure):
-        return HttpResponse(body.message, status=503, content_type="text/plain; charset=utf-8")
+        return failure_response(body)
     response = HttpResponse(body, content_type="image/svg+xml")
     response["Cache-Control"] = "public, max-age=86400, immutable"   # named by the hash of what it draws
     return response
