@@ -38,7 +38,7 @@ from explainer.web.lookup import TooManyMisses, find_link
 from explainer.web.models import KIND_EXPLAIN, Permalink
 from explainer.web.openapi import openapi_document
 from explainer.web.security import JSON_PARAMS, MISSES_MESSAGE, error_response, request_limits, storage_error
-from explainer.web.share import share_input
+from explainer.web.share import UNREDACTABLE, share_input
 
 log = logging.getLogger(__name__)
 
@@ -290,6 +290,8 @@ def permalinks_view(request: HttpRequest) -> HttpResponse:
         raise _field_error("manifest", f"The manifest is {size:,} bytes; the limit is {outcome.limit:,} bytes.", 413)
     if outcome.status == "rate_limited":   # one budget per client for the share form and the API
         raise ApiError(429, "Too many links created from your address; try again later.")
+    if outcome.status == "unredactable":
+        raise ApiError(422, UNREDACTABLE, secrets=[{"line": h.line, "what": h.what} for h in outcome.hits])
     if outcome.status == "secrets":
         return _json({"error": "The manifest seems to hold credentials; a permalink is readable by anyone who "
                       'has it. Send the request again with "secrets": "redact" (values replaced by '

@@ -264,9 +264,8 @@ class CacheFaultMiddleware:
 
 
 def _expected(exception: Exception) -> bool:
-    """Exceptions that are answers (404, 403, a rate limit), not faults."""
+    """Exceptions that are answers (404, 403, a rate limit: ``is_answer``), not faults."""
     from django.core.exceptions import PermissionDenied
     from django.http import Http404
 
-    from explainer.web.security import TooManyMisses
-    return isinstance(exception, (Http404, PermissionDenied, TooManyMisses))
+    return isinstance(exception, (Http404, PermissionDenied)) or getattr(exception, "is_answer", False)

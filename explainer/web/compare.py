@@ -31,7 +31,7 @@ from explainer.web.lookup import TooManyMisses, find_link
 from explainer.web.security import MISSES_MESSAGE
 from explainer.web.models import KIND_COMPARE, KIND_EXPLAIN, Permalink
 from explainer.web.present import ROLE_LABELS, finding_view as _finding
-from explainer.web.share import share_comparison, share_input
+from explainer.web.share import UNREDACTABLE, share_comparison, share_input
 from explainer.web.views import HtmxHttpRequest, form_errors
 from explainer.web.whatif import scenario_as_yaml, scenario_from_post
 
@@ -226,6 +226,8 @@ def _compare_pasted(request: HtmxHttpRequest) -> HttpResponse:
                                       kind="input", reason=RATE_LIMITED))
         elif outcome.status == "secrets":
             box["hits"] = list(outcome.hits)
+        elif outcome.status == "unredactable":
+            errors.append(ErrorRecord(gettext(UNREDACTABLE), kind="input", path="manifest"))
         else:
             right, token = outcome.link, outcome.token
             assert right is not None

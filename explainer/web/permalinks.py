@@ -26,7 +26,7 @@ from explainer.web.forms import ExplainForm
 from explainer.web.lookup import link_or_404
 from explainer.web.models import KIND_EXPLAIN, Permalink
 from explainer.web.security import error_response, rate_limited
-from explainer.web.share import share_input
+from explainer.web.share import UNREDACTABLE, share_input
 from explainer.web.present import translate_errors
 from explainer.web.views import HtmxHttpRequest, cacheable, failure_response, form_errors, run_explain
 from explainer.web.whatif import scenario_as_yaml, scenario_from_post
@@ -53,6 +53,8 @@ def share(request: HtmxHttpRequest) -> HttpResponse:
                               request=request)
     if outcome.status == "too_large":
         context["too_large"] = outcome.limit
+    elif outcome.status == "unredactable":
+        context["errors"] = [{"message": gettext(UNREDACTABLE)}]
     elif outcome.status == "secrets":
         context["hits"] = [{"line": h.line, "what": h.text.render(gettext) if h.text else h.what}
                            for h in outcome.hits]

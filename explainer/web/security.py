@@ -129,6 +129,8 @@ class TooManyMisses(Exception):
     """The client asked for too many permalink ids that name nothing (web/lookup.py): no permalink is read
     for it until its window ends; every view answers 429 (the middleware turns it into the answer)."""
 
+    is_answer = True   # not a fault: CacheFaultMiddleware leaves it alone
+
 
 MISSES_MESSAGE = gettext_noop("Too many permalinks that do not exist were asked for from your address; try again "
                               "later.")
