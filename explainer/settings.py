@@ -98,6 +98,8 @@ MAX_CONTAINERS = env_int("EXPLAINER_MAX_CONTAINERS", 500)
 # The largest JSON answer: a longer one leaves out the tails of its longest lists and says so
 # in "answerTruncated" (restart counts and the final phase stay complete).
 MAX_ANSWER_BYTES = env_int("EXPLAINER_MAX_ANSWER_BYTES", 5 * 1024 * 1024)
+# The largest text "Apply fix" patches (issue 27): two explanations and a patch, linear in the text.
+MAX_FIX_BYTES = env_int("EXPLAINER_MAX_FIX_BYTES", 512 * 1024)
 # Input stored for a permalink (issue 5): smaller than what can be explained.
 MAX_STORED_BYTES = env_int("EXPLAINER_MAX_STORED_BYTES", 262144)
 # A urlencoded form body can be up to 3x the manifest; let the form reject

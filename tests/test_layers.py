@@ -28,10 +28,13 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                       ()),
     # Fixes apply beside the pipeline: they explain the text they change to prove each fix.
     "fixes.py": (("explainer.lifecycle", "explainer.findings", "explainer.explain", "explainer.fixes",
-                  "explainer.patching"),
+                  "explainer.patching", "explainer.patching_prune"),
                  ("yaml", "ruamel")),
     # The command line starts in the core: no Django, so it starts fast (issue 14).
-    "patching.py": (("explainer.lifecycle", "explainer.findings", "explainer.patching"), ("yaml", "ruamel")),
+    "patching.py": (("explainer.lifecycle", "explainer.findings", "explainer.patching", "explainer.patching_prune"),
+                    ("yaml", "ruamel")),
+    # What a patch does not reach is cut out before the round trip (issue 27).
+    "patching_prune.py": (("explainer.lifecycle", "explainer.findings", "explainer.patching_prune"), ()),
     "cli.py": (("explainer.lifecycle", "explainer.findings", "explainer.render", "explainer.explain",
                 "explainer.cli", "explainer.cli_files", "explainer.cli_fix", "explainer.cli_read"), ()),
     "cli_files.py": (("explainer.lifecycle", "explainer.explain", "explainer.render.style", "explainer.cli_files",

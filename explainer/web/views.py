@@ -180,11 +180,14 @@ def page_messages() -> dict[str, Any]:
                               "the limit is {limit}). Reloading keeps it in this browser; Share stores it as a "
                               "permalink."),
         "urlUnreadable": gettext("The input in the address could not be read: the link is cut or damaged."),
+        "urlTooLarge": gettext("The input in the address is too large to open: unpacked, it holds more than the "
+                               "{limit} bytes the server explains. Nothing was put in the editor."),
         "restored": gettext("Your last input was restored from this browser."),
         "exampleLoaded": gettext("The example replaced your text."),
         "undo": gettext("Undo"),
         "undone": gettext("Your text is back."),
         "urlLimit": URL_INPUT_LIMIT,
+        "urlMaxBytes": settings.MAX_MANIFEST_BYTES,   # what a link may unpack to (static/js/app.js)
     }
 
 
