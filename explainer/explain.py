@@ -89,7 +89,7 @@ def explain(manifest: str, scenario: str | dict | Scenario | None = None, versio
     result.errors.extend(intake.errors)
     result.errors.extend(refused.values())
     result.empty = intake.objects == 0
-    over = _over_limits(intake.pods, limits)
+    over = _over_limits(intake.pods, limits, sc)
     if over is not None:
         result.errors.append(over)
         return result
@@ -108,9 +108,10 @@ def explain(manifest: str, scenario: str | dict | Scenario | None = None, versio
     return result
 
 
-def _over_limits(pods: list[Pod], limits: Limits) -> ErrorRecord | None:
+def _over_limits(pods: list[Pod], limits: Limits, sc: Scenario = Scenario()) -> ErrorRecord | None:
     """A request may hold at most so many Pods and containers (issue 11): each one costs a
-    simulation, a diagram and part of the page."""
+    simulation, a diagram and part of the page.  The scenario's debug containers join every Pod's
+    run, and its image updates each restart a container: they count too (issue 27)."""
     if limits.max_pods is not None and len(pods) > limits.max_pods:
         values = {"n": f"{len(pods):,}", "limit": f"{limits.max_pods:,}", "setting": limits.pods_setting}
         if limits.pods_setting:
@@ -119,7 +120,18 @@ def _over_limits(pods: list[Pod], limits: Limits) -> ErrorRecord | None:
                                     values), kind="limit")
         return ErrorRecord(Text(gettext_noop("The input holds {n} Pods; the limit is {limit} per request. "
                                              "Explain them in smaller parts."), values), kind="limit")
-    containers = sum(len(p.all_containers) for p in pods)
+    containers = sum(len(p.all_containers) for p in pods) + len(sc.debug) * len(pods)
+    if limits.max_containers is not None and sc.debug and containers > limits.max_containers:
+        values = {"n": f"{containers:,}", "debug": f"{len(sc.debug) * len(pods):,}", "limit": f"{limits.max_containers:,}",
+                  "setting": limits.containers_setting or "-"}
+        return ErrorRecord(Text(gettext_noop("The input holds {n} containers, {debug} of them the scenario's debug "
+                                             "containers; the limit is {limit} per request ({setting} raises it)."),
+                                values), kind="limit", path="debug")
+    if limits.max_containers is not None and len(sc.image_updates) > limits.max_containers:
+        values = {"n": f"{len(sc.image_updates):,}", "limit": f"{limits.max_containers:,}",
+                  "setting": limits.containers_setting or "-"}
+        return ErrorRecord(Text(gettext_noop("The scenario holds {n} image updates; the limit is {limit} per request "
+                                             "({setting} raises it)."), values), kind="limit", path="imageUpdates")
     if limits.max_containers is not None and containers > limits.max_containers:
         values = {"n": f"{containers:,}", "limit": f"{limits.max_containers:,}", "setting": limits.containers_setting}
         if limits.containers_setting:

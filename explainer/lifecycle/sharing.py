@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 from .model import ROLE_APP, ROLE_SIDECAR, Container, Pod
+from .model import Mount as VolumeMount
 from .sharing_report import (
+    MAX_EXCHANGES,
     Exchange,
     Exposure,
     Filesystem,
@@ -112,21 +114,41 @@ def _volumes(pod: Pod, everyone: tuple[Container, ...]) -> tuple[tuple[VolumeSha
     declared = {v.name: v for v in pod.volumes}
     undeclared = tuple(UndeclaredMount(m.volume, c.name, m.mount_path)
                        for c in everyone for m in c.mounts if m.volume not in declared)
+    by_volume: dict[str, list[tuple[str, VolumeMount]]] = {}   # linear in volumes and mounts (issue 27)
+    for c in everyone:
+        for m in c.mounts:
+            by_volume.setdefault(m.volume, []).append((c.name, m))
     out = []
     for v in pod.volumes:
         forced = v.type in ALWAYS_READ_ONLY_TYPES
-        mounts = tuple(Mount(c.name, m.mount_path, forced or m.read_only, m.sub_path)
-                       for c in everyone for m in c.mounts if m.volume == v.name)
+        mounts = tuple(Mount(name, vm.mount_path, forced or vm.read_only, vm.sub_path)
+                       for name, vm in by_volume.get(v.name, ()))
         writable: dict[str, bool] = {}
-        for m in mounts:
-            writable[m.container] = writable.get(m.container, False) or not m.read_only
+        for mount in mounts:
+            writable[mount.container] = writable.get(mount.container, False) or not mount.read_only
+        writers = tuple(w for w, rw in writable.items() if rw)
+        readers = tuple(writable)
+        pairs = len(writers) * (len(readers) - 1)
         out.append(VolumeShare(
             v.name, v.type, mounts,
             tuple(_source_label(kind, name) for kind, name in v.sources),
-            tuple(Exchange(w, r) for w, rw in writable.items() if rw for r in writable if r != w),
-            forced,
+            _first_exchanges(writers, readers),
+            forced, writers, readers, max(0, pairs - MAX_EXCHANGES),
         ))
     return tuple(out), undeclared
+
+
+def _first_exchanges(writers: tuple[str, ...], readers: tuple[str, ...]) -> tuple[Exchange, ...]:
+    """The first MAX_EXCHANGES pairs (writer, another container that mounts the volume), writer by writer:
+    the groups (`VolumeShare.writers`, `.readers`) hold the rest; the pairs of 500 containers are 250,000."""
+    out: list[Exchange] = []
+    for w in writers:
+        for r in readers:
+            if r != w:
+                if len(out) == MAX_EXCHANGES:
+                    return tuple(out)
+                out.append(Exchange(w, r))
+    return tuple(out)
 
 
 def _clashes(containers: list[Container]) -> list[dict]:
@@ -251,6 +273,9 @@ def _volume_text(v: dict) -> list[str]:
         where = f"shared at {a}" if a == b else f"({a} -> {b})"
         lines.append(f"    {x['from']} ({mode[x['from']]}) -> {x['to']} ({mode[x['to']]}) "
                      f"via {v['type']} {where}")
+    if v.get("exchangesLeftOut"):
+        lines.append(f"    ... and {v['exchangesLeftOut']:,} more: data can flow from each of the "
+                     f"{len(v['writers'])} writers to each other of the {len(v['readers'])} containers that mount it")
     if not v["exchanges"]:
         for m in v["mounts"]:
             lines.append(f"    mounted by {m['container']} ({'ro' if m['readOnly'] else 'rw'}) "

@@ -118,7 +118,7 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
         self.bo_initial, self.bo_max = self._node_backoff(version, scenario)
         self.restart_all: tuple | None = None     # (container, exit code, rule) for the next sync
         self.until = horizon(pod, scenario)
-        self.s = Scheduler(self.until, d.MAX_EVENTS)
+        self.s = Scheduler(self.until, d.MAX_EVENTS, d.MAX_SYNC_WORK)
         self.events: list[TraceEvent] = []
         self.timeline: list[StatusPoint] = []
         default_wait = "PodInitializing" if pod.init_containers else "ContainerCreating"
@@ -175,9 +175,21 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
             if upd.container in self.cs:
                 s.at(upd.at, HAPPEN, self._update_image, self.cs[upd.container], upd.image)
         complete = s.run()
-        if not complete:
+        if not complete and s.work > d.MAX_SYNC_WORK:
+            self.notes.append(Text(_("The simulation stopped at t={t}s: its syncs had looked at {n} containers, the "
+                                     "most one explanation may; containers that crash-loop out of step cost that "
+                                     "many. Shorten `until` or explain fewer containers to see the whole run."),
+                                   {"n": f"{d.MAX_SYNC_WORK:,}", "t": f"{s.now:g}"}))
+        elif not complete:
             self.notes.append(Text(_("The simulation stopped after {n} steps at t={t}s; shorten `until` "
                                      "to see the whole run."), {"n": f"{d.MAX_EVENTS:,}", "t": f"{s.now:g}"}))
+        for jump in self.fast_forwards:
+            if jump.points_left_out:
+                self.notes.append(Text(_("The Pod's status repeats every {period} s: the {n} status points from "
+                                         "{start} s to {end} s are left out of the status over time (restart counts "
+                                         "and the final phase stay exact)."),
+                                       {"period": f"{jump.period:g}", "n": f"{jump.points_left_out:,}",
+                                        "start": f"{jump.kept_until:g}", "end": f"{jump.at + jump.shift:g}"}))
         final = self.timeline[-1].phase if self.timeline else "Pending"
         return Simulation(
             events=self.events, timeline=self.timeline, final_phase=final,

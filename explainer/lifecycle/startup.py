@@ -33,6 +33,7 @@ class StartupMixin(ProbingMixin):
     # ---- the sync: computePodActions + SyncPod -------------------------------------------
     def _sync(self) -> None:
         self.sync_pending = False
+        self.s.work += len(self.init) + len(self.apps)   # computePodActions walks every container (MAX_SYNC_WORK)
         if self.terminal or self.pod_kill is not None:
             return
         if self.busy:

@@ -334,9 +334,9 @@ def permalink_data(request: HttpRequest, link: Permalink) -> dict[str, Any]:
     comparison = None
     if left is not None and right is not None:
         limits = request_limits()
-        comparison = comparison_to_dict(compare(
+        comparison = bound_answer(comparison_to_dict(compare(
             explain(left.manifest, left.scenario_data, left.version, limits=limits),
-            explain(right.manifest, right.scenario_data, right.version, limits=limits)))
+            explain(right.manifest, right.scenario_data, right.version, limits=limits))), settings.MAX_ANSWER_BYTES)
     return {**base, "left": link.left, "right": link.right,
             "leftUrl": _link_url(request, left) if left else None,
             "rightUrl": _link_url(request, right) if right else None,

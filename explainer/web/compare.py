@@ -26,6 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from explainer.lifecycle import defaults as d
 from explainer.lifecycle.errors import ErrorRecord, ManifestError
 from explainer.render.compare import Comparison, compare, shared_axis_svgs
+from explainer.render.markdown import per_rule
 from explainer.web.forms import ExplainForm
 from explainer.web.lookup import TooManyMisses, find_link
 from explainer.web.security import MISSES_MESSAGE
@@ -109,10 +110,8 @@ def _comparison_context(left: Permalink, right: Permalink) -> dict[str, Any]:
             "left": pair.left, "right": pair.right, "left_svg": left_svg, "right_svg": right_svg,
             "view_end": f"{pair.view_end:g}",
             "summary": [t.render(gettext) for t in pair.summary],
-            "finding_groups": [
-                {"key": "new", "label": gettext("New"), "findings": [_finding(f) for f in pair.new]},
-                {"key": "fixed", "label": gettext("Fixed"), "findings": [_finding(f) for f in pair.fixed]},
-                {"key": "unchanged", "label": gettext("Unchanged"), "findings": [_finding(f) for f in pair.unchanged]}],
+            "finding_groups": [_group("new", gettext("New"), pair.new), _group("fixed", gettext("Fixed"), pair.fixed),
+                               _group("unchanged", gettext("Unchanged"), pair.unchanged)],
             "sharing": [{"topic": s.topic, "change": s.change, "text": s.text.render(gettext)} for s in pair.sharing],
             "starts": [{"container": s.container, "role": gettext(ROLE_LABELS.get(s.role, s.role)),
                         "before": s.before, "after": s.after, "in_before": s.in_before, "in_after": s.in_after,
@@ -124,6 +123,13 @@ def _comparison_context(left: Permalink, right: Permalink) -> dict[str, Any]:
             "left": left, "right": right, "left_errors": before.errors, "right_errors": after.errors,
             "left_scenario": scenario_as_yaml(left.scenario_data or {}),
             "right_scenario": scenario_as_yaml(right.scenario_data or {})}
+
+
+def _group(key: str, label: str, findings: Any) -> dict[str, Any]:
+    """One list of findings of the comparison: at most MAX_FINDINGS_PER_RULE of one rule (issue 27)."""
+    kept, more = per_rule(findings)
+    return {"key": key, "label": label, "findings": [_finding(f) for f in kept], "count": f"{len(findings):,}",
+            "more": f"{sum(more.values()):,}" if more else ""}
 
 
 def _status(errors: list[ErrorRecord]) -> int:

@@ -131,7 +131,8 @@ def _schemas() -> dict[str, Any]:
                 "limit": INT, "cuts": {"type": "array", "items": _obj(["path", "kept", "of"], {
                     "path": STR, "kept": INT, "of": INT, "lastKeptT": _nullable(NUM)})}},
                 description="Only when the answer would be larger than the server's limit (5 MiB by default): "
-                            "the tails of the longest events/statusTimeline lists were left out; restartCounts "
+                            "the tails of the longest events/statusTimeline lists were left out, then, while it "
+                            "was still larger, of the longest other lists (path names each); restartCounts "
                             "and finalPhase are always complete.")}),
         "Pod": _obj(["name", "source", "admitted", "containers", "events", "statusTimeline", "finalPhase",
                      "restartCounts", "errors", "notes", "sharing", "findings"], {
@@ -155,11 +156,22 @@ def _schemas() -> dict[str, Any]:
             "warnings": {"type": "array", "items": _ref("ErrorRecord")},
             "notes": names,
             "sharing": _ref("Sharing"),
-            "findings": {"type": "array", "items": _ref("Finding")},
+            "findings": {"type": "array", "items": _ref("Finding"),
+                         "description": "In answers of the server, at most 50 findings of one rule per Pod: "
+                                        "findingsFolded says how many there were."},
             "suppressedFindings": {"type": "array", "items": _ref("SuppressedFinding"),
                                    "description": "Findings silenced by an ignore-check.podlife.io/<rule-id> "
                                                   "annotation, with its reason."},
+            "findingsFolded": {"type": "array", "items": _ref("Folded"),
+                               "description": "Only when a rule found more than 50 things in this Pod: the "
+                                              "rule, the findings kept (the first), and how many there were."},
+            "suppressedFindingsFolded": {"type": "array", "items": _ref("Folded")},
             "endTime": NUM, "until": NUM, "truncated": BOOL,
+            "statusTimelineFolds": {"type": "array", "items": _obj(["from", "to", "period", "pointsLeftOut"], {
+                "from": NUM, "to": NUM, "period": NUM, "pointsLeftOut": INT}),
+                "description": "Steady crash loops the simulation jumped over whose status points were not all "
+                               "kept (past 20,000 points): between from and to the status repeats every period "
+                               "seconds, and pointsLeftOut points are not listed; restart counts stay exact."},
             "dependencies": {"type": "array", "items": _obj(["container", "waitsFor", "condition", "guaranteed"], {
                 "container": STR, "waitsFor": STR, "condition": STR, "guaranteed": BOOL})}}),
         "Container": _obj(["name", "role"], {
@@ -187,6 +199,7 @@ def _schemas() -> dict[str, Any]:
             "suppression": _obj(["kind", "rule", "reason"], {
                 "kind": {"type": "string", "enum": ["annotation"]}, "rule": STR, "reason": STR,
                 "path": STR, "line": NINT})})]},
+        "Folded": _obj(["id", "kept", "of"], {"id": STR, "kept": INT, "of": INT}),
         "Sharing": _obj(["namespaces", "volumes", "ports", "conflicts"], {
             "namespaces": {"type": "object", "additionalProperties": _obj(["groups"], {"groups": {
                 "type": "array", "items": _obj(["containers", "scope"], {
@@ -194,7 +207,15 @@ def _schemas() -> dict[str, Any]:
                     "because": STR})}})},
             "volumes": {"type": "array", "items": _obj(["name", "type", "mounts"], {
                 "name": STR, "type": STR, "mounts": {"type": "array", "items": {"type": "object"}},
-                "sources": names, "exchanges": {"type": "array", "items": {"type": "object"}},
+                "sources": names,
+                "exchanges": {"type": "array", "items": _obj(["from", "to"], {"from": STR, "to": STR}),
+                              "description": "Pairs of containers data can flow between through this volume "
+                                             "(from a writer to another container that mounts it), writer by "
+                                             "writer; at most 100: writers and readers hold them all as groups."},
+                "writers": {**names, "description": "The containers that mount it writable."},
+                "readers": {**names, "description": "Every container that mounts it: data can flow from each "
+                                                    "writer to each other reader."},
+                "exchangesLeftOut": {"type": "integer", "description": "Pairs past the first 100 of exchanges."},
                 "alwaysReadOnly": BOOL})},
             "undeclared": {"type": "array", "items": {"type": "object"}},
             "ports": {"type": "array", "items": {"type": "object"}},

@@ -231,7 +231,7 @@ def pod_html(pod: Any, counter: int, gettext: Gettext) -> SafeString:
         out.append(f'\n    <p class="error">{_v(pod.diagram_error)}</p>\n'
                    f'    <details open><summary>{gettext("Graphviz DOT source")}</summary>\n'
                    f'      <button type="button" class="copy" data-copy="#dot-{counter}">{gettext("Copy")}</button>\n'
-                   f'      <pre id="dot-{counter}" tabindex="0">{_v(pod.diagram_dot)}</pre></details>\n    ')
+                   f'      <pre id="dot-{counter}" tabindex="0">{_v(pod.diagram_dot_shown)}</pre></details>\n    ')
     out.append("\n  </section>\n</article>\n")
     return mark_safe("".join(out))
 

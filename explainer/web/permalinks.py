@@ -27,7 +27,7 @@ from explainer.web.lookup import link_or_404
 from explainer.web.models import KIND_EXPLAIN, Permalink
 from explainer.web.security import error_response, rate_limited
 from explainer.web.share import UNREDACTABLE, share_input
-from explainer.web.present import translate_errors
+from explainer.web.present import MAX_PAGE_SVG_BYTES, translate_errors
 from explainer.web.views import HtmxHttpRequest, cacheable, failure_response, form_errors, run_explain
 from explainer.web.whatif import scenario_as_yaml, scenario_from_post
 
@@ -135,7 +135,8 @@ def export_markdown(request: HttpRequest, pid: str) -> HttpResponse:
         return explanation_as_markdown(
             expl, request.build_absolute_uri(_url(link)), gettext=gettext,
             scenario_yaml=scenario_as_yaml(link.scenario_data or {}),
-            timeline_urls=[svg if i == 0 else f"{svg}?pod={i}" for i in range(len(expl.pods))])
+            timeline_urls=[svg if i == 0 else f"{svg}?pod={i}" for i in range(len(expl.pods))],
+            max_bytes=settings.MAX_ANSWER_BYTES)
     text = _cached_export(request, link, "md", make)
     return HttpResponse(text, content_type="text/markdown; charset=utf-8")
 
@@ -206,6 +207,10 @@ def _draw(request: HttpRequest, link: Permalink, which: str, fmt: str) -> bytes 
         if report.simulation is None:
             raise Http404("the API server would reject this Pod: there is no timeline")
         svg = render_timeline_svg(report, gettext=gettext)
+        if len(svg) > MAX_PAGE_SVG_BYTES:   # the page's cap holds for the export too (issue 27)
+            raise PngError(gettext("The timeline picture is %(size)s bytes, more than an export holds (%(limit)s); "
+                                   "shorten `until` to draw it.")
+                           % {"size": f"{len(svg):,}", "limit": f"{MAX_PAGE_SVG_BYTES:,}"})
         return svg if fmt == "svg" else svg_to_png(svg)
     dot = sharing_diagram(report, gettext=gettext)
     if fmt == "dot":

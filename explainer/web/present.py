@@ -20,6 +20,7 @@ from explainer.explain import Explanation, PodReport
 from explainer.lifecycle.errors import ErrorRecord
 from explainer.lifecycle.i18n import render
 from explainer.render.diagram import DiagramError, dot_key, sharing_diagram, start_svg, svg_result
+from explainer.render.markdown import MAX_FINDINGS_PER_RULE, per_rule
 from explainer.render.story import collapse_crash_loops, story
 from explainer.render.timeline import layout_timeline, timeline_rows
 from explainer.render.timeline_frames import timeline_frames
@@ -33,6 +34,7 @@ WHATIF_LABELS = {"crashes": gettext_noop("%(n)s: crashes before it runs"),
                  "startup": gettext_noop("%(n)s: seconds until healthy"),
                  "run": gettext_noop("%(n)s: seconds each run lasts"),
                  "ignore_term": gettext_noop("%(n)s: ignores SIGTERM")}
+MAX_SHOWN_DOT_BYTES = 256 * 1024   # DOT text a page shows when its diagram was not drawn (issue 27)
 SVG_CACHE_SECONDS = 24 * 3600   # the drawing of a DOT text never changes; the day bounds the cache
 ROLE_LABELS = {"init": "Init container", "sidecar": "Native sidecar", "app": "App container",
                "ephemeral": "Ephemeral container"}
@@ -74,6 +76,15 @@ class PodView:
     def diagram_svg(self) -> str:
         self._resolve()
         return self.svg
+
+    @property
+    def diagram_dot_shown(self) -> str:
+        """The DOT text a page shows when the diagram could not be drawn: at most MAX_SHOWN_DOT_BYTES of it
+        (a Pod with 25,000 volumes has 6 MB of it; the sharing.dot export has it whole)."""
+        if len(self.diagram_dot) <= MAX_SHOWN_DOT_BYTES:
+            return self.diagram_dot
+        return self.diagram_dot[:MAX_SHOWN_DOT_BYTES] + "\n/* " + gettext(
+            "… %(n)s more bytes of DOT are left out here.") % {"n": f"{len(self.diagram_dot) - MAX_SHOWN_DOT_BYTES:,}"} + " */\n"
 
     @property
     def diagram_error(self) -> str:
@@ -206,7 +217,10 @@ def _pod(r: PodReport, gettext: Callable[[str], str], eager: bool = True, dot_me
                    [render(n, gettext) for n in r.notes])
     _start_diagram(view, r, gettext, eager, dot_memo)   # first: dot lays it out in its own process while this one does the rest
     view.qos_class = r.qos.qos_class if r.qos else ""
-    view.findings = [finding_view(f, gettext) for f in r.findings]
+    findings, more = per_rule(r.findings)   # a page lists at most so many findings of one rule (issue 27)
+    view.findings = [finding_view(f, gettext) for f in findings]
+    view.notes += [gettext("%(n)s more findings of %(rule)s are not listed here (the first %(kept)s are).")
+                   % {"n": f"{n:,}", "rule": rule, "kept": MAX_FINDINGS_PER_RULE} for rule, n in more.items()]
     view.finding_groups = group_findings(view.findings)
     view.severity_counts = [(sev, n) for sev in SEVERITIES
                             if (n := sum(1 for f in view.findings if f["severity"] == sev))]
@@ -260,6 +274,11 @@ def _simulation_views(view: PodView, r: PodReport, gettext: Callable[[str], str]
     else:
         view.timeline_json = json.dumps(timeline_frames(r, layout, gettext=gettext), ensure_ascii=False,
                                         separators=(",", ":"))
+        if len(view.timeline_json) > MAX_PAGE_SVG_BYTES:   # the cursor's data: bounded like the picture
+            view.notes.append(gettext("The timeline's cursor data is %(size)s bytes, more than a page holds "
+                                      "(%(limit)s): the picture is shown without the cursor.")
+                              % {"size": f"{len(view.timeline_json):,}", "limit": f"{MAX_PAGE_SVG_BYTES:,}"})
+            view.timeline_json = ""
     rows = timeline_rows(r, gettext=gettext)
     view.rows = rows[:MAX_PAGE_ROWS]
     steps = story(r.pod, sim)

@@ -178,7 +178,7 @@ POD = """{% load i18n explainer_tags %}
     <p class="error">{{ pod.diagram_error }}</p>
     <details open><summary>{% translate "Graphviz DOT source" %}</summary>
       <button type="button" class="copy" data-copy="#dot-{{ forloop.counter }}">{% translate "Copy" %}</button>
-      <pre id="dot-{{ forloop.counter }}" tabindex="0">{{ pod.diagram_dot }}</pre></details>
+      <pre id="dot-{{ forloop.counter }}" tabindex="0">{{ pod.diagram_dot_shown }}</pre></details>
     {% endif %}
   </section>
 </article>
