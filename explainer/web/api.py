@@ -37,7 +37,9 @@ from explainer.render.jsonable import comparison_to_dict, explanation_to_dict
 from explainer.web.lookup import TooManyMisses, find_link
 from explainer.web.models import KIND_EXPLAIN, Permalink
 from explainer.web.openapi import openapi_document
-from explainer.web.security import JSON_PARAMS, MISSES_MESSAGE, error_response, request_limits, storage_error
+from explainer.web.cache import EXPORT_CACHE_SECONDS
+from explainer.web.security import (JSON_PARAMS, MISSES_MESSAGE, CostlyReadLimited, cached_or_counted, error_response,
+                                    request_limits, storage_error)
 from explainer.web.share import UNREDACTABLE, share_input
 
 log = logging.getLogger(__name__)
@@ -105,6 +107,11 @@ def api_view(*methods: str) -> Callable[[View], View]:
                 return error_response(400, "The input is nested too deeply.")
             except DatabaseError as exc:   # full, or not reachable: say which (issue 27)
                 return storage_error(request, exc)
+            except CostlyReadLimited:
+                response = error_response(429, "Too many answers computed afresh for your address (permalinks and "
+                                               "comparisons not in the cache); try again in a minute.")
+                response["Retry-After"] = str(settings.COSTLY_READ_RATE_WINDOW)
+                return response
             except Exception:   # never a traceback to a client
                 log.exception("API error on %s %s", request.method, request.path)
                 return error_response(500, "Internal error: the explainer could not answer this request.")
@@ -323,20 +330,28 @@ def _explained(link: Permalink) -> dict[str, Any]:
     return bound_answer(explanation_to_dict(expl), settings.MAX_ANSWER_BYTES)
 
 
+def _compared(left: Permalink, right: Permalink) -> dict[str, Any]:
+    limits = request_limits()
+    return bound_answer(comparison_to_dict(compare(
+        explain(left.manifest, left.scenario_data, left.version, limits=limits),
+        explain(right.manifest, right.scenario_data, right.version, limits=limits))), settings.MAX_ANSWER_BYTES)
+
+
 def permalink_data(request: HttpRequest, link: Permalink) -> dict[str, Any]:
+    """A link's answer; its analysis is cached (links never change), and computing it again is a costly read."""
     base: dict[str, Any] = {"id": link.id, "kind": link.kind, "created": link.created.isoformat(),
                             "url": _link_url(request, link)}
     if link.kind == KIND_EXPLAIN:
+        explanation = cached_or_counted(request, f"api-permalink:{link.id}", lambda: _explained(link),
+                                        EXPORT_CACHE_SECONDS)
         return {**base, "manifest": link.manifest, "scenario": link.scenario_data,
-                "kubernetesVersion": link.version, "redacted": link.redacted, "explanation": _explained(link)}
+                "kubernetesVersion": link.version, "redacted": link.redacted, "explanation": explanation}
     sides = {p.id: p for p in Permalink.objects.filter(pk__in=[link.left, link.right], kind=KIND_EXPLAIN)}
     left, right = sides.get(link.left), sides.get(link.right)
     comparison = None
     if left is not None and right is not None:
-        limits = request_limits()
-        comparison = bound_answer(comparison_to_dict(compare(
-            explain(left.manifest, left.scenario_data, left.version, limits=limits),
-            explain(right.manifest, right.scenario_data, right.version, limits=limits))), settings.MAX_ANSWER_BYTES)
+        comparison = cached_or_counted(request, f"api-compare:{left.id}:{right.id}", lambda: _compared(left, right),
+                                       EXPORT_CACHE_SECONDS)
     return {**base, "left": link.left, "right": link.right,
             "leftUrl": _link_url(request, left) if left else None,
             "rightUrl": _link_url(request, right) if right else None,

@@ -29,7 +29,7 @@ from explainer.render.compare import Comparison, compare, shared_axis_svgs
 from explainer.render.markdown import per_rule
 from explainer.web.forms import ExplainForm
 from explainer.web.lookup import TooManyMisses, find_link
-from explainer.web.security import MISSES_MESSAGE
+from explainer.web.security import MISSES_MESSAGE, cached_or_counted
 from explainer.web.models import KIND_COMPARE, KIND_EXPLAIN, Permalink
 from explainer.web.present import ROLE_LABELS, finding_view as _finding
 from explainer.web.share import UNREDACTABLE, share_comparison, share_input
@@ -83,15 +83,12 @@ def _final(p: Any) -> dict[str, Any] | None:
 COMPARE_CACHE_SECONDS = 7 * 24 * 3600
 
 
-def comparison_context(left: Permalink, right: Permalink) -> dict[str, Any]:
-    """Everything the comparison part of the page shows, in the reader's language; cached, as
-    both sides are immutable permalinks (the caller has just read them from the database, so a
-    deleted side is never served from the cache)."""
+def comparison_context(request: HtmxHttpRequest, left: Permalink, right: Permalink) -> dict[str, Any]:
+    """Everything the comparison part of the page shows, in the reader's language; cached (compressed when
+    large, web/cache.py), as both sides are immutable permalinks (the caller has just read them from the
+    database, so a deleted side is never served from the cache); computing it again is a costly read."""
     key = f"compare:{left.id}:{right.id}:{get_language()}"
-    context = cache.get(key)
-    if context is None:
-        context = _comparison_context(left, right)
-        cache.set(key, context, timeout=COMPARE_CACHE_SECONDS)
+    context = cached_or_counted(request, key, lambda: _comparison_context(left, right), COMPARE_CACHE_SECONDS)
     return {**context, "left": left, "right": right}
 
 
@@ -172,7 +169,7 @@ def compare_view(request: HtmxHttpRequest) -> HttpResponse:
     context: dict[str, Any] = {"errors": errors, "left_raw": left_raw, "right_raw": right_raw,
                                "left": left, "right": right, "form": _editor_form(left)}
     if left is not None and right is not None:
-        context.update(comparison_context(left, right))
+        context.update(comparison_context(request, left, right))
     return _page(request, context, status=_status(errors))
 
 
@@ -302,7 +299,7 @@ def compare_permalink(request: HtmxHttpRequest, pid: str) -> HttpResponse:
         context["errors"] = [ErrorRecord(gettext("This comparison cannot be shown: permalink %(ids)s was "
                                                  "deleted.") % {"ids": gone}, kind="input")]
         return _page(request, context, status=404)
-    context.update(comparison_context(left, right))
+    context.update(comparison_context(request, left, right))
     context.update(_token_once(request, link, right))
     response = _page(request, context)
     if "token" in context:

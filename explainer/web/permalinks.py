@@ -25,7 +25,7 @@ from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Fai
 from explainer.web.forms import ExplainForm
 from explainer.web.lookup import link_or_404
 from explainer.web.models import KIND_EXPLAIN, Permalink
-from explainer.web.security import error_response, rate_limited
+from explainer.web.security import CostlyReadLimited, error_response, rate_limited
 from explainer.web.share import UNREDACTABLE, share_input
 from explainer.web.present import MAX_PAGE_SVG_BYTES, translate_errors
 from explainer.web.views import HtmxHttpRequest, cacheable, failure_response, form_errors, run_explain
@@ -69,10 +69,17 @@ def _url(link: Permalink) -> str:
     return reverse("web:permalink", args=[link.id])
 
 
-def _explained(link: Permalink) -> dict[str, Any]:
+def _explained(link: Permalink, request: HttpRequest | None = None) -> dict[str, Any]:
+    """The analysis of a link; a read that computes it again counts against the costly-read limit."""
     if link.kind != KIND_EXPLAIN:
         raise Http404("not an explanation")
-    return run_explain(link.manifest, link.scenario_data, link.version)
+    on_miss = None if request is None else lambda: _costly(request)
+    return run_explain(link.manifest, link.scenario_data, link.version, on_miss=on_miss)
+
+
+def _costly(request: HttpRequest) -> None:
+    if rate_limited(request, "costly"):
+        raise CostlyReadLimited()
 
 
 @require_GET
@@ -111,7 +118,7 @@ def _summary(context: dict[str, Any]) -> str:
 @require_GET
 def embed(request: HttpRequest, pid: str) -> HttpResponse:
     link = link_or_404(request, pid, KIND_EXPLAIN)
-    context = _explained(link)
+    context = _explained(link, request)
     context.update({"link": link, "url": request.build_absolute_uri(_url(link))})
     response = render(request, "pages/embed.html", context)
     response.embeddable = True   # the security middleware lets any page frame it
@@ -167,6 +174,8 @@ def _cached_export(request: HttpRequest, link: Permalink, name: str, make: Any) 
     key = f"export:{link.id}:{name}{pod}:{get_language()}"
     value = cache.get(key)
     if value is None:
+        if name in ("page", "json", "md") and rate_limited(request, "costly"):   # an analysis computed again
+            raise CostlyReadLimited()
         value = make()
         passing = (isinstance(value, Failure) and value.transient) or (isinstance(value, dict) and value.get("passing"))
         if not passing:   # busy, or a run that timed out: another moment may draw it

@@ -96,6 +96,10 @@ class SecurityHeadersMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, TooManyMisses):
             return error_response(429, _(MISSES_MESSAGE), request=request)
+        if isinstance(exception, CostlyReadLimited):
+            response = error_response(429, _(COSTLY_MESSAGE), request=request)
+            response["Retry-After"] = str(settings.COSTLY_READ_RATE_WINDOW)
+            return response
         if isinstance(exception, DatabaseError):
             return storage_error(request, exception)
         if isinstance(exception, RequestDataTooBig):
@@ -130,6 +134,29 @@ class TooManyMisses(Exception):
     for it until its window ends; every view answers 429 (the middleware turns it into the answer)."""
 
     is_answer = True   # not a fault: CacheFaultMiddleware leaves it alone
+
+
+class CostlyReadLimited(Exception):
+    """The client asked for too many reads that compute a large analysis again (not in the cache)."""
+
+    is_answer = True
+
+
+COSTLY_MESSAGE = gettext_noop("Too many pages computed afresh for your address (permalinks and comparisons not in the "
+                              "cache); try again in a minute.")
+
+
+def cached_or_counted(request: HttpRequest, key: str, compute: Callable[[], Any], timeout: int) -> Any:
+    """What the cache holds under ``key``; otherwise ``compute()`` (stored for ``timeout`` seconds), counted
+    against the client's ``EXPLAINER_COSTLY_READ_RATE_LIMIT``: a read that must compute a permalink's or a
+    comparison's analysis again costs seconds, so those reads are rate limited (issue 27)."""
+    value = cache.get(key)
+    if value is None:
+        if rate_limited(request, "costly"):
+            raise CostlyReadLimited()
+        value = compute()
+        cache.set(key, value, timeout=timeout)
+    return value
 
 
 MISSES_MESSAGE = gettext_noop("Too many permalinks that do not exist were asked for from your address; try again "

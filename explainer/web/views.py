@@ -44,7 +44,8 @@ def fingerprint(manifest: str, scenario: Any, version: str) -> str:
     return hashlib.sha256(f"{version}\0{scenario!r}\0{manifest}".encode()).hexdigest()
 
 
-def run_explain(manifest: str, scenario: Any, version: str, *, defer_cache: bool = False) -> dict[str, Any]:
+def run_explain(manifest: str, scenario: Any, version: str, *, defer_cache: bool = False,
+                on_miss: Any = None) -> dict[str, Any]:
     """The shared part of every page that shows an analysis, cached by a hash of the input
     and the reader's language (the pictures carry translated labels).
 
@@ -55,6 +56,8 @@ def run_explain(manifest: str, scenario: Any, version: str, *, defer_cache: bool
     cached = cache.get(key)
     if cached is not None:
         return dict(cached)
+    if on_miss is not None:   # a permalink read: counted before the work (security.CostlyReadLimited)
+        on_miss()
     expl = explain(manifest, scenario, version, limits=request_limits())
     context = {"explanation": result_view(expl), "pods": present(expl, fingerprint(manifest, None, version)),
                "errors": translate_errors(expl.errors), "version": expl.version}

@@ -261,3 +261,49 @@ def test_a_pod_view_pickled_without_a_later_field_gets_its_default() -> None:
     old = PodView.__new__(PodView)
     old.__setstate__(state)
     assert old.qos_class == "" and old.findings == [] and pickle.loads(pickle.dumps(old)).name == "p"
+
+
+# ---- large permalinks and comparisons are cached compressed; computing them again is rate limited -------
+def _crash_pod(n: int) -> tuple[str, dict]:
+    manifest = "apiVersion: v1\nkind: Pod\nmetadata: {name: crash}\nspec:\n  containers:\n" + \
+        "".join(f"  - {{name: c{i}, image: busybox}}\n" for i in range(n))
+    return manifest, {"until": 3600, "containers": {f"c{i}": {"runSeconds": 1 + i % 5, "exitCode": 1} for i in range(n)}}
+
+
+def test_a_large_permalink_page_is_cached_compressed_and_read_once(client: Client, explain_calls: list[str],
+                                                                    settings) -> None:
+    import pickle
+
+    from explainer.web.cache import Packed, pack
+    settings.CACHE_MAX_ENTRY_BYTES = 400_000
+    link, _ = Permalink.store(*_crash_pod(60), "1.34")
+    first = client.get(f"/p/{link.id}/")
+    assert first.status_code == 200 and len(first.content) > settings.CACHE_MAX_ENTRY_BYTES   # too large as it is
+    second = client.get(f"/p/{link.id}/")
+    assert second.status_code == 200 and second.content.count(b"<svg") == first.content.count(b"<svg")
+    assert explain_calls == ["explain"]           # the page parts came from the cache, compressed
+    assert isinstance(pack({"html": "x" * 200_000}), Packed) and pickle.loads(pickle.dumps(Packed(b"x")))
+
+
+def test_a_large_comparison_is_cached(client: Client, explain_calls: list[str], settings) -> None:
+    settings.CACHE_MAX_ENTRY_BYTES = 400_000
+    manifest, scenario = _crash_pod(60)
+    left, _ = Permalink.store(manifest, scenario, "1.34")
+    right, _ = Permalink.store(manifest, {**scenario, "deleteAt": 600}, "1.34")
+    url = f"/compare/?left={left.id}&right={right.id}"
+    first = client.get(url)
+    calls = len(explain_calls)
+    assert first.status_code == 200 and calls == 2
+    assert client.get(url).status_code == 200 and len(explain_calls) == calls
+
+
+def test_reads_that_compute_a_link_again_are_rate_limited(client: Client, settings) -> None:
+    settings.COSTLY_READ_RATE_LIMIT = 2
+    links = [Permalink.store(load_manifest("seeds/init-example"), {"deleteAt": 10 + i}, "1.34")[0] for i in range(3)]
+    assert [client.get(f"/p/{link.id}/").status_code for link in links[:2]] == [200, 200]
+    refused = client.get(f"/p/{links[2].id}/")
+    assert refused.status_code == 429 and "computed afresh" in refused.content.decode()
+    assert refused["Retry-After"]
+    assert client.get(f"/p/{links[0].id}/").status_code == 200          # in the cache: not counted
+    api = client.get(f"/api/v1/permalinks/{links[2].id}")
+    assert api.status_code == 429 and "computed afresh" in api.json()["error"]
