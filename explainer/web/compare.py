@@ -31,7 +31,7 @@ from explainer.web.forms import ExplainForm
 from explainer.web.lookup import TooManyMisses, find_link
 from explainer.web.security import MISSES_MESSAGE, cached_or_counted
 from explainer.web.models import KIND_COMPARE, KIND_EXPLAIN, Permalink
-from explainer.web.present import ROLE_LABELS, finding_view as _finding
+from explainer.web.present import MAX_PAGE_SVG_BYTES, ROLE_LABELS, finding_view as _finding
 from explainer.web.share import UNREDACTABLE, share_comparison, share_input
 from explainer.web.views import HtmxHttpRequest, form_errors
 from explainer.web.whatif import scenario_as_yaml, scenario_from_post
@@ -102,9 +102,13 @@ def _comparison_context(left: Permalink, right: Permalink) -> dict[str, Any]:
                   gettext("After: Pod %(pod)s (%(id)s)") % {"pod": pair.right.pod.name, "id": right.id}
                   if pair.right is not None else None)
         left_svg, right_svg = shared_axis_svgs(pair.left, pair.right, pair.view_end, gettext=gettext, titles=titles)
+        left_svg, left_note = _fitting(left_svg)
+        right_svg, right_note = _fitting(right_svg)
         pairs.append({
             "kind": pair.kind, "name": pair.name,
-            "left": pair.left, "right": pair.right, "left_svg": left_svg, "right_svg": right_svg,
+            # whether each side has the Pod (not the reports: a cached context holds what the page shows only)
+            "left": pair.left is not None, "right": pair.right is not None, "left_svg": left_svg, "right_svg": right_svg,
+            "left_note": left_note, "right_note": right_note,
             "view_end": f"{pair.view_end:g}",
             "summary": [t.render(gettext) for t in pair.summary],
             "finding_groups": [_group("new", gettext("New"), pair.new), _group("fixed", gettext("Fixed"), pair.fixed),
@@ -116,10 +120,18 @@ def _comparison_context(left: Permalink, right: Permalink) -> dict[str, Any]:
                         "cause": s.cause.render(gettext) if s.cause is not None else ""} for s in pair.starts],
             "final_before": _final(pair.final_before), "final_after": _final(pair.final_after),
         })
-    return {"comparison": comp, "summary": [t.render(gettext) for t in comp.summary], "pairs": pairs,
+    return {"summary": [t.render(gettext) for t in comp.summary], "pairs": pairs,
             "left": left, "right": right, "left_errors": before.errors, "right_errors": after.errors,
             "left_scenario": scenario_as_yaml(left.scenario_data or {}),
             "right_scenario": scenario_as_yaml(right.scenario_data or {})}
+
+
+def _fitting(svg: str | None) -> tuple[str | None, str]:
+    """A timeline picture the page shows, or none and why: the page's cap holds here too (issue 27)."""
+    if svg is None or len(svg) <= MAX_PAGE_SVG_BYTES:
+        return svg, ""
+    return None, gettext("The timeline picture is %(size)s bytes, more than a page shows (%(limit)s); shorten `until` "
+                         "to see it.") % {"size": f"{len(svg):,}", "limit": f"{MAX_PAGE_SVG_BYTES:,}"}
 
 
 def _group(key: str, label: str, findings: Any) -> dict[str, Any]:

@@ -108,3 +108,13 @@ def test_a_comparison_answer_is_bounded_too(settings) -> None:
     compare, _ = Permalink.store_compare(left.id, right.id)
     response = Client().get(f"/api/v1/permalinks/{compare.id}")
     assert response.status_code == 200 and len(response.content) <= 200_000 + 8 * 1024
+
+
+def test_a_comparison_page_of_large_links_is_within_the_page_cap() -> None:
+    manifest, scenario = _crash_day(300)
+    left, _ = Permalink.store(manifest, scenario, "1.34")
+    right, _ = Permalink.store(manifest, {**scenario, "deleteAt": 600}, "1.34")
+    compare, _ = Permalink.store_compare(left.id, right.id)
+    page = Client().get(f"/c/{compare.id}/")
+    assert page.status_code == 200 and len(page.content) < CAP, f"{len(page.content):,} bytes"
+    assert b"more than a page shows" in page.content or page.content.count(b"<svg") >= 2
