@@ -170,8 +170,8 @@ def _schemas() -> dict[str, Any]:
             "statusTimelineFolds": {"type": "array", "items": _obj(["from", "to", "period", "pointsLeftOut"], {
                 "from": NUM, "to": NUM, "period": NUM, "pointsLeftOut": INT}),
                 "description": "Steady crash loops the simulation jumped over whose status points were not all "
-                               "kept (past 20,000 points): between from and to the status repeats every period "
-                               "seconds, and pointsLeftOut points are not listed; restart counts stay exact."},
+                               "kept (past 20,000 points): after from and up to to, the status repeats every period "
+                               "seconds, and those pointsLeftOut points are not listed; restart counts stay exact."},
             "dependencies": {"type": "array", "items": _obj(["container", "waitsFor", "condition", "guaranteed"], {
                 "container": STR, "waitsFor": STR, "condition": STR, "guaranteed": BOOL})}}),
         "Container": _obj(["name", "role"], {
