@@ -89,8 +89,8 @@ def cache_available() -> bool:
 
 def _hit(value: Any, default: Any) -> Any:
     hits = _HITS.get()
-    if hits is not None and value is not default and value is not None:
-        hits[0] += 1
+    if hits is not None and value is not default and value is not None and not isinstance(value, int):
+        hits[0] += 1   # an object or a text the view will use (a rate-limit count is none)
     return value
 
 
@@ -293,13 +293,18 @@ class CacheFaultMiddleware:
         token = _BYPASS.set(True)
         try:
             return match.func(request, *match.args, **match.kwargs)
+        except Exception:   # not the cache's fault after all: the first exception is answered as usual
+            log.exception("%s %s failed again without the cache", request.method, request.path)
+            return None
         finally:
             _BYPASS.reset(token)
 
 
 def _expected(exception: Exception) -> bool:
-    """Exceptions that are answers (404, 403, a rate limit: ``is_answer``), not faults."""
+    """Exceptions that are answers (404, 403, a rate limit: ``is_answer``) or the database's, not the cache's."""
     from django.core.exceptions import PermissionDenied
     from django.http import Http404
 
-    return isinstance(exception, (Http404, PermissionDenied)) or getattr(exception, "is_answer", False)
+    from django.db import DatabaseError
+
+    return isinstance(exception, (Http404, PermissionDenied, DatabaseError)) or getattr(exception, "is_answer", False)
