@@ -264,8 +264,9 @@ def _paths() -> dict[str, Any]:
                 **_COMMON}}},
         "/api/v1/permalinks": {"post": {
             "operationId": "createPermalink", "summary": "Store an input as a permalink (idempotent)",
-            "description": "The id is derived from a hash of the canonical input: the same input gives the "
-                           "same id. Only the request that first stores it receives the delete token.",
+            "description": "The id is an HMAC of the canonical input keyed with the server's secret: the same "
+                           "input gives the same id, and nobody without the key can compute the id of an input. "
+                           "Only the request that first stores it receives the delete token.",
             "requestBody": _body("PermalinkRequest", _FORM),
             "responses": {
                 "201": {"description": "Stored now: with the delete token (shown once).",
@@ -278,6 +279,9 @@ def _paths() -> dict[str, Any]:
                 "403": _error("A browser request with the CSRF cookie but no valid X-CSRFToken header."),
                 "409": _error("The manifest seems to hold credentials (listed in secrets): repeat the request "
                               "with secrets set to redact or keep."),
+                "422": _error("secrets was redact, but a credential could not be taken out safely (it is also "
+                              "written as part of the manifest's structure): nothing was stored."),
+                "503": _error("The database is full or cannot be reached (storage: full or unavailable)."),
                 **_COMMON,
                 "413": _error("The manifest is larger than the limit for stored input (256 KiB by default)."),
                 "429": _error("Too many links created from this client in the current window (shared with "
@@ -290,7 +294,12 @@ def _paths() -> dict[str, Any]:
                                                      "improvements to the model reach old links).",
                                       "content": _json("Permalink")},
                               "404": _error("No such permalink (never existed, or deleted)."),
-                              "405": _COMMON["405"]}},
+                              "405": _COMMON["405"],
+                              "429": _error("Too many ids that name no permalink were asked for from this "
+                                            "client (then every read is refused until the window ends), or too "
+                                            "many answers that had to be computed afresh (Retry-After says "
+                                            "when to ask again)."),
+                              "503": _error("The database cannot be reached.")}},
             "delete": {
                 "operationId": "deletePermalink", "summary": "Delete a permalink with its delete token",
                 "parameters": [{"name": "X-Delete-Token", "in": "header", "required": False,

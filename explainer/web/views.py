@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
+import threading
 from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache, caches
-from django.db import DatabaseError
+from django.db import DatabaseError, transaction
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.templatetags.static import static
 from django.shortcuts import render
@@ -28,7 +30,7 @@ from explainer.render.diagram import DiagramError, render_svg
 from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, BoundedRedisCache, Failure
 from explainer.web.forms import ExplainForm
 from explainer.web.lookup import find_link
-from explainer.web.models import KIND_EXPLAIN, Permalink
+from explainer.web.models import KIND_EXPLAIN, Permalink, RateCount
 from explainer.web.present import present, result_view, translate_errors
 from explainer.web.security import error_response, rate_limited, request_limits
 from explainer.web.whatif import CONTROLS, scenario_as_yaml, scenario_from_post
@@ -243,16 +245,23 @@ def favicon(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def healthz(request: HttpRequest) -> HttpResponse:
-    """Readiness, for load balancers (issue 27): the database (a query) and the cache (Redis: a ping),
+    """Readiness, for load balancers (issue 27): the database (a read and a write, rolled back) and the cache
+    (Redis: a ping),
     one line each.  503 when the database fails; the cache is optional, so a cache that is down is
     reported ("working without it") and the answer stays 200."""
     lines, ready = [], True
     try:
-        Permalink.objects.exists()
+        with transaction.atomic():   # a read and a write, rolled back: a full disk fails the write
+            Permalink.objects.exists()
+            RateCount.objects.create(key=f"healthz:{os.getpid()}:{threading.get_ident()}", count=0, expires=0)
+            raise _Probed()
+    except _Probed:
         lines.append("database: ok")
     except DatabaseError as exc:
         ready = False
-        lines.append(f"database: unavailable ({type(exc).__name__})")
+        full = "full" in str(exc).lower() or "no space" in str(exc).lower()
+        lines.append("database: full, nothing can be stored" if full else
+                     f"database: unavailable ({type(exc).__name__})")
     backend = caches["default"]
     if isinstance(backend, BoundedRedisCache):
         lines.append("cache: ok (redis)" if backend.ping() else "cache: unavailable, working without it")
@@ -260,6 +269,10 @@ def healthz(request: HttpRequest) -> HttpResponse:
         lines.append("cache: ok (local memory of this process)")
     return HttpResponse(("ok" if ready else "unavailable") + "\n" + "\n".join(lines) + "\n",
                         status=200 if ready else 503, content_type="text/plain; charset=utf-8")
+
+
+class _Probed(Exception):
+    """The health check's write went through: roll it back."""
 
 
 @require_GET

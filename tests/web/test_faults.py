@@ -85,9 +85,25 @@ def test_a_full_database_says_so(client: Client) -> None:
         assert page.status_code == 503 and "storage is full" in page.content.decode()
         assert "storage%20is%20full" in page["X-Explainer-Message"]   # what the page's script shows
         assert "smaller manifest" not in page.content.decode()
+        _fill(bulky)
+        health = client.get("/healthz")
+        assert health.status_code == 503 and "database: full" in health.content.decode()
     finally:
         with connection.cursor() as cursor:
             cursor.execute("PRAGMA max_page_count = 1073741823")
+
+
+def _fill(text: str) -> None:
+    """Use up what room the database has left (rows until SQLite says it is full)."""
+    from django.db import DatabaseError
+
+    from explainer.web.models import RateCount
+    for i in range(100_000):
+        try:
+            RateCount.objects.create(key=f"fill:{i}:" + "x" * 150, count=0, expires=0)
+        except DatabaseError:
+            return
+    raise AssertionError("the database never filled")
 
 
 # ---- Redis down, Redis hung ---------------------------------------------------------------------------------
