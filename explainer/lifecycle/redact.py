@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 
 from .i18n import Text
-from .redact_scan import LAST_APPLIED, REDACTED, Found, scan
+from .redact_scan import LAST_APPLIED, REDACTED, Found, scan, scan_read
 from .redact_tokens import token_spans
 from .yamlload import load_documents
 
@@ -59,7 +59,7 @@ def find_secrets(text: str) -> list[Hit]:
 def redact(text: str) -> str:
     """``text`` with each credential value replaced by <redacted>, line structure kept; RedactionFailed
     when that cannot be done safely (see the module)."""
-    found = scan(text)
+    found, readable = scan_read(text)
     out = _replace(text, found)
     parts, at = [], 0
     for start, end, _kind in sorted(token_spans(out)):   # overlapping spans are merged
@@ -69,7 +69,9 @@ def redact(text: str) -> str:
         parts += [out[at:start], _keep_newlines(out[start:end])]
         at = end
     out = "".join(parts) + out[at:]
-    return _checked(text, out, found)
+    if not found and out == text:
+        return text
+    return _checked(readable, out, found)
 
 
 def _replace(text: str, found: list[Found]) -> str:
@@ -104,9 +106,9 @@ def _standing(piece: str) -> re.Pattern[str]:
     return re.compile(before + re.escape(piece) + after)
 
 
-def _checked(original: str, out: str, found: list[Found]) -> str:
-    """``out`` once it is proven to hold none of the values ``found`` in ``original`` (see the module)."""
-    readable = _keys(original) is not None
+def _checked(readable: bool, out: str, found: list[Found]) -> str:
+    """``out`` once it is proven to hold none of the values ``found`` in the original (``readable``: the
+    original read as YAML; see the module)."""
     pieces = {p: _standing(p) for f in found for p in _pieces(f.value)}
     leftovers = sorted((p for p, pattern in pieces.items() if pattern.search(out)), key=len, reverse=True)
     if leftovers:   # a second copy (a comment, a value written twice): blanked where it stands
@@ -115,9 +117,10 @@ def _checked(original: str, out: str, found: list[Found]) -> str:
             out = pieces[piece].sub(REDACTED, out)
         if readable and _keys(out) != shape:
             raise RedactionFailed("a credential is also written as a key or a word of the manifest's structure")
-    if readable and _keys(out) is None:
+    after, still_reads = scan_read(out)
+    if readable and not still_reads:
         raise RedactionFailed("the redacted text does not read as YAML")
-    left = [f for f in scan(out) if REDACTED not in f.value and _pieces(f.value)]
+    left = [f for f in after if REDACTED not in f.value and _pieces(f.value)]
     if left or any(pattern.search(out) for pattern in pieces.values()):
         raise RedactionFailed("a credential is still in the redacted text")
     return out

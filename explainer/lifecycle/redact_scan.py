@@ -33,7 +33,7 @@ import yaml
 
 from .i18n import Text, gettext_noop as _
 from .redact_tokens import token_spans
-from .yamlload import load_documents
+from .yamlload import Limits
 
 REDACTED = "<redacted>"
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
@@ -86,17 +86,45 @@ def secret_name(name: Any, env_style: bool = False) -> bool:
 
 def scan(text: str) -> list[Found]:
     """Every credential of ``text``'s documents that structure reveals; [] for text that does not read."""
+    return scan_read(text)[0]
+
+
+def scan_read(text: str) -> tuple[list[Found], bool]:
+    """(what `scan` finds, whether the text read as YAML at all)."""
     try:
-        load_documents(text)      # the bounded reader first: what the composer below must not see
+        if not _shallow(text):     # libyaml's composer recurses: nothing deeper than the explainer reads
+            return [], False
         roots = list(yaml.compose_all(text, Loader=_LOADER))
     except Exception:   # unreadable input is reported by the explainer itself; the token scan still runs
-        return []
+        return [], False
     out: list[Found] = []
     seen: set[int] = set()
     for root in roots:
         if root is not None:
             _document(text, root, out, seen)
-    return out
+    return out, True
+
+
+def _shallow(text: str) -> bool:
+    """Whether ``text`` nests no deeper than the explainer's reader allows and holds a bounded number of
+    nodes, read from libyaml's events (one pass, no recursion, aliases not expanded)."""
+    depth, events = 0, 0
+    limits = Limits()
+    for ev in yaml.parse(text, Loader=_LOADER):
+        events += 1
+        if isinstance(ev, _OPEN):
+            depth += 1
+            if depth > limits.max_depth:
+                return False
+        elif isinstance(ev, _CLOSE):
+            depth -= 1
+        if events > limits.max_nodes:   # values built, as the explainer counts them (about)
+            return False
+    return True
+
+
+_OPEN = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+_CLOSE = (yaml.MappingEndEvent, yaml.SequenceEndEvent)
 
 
 # --- the walk -----------------------------------------------------------------------------------------
