@@ -23,12 +23,14 @@ The cache is optional: every entry can be computed again.  So (issue 27):
 """
 from __future__ import annotations
 
+import contextlib
 import contextvars
 import logging
+import threading
 import pickle
 import time
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,6 +68,23 @@ def pack(value: Any) -> Any:
 
 def unpack(value: Any) -> Any:
     return pickle.loads(zlib.decompress(value.data)) if isinstance(value, Packed) else value
+
+
+_FLIGHTS: dict[str, threading.Lock] = {}
+_FLIGHTS_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def single_flight(key: str) -> Iterator[None]:
+    """Hold ``key``'s lock of this process while the block runs: threads that ask for the same costly
+    entry at once wait for the first to compute it (then read the cache) instead of computing it each."""
+    with _FLIGHTS_LOCK:
+        lock = _FLIGHTS.setdefault(key, threading.Lock())
+    with lock:
+        yield
+    with _FLIGHTS_LOCK:
+        if not lock.locked() and _FLIGHTS.get(key) is lock:
+            del _FLIGHTS[key]
 
 
 class CacheUnavailable(Exception):

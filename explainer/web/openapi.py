@@ -281,7 +281,8 @@ def _paths() -> dict[str, Any]:
                               "with secrets set to redact or keep."),
                 "422": _error("secrets was redact, but a credential could not be taken out safely (it is also "
                               "written as part of the manifest's structure): nothing was stored."),
-                "503": _error("The database is full or cannot be reached (storage: full or unavailable)."),
+                "503": _error("The database is full, busy past its time-out, or cannot be reached (storage: full, busy or "
+                              "unavailable)."),
                 **_COMMON,
                 "413": _error("The manifest is larger than the limit for stored input (256 KiB by default)."),
                 "429": _error("Too many links created from this client in the current window (shared with "

@@ -21,7 +21,7 @@ from explainer.render.jsonable import explanation_to_dict
 from explainer.render.markdown import explanation_as_markdown
 from explainer.render.png import PngError, svg_to_png
 from explainer.render.timeline import render_timeline_svg
-from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Failure
+from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Failure, single_flight
 from explainer.web.forms import ExplainForm
 from explainer.web.lookup import link_or_404
 from explainer.web.models import KIND_EXPLAIN, Permalink
@@ -174,12 +174,20 @@ def _cached_export(request: HttpRequest, link: Permalink, name: str, make: Any) 
     key = f"export:{link.id}:{name}{pod}:{get_language()}"
     value = cache.get(key)
     if value is None:
-        if name in ("page", "json", "md") and rate_limited(request, "costly"):   # an analysis computed again
-            raise CostlyReadLimited()
-        value = make()
-        passing = (isinstance(value, Failure) and value.transient) or (isinstance(value, dict) and value.get("passing"))
-        if not passing:   # busy, or a run that timed out: another moment may draw it
-            cache.set(key, value, timeout=FAILURE_CACHE_SECONDS if isinstance(value, Failure) else EXPORT_CACHE_SECONDS)
+        with single_flight(key):   # the same export asked for at once: made once per process
+            value = cache.get(key)
+            if value is None:
+                value = _make_export(request, name, key, make)
+    return value
+
+
+def _make_export(request: HttpRequest, name: str, key: str, make: Any) -> Any:
+    if name in ("page", "json", "md") and rate_limited(request, "costly"):   # an analysis computed again
+        raise CostlyReadLimited()
+    value = make()
+    passing = (isinstance(value, Failure) and value.transient) or (isinstance(value, dict) and value.get("passing"))
+    if not passing:   # busy, or a run that timed out: another moment may draw it
+        cache.set(key, value, timeout=FAILURE_CACHE_SECONDS if isinstance(value, Failure) else EXPORT_CACHE_SECONDS)
     return value
 
 

@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _, gettext_noop
 from explainer.lifecycle.errors import ErrorRecord
 from explainer.lifecycle.numbers import whole_number
 from explainer.render.jsonable import error_to_dict
-from explainer.web.cache import CacheUnavailable, cache_available
+from explainer.web.cache import CacheUnavailable, cache_available, single_flight
 from explainer.web.limits import request_limits  # noqa: F401  (where the views have always found it)
 
 logger = logging.getLogger(__name__)
@@ -117,6 +117,7 @@ STORAGE_FULL = gettext_noop("The server's storage is full, so nothing could be s
                             "failing, tell whoever runs this explainer.")
 STORAGE_DOWN = gettext_noop("The server's database cannot be reached right now, so this page cannot be answered. "
                             "Try again in a minute.")
+STORAGE_BUSY = gettext_noop("The server's database is busy with other writes right now. Try again in a moment.")
 
 
 def storage_error(request: HttpRequest, exc: Exception) -> HttpResponse:
@@ -124,9 +125,13 @@ def storage_error(request: HttpRequest, exc: Exception) -> HttpResponse:
     text = str(exc).lower()
     full = any(marker in text for marker in _FULL) or getattr(getattr(exc, "__cause__", None), "sqlstate", "") \
         in ("53100", "53200", "53300")
+    busy = not full and "locked" in text   # SQLite: another writer held it past the busy time-out
     logger.error("database error on %s %s: %s", request.method, request.path, exc)
-    return error_response(503, _(STORAGE_FULL if full else STORAGE_DOWN), request=request,
-                          storage="full" if full else "unavailable")
+    response = error_response(503, _(STORAGE_FULL if full else STORAGE_BUSY if busy else STORAGE_DOWN),
+                              request=request, storage="full" if full else "busy" if busy else "unavailable")
+    if busy:
+        response["Retry-After"] = "1"
+    return response
 
 
 class TooManyMisses(Exception):
@@ -152,10 +157,13 @@ def cached_or_counted(request: HttpRequest, key: str, compute: Callable[[], Any]
     comparison's analysis again costs seconds, so those reads are rate limited (issue 27)."""
     value = cache.get(key)
     if value is None:
-        if rate_limited(request, "costly"):
-            raise CostlyReadLimited()
-        value = compute()
-        cache.set(key, value, timeout=timeout)
+        with single_flight(key):   # the same analysis asked for at once: computed once per process
+            value = cache.get(key)
+            if value is None:
+                if rate_limited(request, "costly"):
+                    raise CostlyReadLimited()
+                value = compute()
+                cache.set(key, value, timeout=timeout)
     return value
 
 

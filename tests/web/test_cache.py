@@ -307,3 +307,32 @@ def test_reads_that_compute_a_link_again_are_rate_limited(client: Client, settin
     assert client.get(f"/p/{links[0].id}/").status_code == 200          # in the cache: not counted
     api = client.get(f"/api/v1/permalinks/{links[2].id}")
     assert api.status_code == 429 and "computed afresh" in api.json()["error"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_export_asked_for_at_once_is_computed_once(explain_calls: list[str], settings) -> None:
+    import threading
+    import time as clock
+
+    settings.COSTLY_READ_RATE_LIMIT = 0   # no rate-limit rows: the test database's shared cache locks per table
+
+    link, _ = Permalink.store(*_crash_pod(30), "1.34")
+    real = models.explain
+
+    def slow(*args, **kwargs):        # long enough for every thread to ask while it computes
+        clock.sleep(0.3)
+        return real(*args, **kwargs)
+
+    models.explain = slow
+    try:
+        codes: list[int] = []
+        threads = [threading.Thread(target=lambda: codes.append(Client().get(f"/p/{link.id}.json").status_code))
+                   for _ in range(3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+    finally:
+        models.explain = real
+    assert codes == [200, 200, 200]
+    assert explain_calls == ["explain"], explain_calls
