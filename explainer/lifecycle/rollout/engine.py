@@ -24,7 +24,6 @@ from .model import NEW, OLD, RolloutCount, RolloutPod, RolloutStep, Stall
 from .revision import INF, Revision
 
 _CHANGE, _TIMER, _SYNC = 0, 1, 2      # at one instant: what happens to Pods, then timers, then the controller
-_FIXPOINT = 64                         # syncs in a row at one instant before giving up (never reached in practice)
 STEPS_KEPT = 400                       # sentences of the story kept (a note says how many more there were)
 
 
@@ -230,7 +229,7 @@ class Engine:
                 break
             self.now = t
             self.timers = []
-            synced = stepped = False
+            stepped = False
             while heap and heap[0][0] == t:
                 _t, kind, _seq, what = heapq.heappop(heap)
                 if kind == _CHANGE:
@@ -240,13 +239,12 @@ class Engine:
                     self._want_sync(t + self.delay)
                 elif kind == _TIMER:
                     self.timers.append(what)
-                elif not synced:
+                else:
                     if not stepped:
                         stepped = True
                         self.pod_steps(t, self.created)
                     self._sync_at.discard(t)
-                    synced = True
-                    for _ in range(_FIXPOINT):
+                    while self.syncs <= d.ROLLOUT_MAX_SYNCS:      # until a sync changes nothing
                         self.syncs += 1
                         self._snap = None
                         if not controller.sync(t):
@@ -286,10 +284,11 @@ class Engine:
             self.counts.append(count)
 
     def stalled(self, t: float, reason: str, text: Text) -> None:
+        """The rollout stalls at ``t`` (the first stall is the result's; a later one is told in the story)."""
         if self.stall is None:
             s = self.snapshot(t)
             self.stall = Stall(_r(t), reason, text, s.available, s.old)
-            self.step(t, text)
+        self.step(t, text)
 
     def left_out_note(self) -> Text | None:
         if not self.steps_left_out:

@@ -138,7 +138,7 @@ class StatefulSetController:
         waiting = next((p for p in self.slots if not self._healthy(p, t) or not p.available(t)), None)
         if waiting is None:
             return
-        ever_ready = waiting.created is None or bool(waiting.rev.ready)
+        ever_ready = waiting.rev.steady_ready if waiting.created is None else bool(waiting.rev.ready)
         reason = NEVER_AVAILABLE if ever_ready else NEVER_READY
         eng.stalled(eng.last_action, reason, Text(_(
             "The controller waits for {name}, which never stays Running and Ready{available}: the rollout stops "
