@@ -41,12 +41,19 @@ class DaemonSetController:
         self.pods: dict[str, list[RPod]] = {n: [eng.add_old(f"{s.name}-old-{k + 1}", old, node=n)]
                                              for k, n in enumerate(self.nodes)}
         self.created: list[RPod] = []
+        self._index = {n: k + 1 for k, n in enumerate(self.nodes)}
+        self._emptying: set[str] = set()     # nodes whose Pods were deleted: empty once they have stopped
+
+    def _delete(self, p: RPod, t: float) -> None:
+        self.eng.delete(t, p)
+        if p.node is not None:
+            self._emptying.add(p.node)
 
     def _on(self, node: str, t: float) -> tuple[RPod | None, RPod | None]:
         """(new, old) Pods on ``node`` that are not being deleted (`findUpdatedPodsOnNode`)."""
         new = old = None
         for p in self.pods[node]:
-            if p.active(t):
+            if p.on:
                 if p.revision == NEW:
                     new = p
                 else:
@@ -55,7 +62,8 @@ class DaemonSetController:
 
     def sync(self, t: float) -> bool:
         eng = self.eng
-        empty = [n for n in self.nodes if not any(p.exists(t) for p in self.pods[n])]
+        empty = sorted((n for n in self._emptying if not any(p.here for p in self.pods[n])), key=self._index.get)
+        self._emptying.difference_update(empty)
         made = [self._create(n, t) for n in empty]                   # `manage`
         if made:
             eng.step(t, Text(_("{nodes}: the old Pod has stopped, so the new one is created: {names}."),
@@ -66,7 +74,7 @@ class DaemonSetController:
         return bool(made) or acted
 
     def _create(self, node: str, t: float) -> RPod:
-        k = self.nodes.index(node) + 1
+        k = self._index[node]
         p = self.eng.create(t, f"{self.s.name}-new-{k}", NEW, self.new_rev, node=node)
         self.pods[node].append(p)
         self.created.append(p)
@@ -88,7 +96,7 @@ class DaemonSetController:
                 candidates.append(old)
         chosen = replace + candidates[: max(0, min(self.s.unavailable - count, len(candidates)))]
         for p in chosen:
-            self.eng.delete(t, p)
+            self._delete(p, t)
         if chosen:
             self.eng.step(t, Text(_("Deleted so that their nodes get the new Pod: {names} (nodes without an "
                                     "available Pod: at most {n} of {nodes}, maxUnavailable)."),
@@ -115,7 +123,7 @@ class DaemonSetController:
         room = max(0, min(self.s.surge - surging, len(candidates)))
         made = [self._create(n, t) for n in allowed + candidates[:room]]
         for p in retire:
-            self.eng.delete(t, p)
+            self._delete(p, t)
         if made:
             self.eng.step(t, Text(_("Created beside the old Pod on its node: {names} (nodes with a new Pod that is "
                                     "not available yet: at most {n}, maxSurge)."),

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from ..i18n import Text, gettext_noop as _
 from .engine import Engine, RPod, names
-from .model import NEW, NO_PROGRESS, PROGRESS_DEADLINE_EXCEEDED
+from .model import NEW, NO_PROGRESS, NOT_ENOUGH_AVAILABLE, PROGRESS_DEADLINE_EXCEEDED
 from .revision import Revision
 from .. import defaults as d
 
@@ -42,6 +42,7 @@ class DeploymentController:
     def __init__(self, eng: Engine, s: DeploymentSettings, old: Revision, new: Revision) -> None:
         self.eng, self.s, self.new_rev = eng, s, new
         self.old = [eng.add_old(f"{s.name}-old-{i + 1}", old) for i in range(s.replicas)]
+        self.old_active = list(self.old)     # the old Pods not being deleted, in name order
         self.new: list[RPod] = []
         self.old_spec, self.new_spec = s.replicas, 0
         self.floor = s.replicas - s.unavailable
@@ -56,20 +57,17 @@ class DeploymentController:
 
     # ---- the ReplicaSet controller -------------------------------------------------------------
     def _reconcile(self, t: float) -> tuple[list[RPod], list[RPod]]:
-        """Pods created and deleted so that each ReplicaSet's active Pods match its replicas."""
-        created: list[RPod] = []
-        deleted: list[RPod] = []
-        active_old = [p for p in self.old if p.active(t)]
-        if len(active_old) > self.old_spec:
-            ranked = sorted(reversed(active_old), key=lambda p: p.ready(t))   # not Ready first, then the last name
-            for p in ranked[: len(active_old) - self.old_spec]:
-                self.eng.delete(t, p)
-                deleted.append(p)
-        active_new = sum(1 for p in self.new if p.active(t))
-        for _i in range(self.new_spec - active_new):
-            p = self.eng.create(t, f"{self.s.name}-new-{len(self.new) + 1}", NEW, self.new_rev)
-            self.new.append(p)
-            created.append(p)
+        """Pods created and deleted so that each ReplicaSet's active Pods match its replicas.  The old Pods all
+        share one revision, so the ranking (`ActivePodsWithRanks`: not Ready before Ready, ...) cannot tell them
+        apart: they go from the last name [assumed]; new Pods are never deleted here."""
+        deleted = []
+        while len(self.old_active) > self.old_spec:
+            p = self.old_active.pop()
+            self.eng.delete(t, p)
+            deleted.append(p)
+        created = [self.eng.create(t, f"{self.s.name}-new-{len(self.new) + k + 1}", NEW, self.new_rev)
+                   for k in range(self.new_spec - len(self.new))]
+        self.new.extend(created)
         return created, deleted
 
     # ---- the deployment controller -------------------------------------------------------------
@@ -124,8 +122,7 @@ class DeploymentController:
 
     def _recreate(self, t: float) -> bool:
         """`rolloutRecreate`."""
-        active = [p for p in self.old if p.active(t)]
-        if active:
+        if self.old_active:
             self.old_spec = 0
             _created, deleted = self._reconcile(t)
             self.eng.step(t, Text(_("Recreate: the old ReplicaSet is scaled down to 0 and every old Pod is deleted "
@@ -149,7 +146,7 @@ class DeploymentController:
         complete = snap.new == s.replicas and snap.old == 0 and snap.available == s.replicas
         if eng.complete_at is None and complete:
             eng.complete_at = t
-            stopping = [p for p in self.old if p.exists(t)]
+            stopping = [p for p in self.old if p.exists(t)] if self.old_active or snap.terminating else []
             if stopping:
                 eng.step(t, Text(_("Every replica runs the new revision and is available: the rollout is complete "
                                    "(kubectl rollout status returns). Still stopping: {names}."),
@@ -182,6 +179,13 @@ class DeploymentController:
     def finish(self, t: float) -> None:
         """The run is over at ``t``: without a deadline nothing reports a rollout that stopped moving."""
         eng = self.eng
+        if eng.complete_at is None and eng.stall is None and eng.stop == "quiet" and self.s.deadline is not None:
+            snap = eng.snapshot(t)
+            eng.stalled(eng.last_action, NOT_ENOUGH_AVAILABLE, Text(_(
+                "From {t} s on the controller deletes and creates nothing more: the new Pods keep losing their Ready "
+                "condition, so too few are available at once to let another old Pod go ({old} old Pods left). "
+                "Each new Pod that turns Ready again counts as progress, so the progress deadline never fires."),
+                {"t": f"{eng.last_action:g}", "old": snap.old}))
         if self.s.deadline is None and eng.complete_at is None and eng.stall is None and not eng.cut_short \
                 and t < eng.horizon:
             eng.stalled(self.last_progress, NO_PROGRESS, Text(_(

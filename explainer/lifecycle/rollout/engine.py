@@ -23,14 +23,19 @@ from ..i18n import Text, gettext_noop as _
 from .model import NEW, OLD, RolloutCount, RolloutPod, RolloutStep, Stall
 from .revision import INF, Revision
 
-_CHANGE, _TIMER, _SYNC = 0, 1, 2      # at one instant: what happens to Pods, then timers, then the controller
+_TURN, _CHANGE, _TIMER, _SYNC = 0, 1, 2, 3    # at one instant: Pods turn Ready or go, timers, the controller
 STEPS_KEPT = 400                       # sentences of the story kept (a note says how many more there were)
 
 
 class RPod:
-    """A Pod during the rollout (mutable while the loop runs)."""
+    """A Pod during the rollout (mutable while the loop runs).
 
-    __slots__ = ("name", "revision", "rev", "created", "deleted", "gone", "node", "ordinal", "lag")
+    Its state is a function of time; the engine evaluates it (`at`) whenever something about the Pod changes --
+    every change is an event of the loop -- and keeps the answer, so the controllers' questions (``ready(t)``
+    and the like) cost nothing: asked during the loop, they are answered as of the engine's clock."""
+
+    __slots__ = ("name", "revision", "rev", "created", "deleted", "gone", "node", "ordinal", "lag",
+                 "here", "on", "up", "ok", "changes", "next_change")
 
     def __init__(self, name: str, revision: str, rev: Revision, created: float | None, lag: float,
                  node: str | None = None, ordinal: int | None = None) -> None:
@@ -38,32 +43,40 @@ class RPod:
         self.deleted: float | None = None
         self.gone: float | None = None
         self.node, self.ordinal, self.lag = node, ordinal, lag
+        self.here = self.on = self.up = self.ok = False   # exists, active, Ready, available (as of `at`)
+        self.changes: tuple[float, ...] = ()               # the ages at which its Ready or available state turns
+        self.next_change = 0                               # the next of them the loop is waiting for
+
+    def at(self, t: float) -> None:
+        """Evaluate the state at ``t``."""
+        self.here = self.gone is None or t < self.gone
+        self.on = self.here and (self.deleted is None or t < self.deleted)
+        if not self.on:
+            self.up = self.ok = False
+        elif self.created is None:
+            self.up = self.ok = self.rev.steady_ready
+        else:
+            age = t - self.created
+            since = self.rev.ready_since(age)
+            self.up = since is not None
+            self.ok = since is not None and age >= since + self.lag
 
     def exists(self, t: float) -> bool:
-        return self.gone is None or t < self.gone
+        return self.here
 
     def terminating(self, t: float) -> bool:
-        return self.deleted is not None and self.deleted <= t and self.exists(t)
+        return self.here and not self.on
 
     def active(self, t: float) -> bool:
         """Not being deleted: what ReplicaSets count (`controller.FilterActivePods`)."""
-        return self.deleted is None or t < self.deleted
+        return self.on
 
     def ready(self, t: float) -> bool:
-        if not self.active(t):
-            return False
-        if self.created is None:
-            return self.rev.steady_ready
-        return self.rev.ready_at(t - self.created)
+        return self.up
 
     def available(self, t: float) -> bool:
-        if not self.active(t):
-            return False
-        if self.created is None:
-            return self.rev.steady_ready
-        age = t - self.created
-        since = self.rev.ready_since(age)
-        return since is not None and age >= since + self.lag
+        """`IsPodAvailable`: Ready for minReadySeconds (seen minReadySeconds + 1 s after it turned Ready)."""
+        return self.ok
 
     def result(self) -> RolloutPod:
         c = self.created
@@ -115,11 +128,13 @@ class Engine:
         self.lag = float(min_ready) + d.AVAILABILITY_RECHECK_SECONDS if min_ready > 0 else 0.0
         self.delay, self.horizon = delay, horizon
         self.pods: list[RPod] = []
-        self.live: list[RPod] = []          # Pods not gone yet (gone ones leave this list)
         self._heap: list[tuple[float, int, int, object]] = []
         self._seq = itertools.count()
         self._sync_at: set[float] = set()
-        self._snap: Snapshot | None = None
+        self._count = {"old": 0, "new": 0, "ready": 0, "available": 0, "terminating": 0, "new_available": 0,
+                       "old_available": 0}
+        self._live: set[RPod] = set()
+        self._changes: dict[int, tuple[float, ...]] = {}
         self.now = 0.0
         self.steps: list[RolloutStep] = []
         self.steps_left_out = 0
@@ -132,6 +147,7 @@ class Engine:
         self.cut_short = False              # the sync budget ran out
         self.timers: list[object] = []
         self.end = 0.0
+        self.stop = "idle"                  # why the run ended: done, idle, quiet, horizon, budget
         self.created: list[RPod] = []      # Pods the controller created, in order
         self.ready_words: Text | None = None   # the words for "turned Ready" (StatefulSets: Running and Ready)
         self._seen_ready: set[RPod] = set()
@@ -141,27 +157,30 @@ class Engine:
     def add_old(self, name: str, rev: Revision, node: str | None = None, ordinal: int | None = None) -> RPod:
         pod = RPod(name, OLD, rev, None, self.lag, node, ordinal)
         self.pods.append(pod)
-        self.live.append(pod)
+        self._live.add(pod)
+        self._refresh(pod, 0.0)
         return pod
 
     def create(self, t: float, name: str, revision: str, rev: Revision, node: str | None = None,
                ordinal: int | None = None) -> RPod:
         pod = RPod(name, revision, rev, t, self.lag, node, ordinal)
         self.pods.append(pod)
-        self.live.append(pod)
+        self._live.add(pod)
         self.created.append(pod)
-        for a, b in rev.ready:
-            self._push(t + a, _CHANGE, pod)
-            if self.lag and (b == INF or a + self.lag < b):
-                self._push(t + a + self.lag, _CHANGE, pod)
-            if b != INF:
-                self._push(t + b, _CHANGE, pod)
+        self._refresh(pod, t)
+        changes = self._changes.get(id(rev))
+        if changes is None:
+            changes = self._changes[id(rev)] = rev.transitions(self.lag)
+        pod.changes = changes
+        if changes:                       # one pending event per Pod: the next follows when it happens
+            self._push(t + changes[0], _TURN, pod)
         self._acted(t)
         return pod
 
     def delete(self, t: float, pod: RPod) -> None:
         pod.deleted = t
         pod.gone = t + pod.rev.gone_after
+        self._refresh(pod, t)
         self._push(pod.gone, _CHANGE, pod)
         self._acted(t)
 
@@ -176,7 +195,9 @@ class Engine:
             self.steps_left_out += 1
 
     def pod_steps(self, t: float, pods: list[RPod]) -> None:
-        """Sentences for the created Pods that turned Ready, available, or lost their Ready condition at ``t``."""
+        """Sentences for the created Pods among ``pods`` that turned Ready, available, or lost their Ready
+        condition at ``t``."""
+        pods = [p for p in dict.fromkeys(pods) if p.created is not None]
         ready_words = self.ready_words
         seen_ready, seen_available = self._seen_ready, self._seen_available
         became_ready = [p for p in pods if p not in seen_ready and p.ready(t)]
@@ -196,68 +217,82 @@ class Engine:
             self.step(t, Text(_("No longer Ready: {names}."), {"names": names(lost)}), tuple(p.name for p in lost))
 
     def snapshot(self, t: float) -> Snapshot:
-        """The counts at ``t`` (cached until a Pod is created or deleted or the clock moves)."""
-        snap = self._snap
-        if snap is not None and snap.t == t:
-            return snap
-        old = new = ready = available = terminating = new_available = old_available = 0
-        for p in self.live:
-            if not p.exists(t):
-                continue
-            if not p.active(t):
-                terminating += 1
-                continue
-            is_available = p.available(t)
-            if p.revision == NEW:
-                new += 1
-                new_available += is_available
-            else:
-                old += 1
-                old_available += is_available
-            ready += p.ready(t)
-            available += is_available
-        self._snap = Snapshot(t, old, new, ready, available, terminating, new_available, old_available)
-        return self._snap
+        """The counts now (kept up to date by `_refresh`)."""
+        c = self._count
+        return Snapshot(t, c["old"], c["new"], c["ready"], c["available"], c["terminating"], c["new_available"],
+                        c["old_available"])
+
+    def _refresh(self, p: RPod, t: float) -> None:
+        """Evaluate ``p`` at ``t`` and move the counts by what changed."""
+        before = (p.here, p.on, p.up, p.ok)
+        p.at(t)
+        if (p.here, p.on, p.up, p.ok) == before:
+            return
+        self._tally(p, before, -1)
+        self._tally(p, (p.here, p.on, p.up, p.ok), 1)
+        if not p.here and p in self._live:
+            self._live.discard(p)
+
+    def _tally(self, p: RPod, state: tuple[bool, bool, bool, bool], sign: int) -> None:
+        here, on, up, ok = state
+        c = self._count
+        if not here:
+            return
+        if not on:
+            c["terminating"] += sign
+            return
+        c[p.revision] += sign
+        c["ready"] += sign * up
+        c["available"] += sign * ok
+        c[p.revision + "_available"] += sign * ok
 
     # ---- the loop -------------------------------------------------------------------------------
     def run(self, controller: Controller) -> None:
         self._push(0.0, _SYNC, None)
         heap = self._heap
+        self.stop = "idle"                  # nothing left to happen
         while heap:
             t = heap[0][0]
-            if t > self.horizon or t > self.last_action + self.quiet:
+            if t > self.horizon:
+                self.stop, self.now = "horizon", self.horizon
+                break
+            if t > self.last_action + self.quiet:
+                self.stop, self.now = "quiet", self.last_action + self.quiet
                 break
             self.now = t
             self.timers = []
             stepped = False
+            changed: list[RPod] = []
             while heap and heap[0][0] == t:
                 _t, kind, _seq, what = heapq.heappop(heap)
-                if kind == _CHANGE:
-                    if isinstance(what, RPod) and what.gone is not None and what.gone <= t and what in self.live:
-                        self.live.remove(what)
-                    self._snap = None
+                if kind == _TURN and isinstance(what, RPod):
+                    what.next_change += 1
+                    if what.next_change < len(what.changes) and what.created is not None:
+                        self._push(what.created + what.changes[what.next_change], _TURN, what)
+                if kind in (_TURN, _CHANGE):
+                    if isinstance(what, RPod):
+                        self._refresh(what, t)
+                        changed.append(what)
                     self._want_sync(t + self.delay)
                 elif kind == _TIMER:
                     self.timers.append(what)
                 else:
                     if not stepped:
                         stepped = True
-                        self.pod_steps(t, self.created)
+                        self.pod_steps(t, changed)
                     self._sync_at.discard(t)
                     while self.syncs <= d.ROLLOUT_MAX_SYNCS:      # until a sync changes nothing
                         self.syncs += 1
-                        self._snap = None
                         if not controller.sync(t):
                             break
-            self._snap = None
-            if not stepped:
-                self.pod_steps(t, self.created)
+            self.pod_steps(t, changed)     # Pods that changed after the first sync of the instant, if any
             controller.observe(t)
             self._record(t)
             if self.syncs > d.ROLLOUT_MAX_SYNCS:
-                self.cut_short = True
+                self.cut_short, self.stop = True, "budget"
                 break
-            if self.complete_at is not None and not any(p.revision == OLD and p.exists(t) for p in self.live):
+            if self.complete_at is not None and not any(p.revision == OLD for p in self._live):
+                self.stop = "done"
                 break
         self.end = self.now
         controller.finish(self.end)
@@ -272,7 +307,6 @@ class Engine:
 
     def _acted(self, t: float) -> None:
         self.last_action = max(self.last_action, t)
-        self._snap = None
         self._want_sync(t)
 
     def _record(self, t: float) -> None:

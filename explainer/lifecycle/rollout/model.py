@@ -19,7 +19,9 @@ NEVER_AVAILABLE = "PodNeverAvailable"      # waits for a new Pod that never beco
 NEVER_READY = "PodNeverReady"              # a StatefulSet waits for a Pod that is never Running and Ready
 NO_PROGRESS = "NoProgress"                 # a Deployment without a deadline (progressDeadlineSeconds MaxInt32)
 ON_DELETE = "OnDelete"                     # the controller replaces no Pod by itself
-STALL_REASONS = (PROGRESS_DEADLINE_EXCEEDED, NEVER_AVAILABLE, NEVER_READY, NO_PROGRESS, ON_DELETE)
+NOT_ENOUGH_AVAILABLE = "NotEnoughAvailable"   # new Pods keep losing Ready: never enough available at once
+STALL_REASONS = (PROGRESS_DEADLINE_EXCEEDED, NEVER_AVAILABLE, NEVER_READY, NO_PROGRESS, ON_DELETE,
+                 NOT_ENOUGH_AVAILABLE)
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ these intervals by each Pod's creation time.
 """
 from __future__ import annotations
 
+import bisect
 import dataclasses
 from dataclasses import dataclass
 from typing import Any
@@ -34,7 +35,6 @@ class Revision:
     gone_after: float                        # from its deletion until every container has stopped
     steady_ready: bool                       # Ready long after it started (an old Pod's state at t = 0)
     horizon: float                           # readiness is known until this long after creation
-    restarts: int = 0                        # container restarts within the horizon
     notes: tuple[Text, ...] = ()
 
     @property
@@ -42,21 +42,25 @@ class Revision:
         return self.ready[0][0] if self.ready else None
 
     def ready_at(self, age: float) -> bool:
-        for a, b in self.ready:
-            if a <= age < b:
-                return True
-            if a > age:
-                return False
-        return False
+        return self.ready_since(age) is not None
 
     def ready_since(self, age: float) -> float | None:
         """The age at which the Ready interval holding ``age`` began (None: not Ready at ``age``)."""
-        for a, b in self.ready:
-            if a <= age < b:
-                return a
-            if a > age:
-                return None
+        i = bisect.bisect_right(self.ready, (age, INF)) - 1
+        if i >= 0 and self.ready[i][0] <= age < self.ready[i][1]:
+            return self.ready[i][0]
         return None
+
+    def transitions(self, lag: float) -> tuple[float, ...]:
+        """Every age at which the Pod turns Ready, available (``lag`` after Ready) or no longer Ready."""
+        out: list[float] = []
+        for a, b in self.ready:
+            out.append(a)
+            if lag and a + lag < b:
+                out.append(a + lag)
+            if b != INF:
+                out.append(b)
+        return tuple(out)
 
 
 def merged_containers(scenario: Scenario, overrides: dict[str, dict[str, Any]] | None) -> dict[str, dict[str, Any]]:
@@ -92,7 +96,6 @@ def learn(pod: Pod, scenario: Scenario, version: str, *, container_restart_rules
     if since is not None:
         intervals.append((since, INF))
     gone_after = max(0.0, (sim.end_time if sim.end_time is not None else delete_at) - delete_at)
-    restarts = sum(1 for e in sim.events if e.type == "started" and e.t < delete_at) - len(pod.all_containers)
     notes: list[Text] = []
     if not intervals:
         notes.append(Text(_("A Pod of this revision never becomes Ready (its own timeline shows why), so it never "
@@ -102,7 +105,7 @@ def learn(pod: Pod, scenario: Scenario, version: str, *, container_restart_rules
         notes.append(Text(_("A Pod of this revision is Ready from {a} s to {b} s after it is created and then "
                             "loses its Ready condition (a container stops or fails a probe); it counts as "
                             "available only while it is Ready."), {"a": f"{a:g}", "b": f"{b:g}"}))
-    return Revision(tuple(intervals), gone_after, steady, delete_at, max(0, restarts), tuple(notes))
+    return Revision(tuple(intervals), gone_after, steady, delete_at, tuple(notes))
 
 
 def synthetic(ready_after: float | None, gone_after: float, *, ready: tuple[tuple[float, float], ...] | None = None,

@@ -54,19 +54,21 @@ class StatefulSetController:
         s, eng = self.s, self.eng
         acted = False
         made: list[RPod] = []
-        for i, p in enumerate(self.slots):            # `processReplica`
-            if not p.exists(t):
+        ordered = s.ordered
+        for i, p in enumerate(self.slots):            # `processReplica` (p.here/on/up/ok: exists, active, Ready, available)
+            if p.here and (not ordered or (p.on and p.up and p.ok)):
+                continue
+            if not p.here:
                 revision = OLD if (not s.on_delete and i < s.partition) else NEW
                 p = eng.create(t, p.name, revision, self.new_rev if revision == NEW else self.old_rev, ordinal=i)
                 self.slots[i] = p
                 self.created.append(p)
                 made.append(p)
                 acted = True
-                if s.ordered:
+                if ordered:
                     break
                 continue
-            if s.ordered and (p.terminating(t) or not p.ready(t) or not p.available(t)):
-                break
+            break                                     # OrderedReady waits at a Pod not Running, Ready, available
         else:
             if not s.on_delete:
                 acted = (self._update_gated(t) if s.gate else self._update(t)) or acted
