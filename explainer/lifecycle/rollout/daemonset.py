@@ -62,7 +62,7 @@ class DaemonSetController:
 
     def sync(self, t: float) -> bool:
         eng = self.eng
-        empty = sorted((n for n in self._emptying if not any(p.here for p in self.pods[n])), key=self._index.get)
+        empty = sorted((n for n in self._emptying if not any(p.here for p in self.pods[n])), key=lambda n: self._index[n])
         self._emptying.difference_update(empty)
         made = [self._create(n, t) for n in empty]                   # `manage`
         if made:
