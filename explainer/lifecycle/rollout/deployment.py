@@ -50,10 +50,10 @@ class DeploymentController:
         serving = s.replicas if old.steady_ready else 0
         self.prev = (s.replicas, 0, serving, serving)   # the status the restart's first sync writes: replicas,
         self.prev_updated = 0                           # updated (the new ReplicaSet's), ready, available
-        self.last_progress = 0.0       # NewReplicaSetCreated sets lastUpdateTime at the restart
+        self.last_progress = eng.delay   # NewReplicaSetCreated sets lastUpdateTime when it sees the restart
         self.timed_out = False
         if s.deadline is not None and s.replicas:
-            eng.timer(s.deadline + d.PROGRESS_RECHECK_SECONDS, 0.0)
+            eng.timer(eng.delay + s.deadline + d.PROGRESS_RECHECK_SECONDS, eng.delay)
 
     # ---- the ReplicaSet controller -------------------------------------------------------------
     def _reconcile(self, t: float) -> tuple[list[RPod], list[RPod]]:

@@ -248,7 +248,7 @@ class Engine:
 
     # ---- the loop -------------------------------------------------------------------------------
     def run(self, controller: Controller) -> None:
-        self._push(0.0, _SYNC, None)
+        self._want_sync(self.delay)           # the restart itself is a change the controller reacts to
         heap = self._heap
         self.stop = "idle"                  # nothing left to happen
         while heap:

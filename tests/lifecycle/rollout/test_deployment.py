@@ -171,8 +171,8 @@ def test_unhealthy_old_pods_go_first_whatever_the_floor() -> None:
 
 
 def test_a_sync_delay_postpones_every_reaction() -> None:
-    # syncDelaySeconds 2 on "surge 1, unavailable 0" with 2 replicas: t0 the restart itself is the first sync;
-    # n1 available at 10, the controller reacts at 12 (-o2 +n2); n2 available at 22, reacts at 24 (-o1).
+    # syncDelaySeconds 2 on "surge 1, unavailable 0" with 2 replicas: the controller sees the restart at 2 (+n1);
+    # n1 available at 12, the controller reacts at 14 (-o2 +n2); n2 available at 24, reacts at 26 (-o1): complete.
     r = roll(deployment(2, 1, 0), delay=2)
-    assert story(r) == "0:+n1 | 12:-o2 +n2 | 24:-o1 | done 24"
+    assert story(r) == "2:+n1 | 14:-o2 +n2 | 26:-o1 | done 26"
     assert r.sync_delay == 2 and "syncDelaySeconds" not in r.assumed
