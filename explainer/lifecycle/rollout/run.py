@@ -187,6 +187,11 @@ def _statefulset(eng: Engine, wl: Workload, name: str, desired: int, revs: Revis
         notes.append(Text(_("podManagementPolicy: Parallel only changes how Pods are created and deleted when the "
                             "StatefulSet scales up or down; an update still replaces them one at a time (with the "
                             "MaxUnavailableStatefulSet gate, up to maxUnavailable at a time).")))
+        if wl.min_ready_seconds and not gate:
+            # Parallel: `processReplica` waits for nothing, and the update loop only for `isHealthy`
+            notes.append(Text(_("With podManagementPolicy Parallel and without the MaxUnavailableStatefulSet gate, "
+                                "the update waits for each new Pod to be Running and Ready, not for minReadySeconds: "
+                                "fewer Pods than replicas - 1 may be available meanwhile.")))
     controller = StatefulSetController(eng, s, revs.old, revs.new)
     return wl.strategy, 0, 0 if on_delete else k, desired - (0 if on_delete else k), desired, controller
 
