@@ -22,7 +22,8 @@ from ..scenario import Scenario
 from ..simulate import simulate
 
 INF = float("inf")
-HORIZON = d.MAX_HORIZON_SECONDS      # a revision is known this long after its creation
+HORIZON = d.MAX_HORIZON_SECONDS      # the longest a revision is known after its creation
+FIRST_HORIZON = 900.0                # tried first: a rollout that needs more is run again with HORIZON
 _DELETION_MARGIN = 60.0              # room after the grace period for the last kill to finish
 
 
@@ -72,14 +73,14 @@ def merged_containers(scenario: Scenario, overrides: dict[str, dict[str, Any]] |
 
 
 def learn(pod: Pod, scenario: Scenario, version: str, *, container_restart_rules: bool = False,
-          containers: dict[str, dict[str, Any]] | None = None) -> Revision:
+          containers: dict[str, dict[str, Any]] | None = None, horizon: float = HORIZON) -> Revision:
     """Simulate ``pod`` once (its containers behaving as ``containers``, else as the scenario says) from its
-    creation to a deletion near the end of the horizon, and keep what the controllers need."""
+    creation to a deletion near the end of ``horizon``, and keep what the controllers need."""
     grace = float(pod.termination_grace_period)
-    delete_at = max(HORIZON - grace - _DELETION_MARGIN, HORIZON / 2)
+    delete_at = max(horizon - grace - _DELETION_MARGIN, horizon / 2)
     run = dataclasses.replace(
         scenario, containers=scenario.containers if containers is None else containers,
-        delete_at=delete_at, delete_grace=None, sandbox_lost_at=None, until=HORIZON, debug=(), image_updates=())
+        delete_at=delete_at, delete_grace=None, sandbox_lost_at=None, until=horizon, debug=(), image_updates=())
     sim = simulate(pod, run, container_restart_rules=container_restart_rules, version=version)
     intervals: list[tuple[float, float]] = []
     since: float | None = None

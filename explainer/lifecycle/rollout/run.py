@@ -2,7 +2,7 @@
 (docs/lifecycle-model.md §26; the API is described in the package's docstring)."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .. import defaults as d
@@ -15,7 +15,7 @@ from .daemonset import DaemonSetController, DaemonSetSettings
 from .deployment import DeploymentController, DeploymentSettings
 from .engine import Engine, names
 from .model import NEW, OLD, ON_DELETE, Rollout
-from .revision import INF, Revision, learn, merged_containers
+from .revision import FIRST_HORIZON, HORIZON, INF, Revision, learn, merged_containers
 from .statefulset import StatefulSetController, StatefulSetSettings
 
 KINDS = ("Deployment", "StatefulSet", "DaemonSet")
@@ -40,19 +40,29 @@ class Knobs:
 
 def learn_revisions(pod: Pod, scenario: Scenario, version: str, *, container_restart_rules: bool = False,
                     new_pod: Pod | None = None, new_scenario: Scenario | None = None,
-                    new_container_restart_rules: bool | None = None) -> Revisions:
+                    new_container_restart_rules: bool | None = None, horizon: float = HORIZON) -> Revisions:
     """Old Pods from ``pod`` behaving as ``scenario`` says; new Pods from ``new_pod`` (default: the same
     template) behaving as ``new_scenario`` says (default: the same scenario with its ``rollout.newRevision``
-    on top).  One simulation when both are the same."""
-    old = learn(pod, scenario, version, container_restart_rules=container_restart_rules)
+    on top), each known ``horizon`` seconds after its creation.  One simulation when both are the same."""
+    old = learn(pod, scenario, version, container_restart_rules=container_restart_rules, horizon=horizon)
     overrides = (new_scenario or scenario).rollout.new_revision if (new_scenario or scenario).rollout else {}
     if new_pod is None and new_scenario is None and not overrides:
         return Revisions(old, old)
     base = new_scenario or scenario
-    new = learn(new_pod or pod, base, version, containers=merged_containers(base, overrides),
+    new = learn(new_pod or pod, base, version, containers=merged_containers(base, overrides), horizon=horizon,
                 container_restart_rules=container_restart_rules if new_container_restart_rules is None
                 else new_container_restart_rules)
     return Revisions(old, new)
+
+
+def _learnt(learn_at: Callable[[float], Revisions], run: Callable[[Revisions], Rollout]) -> Rollout:
+    """Learn the revisions over an hour (a crash loop of a day costs far more to simulate), run the rollout, and
+    learn them again over the whole horizon when the run needed more than the hour."""
+    revs = learn_at(FIRST_HORIZON)
+    out = run(revs)
+    if out.complete_at is None and out.until >= min(revs.old.horizon, revs.new.horizon):
+        out = run(learn_at(HORIZON))
+    return out
 
 
 def knobs_of(scenario: Scenario) -> Knobs:
@@ -68,9 +78,13 @@ def simulate_rollout(pod: Pod, scenario: Scenario = Scenario(), version: str | N
     if wl is None or wl.kind not in KINDS:
         return None
     version = version or d.DEFAULT_VERSION
-    revs = revisions or learn_revisions(pod, scenario, version, container_restart_rules=container_restart_rules)
-    return rollout_for(wl, pod.source.name or pod.name, revs, knobs_of(scenario), version,
-                       gates if gates is not None else scenario.feature_gates)
+    name, knobs = pod.source.name or pod.name, knobs_of(scenario)
+    gates = gates if gates is not None else scenario.feature_gates
+    if revisions is not None:
+        return rollout_for(wl, name, revisions, knobs, version, gates)
+    return _learnt(lambda horizon: learn_revisions(pod, scenario, version, horizon=horizon,
+                                                   container_restart_rules=container_restart_rules),
+                   lambda revs: rollout_for(wl, name, revs, knobs, version, gates))
 
 
 def rollout_for(wl: Workload, name: str, revs: Revisions, knobs: Knobs = Knobs(), version: str = d.DEFAULT_VERSION,
@@ -269,10 +283,11 @@ def rollout_between(old_pod: Pod, new_pod: Pod, old_scenario: Scenario = Scenari
         return None
     version = version or d.DEFAULT_VERSION
     sc = new_scenario or old_scenario
-    revs = learn_revisions(old_pod, old_scenario, version, container_restart_rules=container_restart_rules,
-                           new_pod=new_pod, new_scenario=sc, new_container_restart_rules=new_container_restart_rules)
-    return rollout_for(wl, new_pod.source.name or new_pod.name, revs, knobs_of(sc), version,
-                       gates if gates is not None else sc.feature_gates)
+    the_gates = gates if gates is not None else sc.feature_gates
+    return _learnt(lambda horizon: learn_revisions(
+        old_pod, old_scenario, version, container_restart_rules=container_restart_rules, new_pod=new_pod,
+        new_scenario=sc, new_container_restart_rules=new_container_restart_rules, horizon=horizon),
+        lambda revs: rollout_for(wl, new_pod.source.name or new_pod.name, revs, knobs_of(sc), version, the_gates))
 
 
 def compare_strategies(pod: Pod, workloads: Sequence[Workload], scenario: Scenario = Scenario(),
@@ -281,9 +296,19 @@ def compare_strategies(pod: Pod, workloads: Sequence[Workload], scenario: Scenar
     """The same template rolled out under each of ``workloads`` (the Pod's own settings with other values,
     e.g. ``dataclasses.replace(pod.workload, max_surge=0, max_unavailable=1)``): the Pods are learnt once."""
     version = version or d.DEFAULT_VERSION
-    revs = learn_revisions(pod, scenario, version, container_restart_rules=container_restart_rules)
-    return [rollout_for(wl, pod.source.name or pod.name, revs, knobs_of(scenario), version,
-                        gates if gates is not None else scenario.feature_gates) for wl in workloads]
+    the_gates = gates if gates is not None else scenario.feature_gates
+    learnt: dict[float, Revisions] = {}
+
+    def learn_at(horizon: float) -> Revisions:
+        if horizon not in learnt:
+            learnt[horizon] = learn_revisions(pod, scenario, version, horizon=horizon,
+                                              container_restart_rules=container_restart_rules)
+        return learnt[horizon]
+
+    def runner(wl: Workload) -> Callable[[Revisions], Rollout]:
+        return lambda revs: rollout_for(wl, pod.source.name or pod.name, revs, knobs_of(scenario), version, the_gates)
+
+    return [_learnt(learn_at, runner(wl)) for wl in workloads]
 
 
 __all__ = ["INF", "KINDS", "Knobs", "NEW", "OLD", "Revisions", "compare_strategies", "knobs_of", "learn_revisions",
