@@ -16,7 +16,7 @@ from __future__ import annotations
 import heapq
 import itertools
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Callable, Protocol
 
 from .. import defaults as d
 from ..i18n import Text, gettext_noop as _
@@ -135,6 +135,7 @@ class Engine:
                        "old_available": 0}
         self._live: set[RPod] = set()
         self._changes: dict[int, tuple[float, ...]] = {}
+        self.watcher: Callable[[RPod], None] | None = None   # told of every Pod whose state changed
         self.now = 0.0
         self.steps: list[RolloutStep] = []
         self.steps_left_out = 0
@@ -232,6 +233,8 @@ class Engine:
         self._tally(p, (p.here, p.on, p.up, p.ok), 1)
         if not p.here and p in self._live:
             self._live.discard(p)
+        if self.watcher is not None:
+            self.watcher(p)
 
     def _tally(self, p: RPod, state: tuple[bool, bool, bool, bool], sign: int) -> None:
         here, on, up, ok = state

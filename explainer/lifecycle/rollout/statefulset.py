@@ -19,6 +19,8 @@ The replacement keeps the name `<set>-<ordinal>`: it can only be created once th
 """
 from __future__ import annotations
 
+import heapq
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..i18n import Text, gettext_noop as _
@@ -41,71 +43,126 @@ class StatefulSetSettings:
 
 
 class StatefulSetController:
+    """Each ordinal's Pod is looked at again whenever it changes (the engine's watcher): the first unsettled
+    ordinal, the highest unhealthy one and the highest old one come from heaps (stale entries skipped), the
+    counts are kept, so a sync costs little however many replicas there are."""
+
     def __init__(self, eng: Engine, s: StatefulSetSettings, old: Revision, new: Revision) -> None:
         self.eng, self.s, self.old_rev, self.new_rev = eng, s, old, new
         self.slots: list[RPod] = [eng.add_old(f"{s.name}-{i}", old, ordinal=i) for i in range(s.replicas)]
         eng.ready_words = _RUNNING_AND_READY
-        self.created: list[RPod] = []
+        self._unsettled: list[int] = []      # min-heap: not Running, Ready and available (or missing)
+        self._unhealthy: list[int] = []      # max-heap (negated): not Running and Ready, or terminating
+        self._old: list[int] = []            # max-heap (negated): an old Pod not being deleted
+        self._missing: set[int] = set()
+        self._stale: set[int] = set()        # old, not being deleted, not available
+        self._flags: dict[int, tuple[bool, bool, bool]] = {}   # (available, new and active, Ready)
+        self.unavailable = self.new_above = self.ready = 0
+        for i in range(s.replicas):
+            self._look(i)
+        eng.watcher = self._watch
 
-    def _healthy(self, p: RPod, t: float) -> bool:
-        return p.ready(t) and not p.terminating(t)
+    def _watch(self, p: RPod) -> None:
+        if p.ordinal is not None and self.slots[p.ordinal] is p:
+            self._look(p.ordinal)
+
+    def _look(self, i: int) -> None:
+        p = self.slots[i]
+        if not (p.here and p.on and p.up and p.ok):
+            heapq.heappush(self._unsettled, i)
+        if not (p.here and p.on and p.up):
+            heapq.heappush(self._unhealthy, -i)
+        if p.revision == OLD and p.on:
+            heapq.heappush(self._old, -i)
+        (self._missing.discard if p.here else self._missing.add)(i)
+        (self._stale.add if p.revision == OLD and p.on and not p.ok else self._stale.discard)(i)
+        flags = (p.on and p.ok, p.revision == NEW and p.on, p.up)
+        before = self._flags.get(i, (True, False, False))
+        if flags != before:
+            self.unavailable += int(before[0]) - int(flags[0])
+            if i >= self.s.partition:
+                self.new_above += int(flags[1]) - int(before[1])
+            self.ready += int(flags[2]) - int(before[2])
+            self._flags[i] = flags
+
+    def _settled(self, i: int) -> bool:
+        p = self.slots[i]
+        return p.here and p.on and p.up and p.ok
+
+    def _top(self, heap: list[int], valid: Callable[[int], bool], sign: int = 1) -> int | None:
+        """The first valid entry of ``heap`` (stale ones dropped)."""
+        while heap and not valid(sign * heap[0]):
+            heapq.heappop(heap)
+        return sign * heap[0] if heap else None
+
+    def _is_unhealthy(self, i: int) -> bool:
+        p = self.slots[i]
+        return not (p.here and p.on and p.up)
+
+    def _is_old(self, i: int) -> bool:
+        p = self.slots[i]
+        return p.revision == OLD and p.on
 
     def sync(self, t: float) -> bool:
         s, eng = self.s, self.eng
-        acted = False
         made: list[RPod] = []
-        ordered = s.ordered
-        for i, p in enumerate(self.slots):            # `processReplica` (p.here/on/up/ok: exists, active, Ready, available)
-            if p.here and (not ordered or (p.on and p.up and p.ok)):
-                continue
-            if not p.here:
-                revision = OLD if (not s.on_delete and i < s.partition) else NEW
-                p = eng.create(t, p.name, revision, self.new_rev if revision == NEW else self.old_rev, ordinal=i)
-                self.slots[i] = p
-                self.created.append(p)
-                made.append(p)
-                acted = True
-                if ordered:
-                    break
-                continue
-            break                                     # OrderedReady waits at a Pod not Running, Ready, available
+        if s.ordered:                       # `processReplica`, ascending: create the first missing Pod or wait
+            first = self._top(self._unsettled, lambda i: not self._settled(i))
+            if first is not None:
+                if not self.slots[first].here:
+                    made.append(self._create(first, t))
+                self._tell(t, made)
+                return bool(made)
         else:
-            if not s.on_delete:
-                acted = (self._update_gated(t) if s.gate else self._update(t)) or acted
+            made = [self._create(i, t) for i in sorted(self._missing)]
+        self._tell(t, made)
+        if s.on_delete:
+            return bool(made)
+        return (self._update_gated(t) if s.gate else self._update(t)) or bool(made)
+
+    def _create(self, i: int, t: float) -> RPod:
+        s = self.s
+        revision = OLD if (not s.on_delete and i < s.partition) else NEW     # `newVersionedStatefulSetPod`
+        p = self.eng.create(t, self.slots[i].name, revision, self.new_rev if revision == NEW else self.old_rev,
+                            ordinal=i)
+        self.slots[i] = p
+        self._look(i)
+        return p
+
+    def _tell(self, t: float, made: list[RPod]) -> None:
         if made and made[0].revision == NEW:
-            eng.step(t, Text(_("Gone, so created again with the same name from the new revision: {names}."),
-                             {"names": names(made)}), tuple(p.name for p in made))
+            self.eng.step(t, Text(_("Gone, so created again with the same name from the new revision: {names}."),
+                                  {"names": names(made)}), tuple(p.name for p in made))
         elif made:
-            eng.step(t, Text(_("Gone, so created again with the same name, from the old revision because its "
-                               "ordinal is below the partition: {names}."), {"names": names(made)}),
-                     tuple(p.name for p in made))
-        return acted
+            self.eng.step(t, Text(_("Gone, so created again with the same name, from the old revision because its "
+                                    "ordinal is below the partition: {names}."), {"names": names(made)}),
+                          tuple(p.name for p in made))
 
     def _update(self, t: float) -> bool:
-        """The update loop without MaxUnavailableStatefulSet: one Pod at a time from the top."""
-        for target in range(len(self.slots) - 1, self.s.partition - 1, -1):
-            p = self.slots[target]
-            if p.revision == OLD and not p.terminating(t):
-                self._delete(t, [p])
-                return True
-            if not self._healthy(p, t):
-                return False
+        """The update loop without MaxUnavailableStatefulSet: from the top, the first Pod that is old and not being
+        deleted is deleted, and a Pod that is not healthy above it stops the loop -- one Pod at a time."""
+        old = self._top(self._old, self._is_old, -1)
+        bad = self._top(self._unhealthy, self._is_unhealthy, -1)
+        if old is not None and old >= self.s.partition and (bad is None or old >= bad):
+            self._delete(t, [self.slots[old]])
+            return True
         return False
 
     def _update_gated(self, t: float) -> bool:
         """`updateStatefulSetAfterInvariantEstablished`."""
         s = self.s
-        unavailable = [p for p in self.slots if p.terminating(t) or not p.available(t)]
-        stale = [p for p in unavailable if not s.ordered and p.revision == OLD and not p.terminating(t)]
-        if len(unavailable) >= s.max_unavailable and not stale:
+        stale = bool(self._stale) and not s.ordered
+        if self.unavailable >= s.max_unavailable and not stale:
             return False
-        targets = [p for p in reversed(self.slots[s.partition:]) if p.revision == OLD and not p.terminating(t)]
-        if s.ordered:
-            chosen = targets[: max(0, s.max_unavailable - len(unavailable))]
-        else:
-            chosen = [p for p in targets if not p.available(t)]       # phase 1: already unavailable
-            budget = s.max_unavailable - len(unavailable)
-            chosen += [p for p in targets if p.available(t)][: max(0, budget)]
+        chosen: list[RPod] = []
+        if not s.ordered:                                             # phase 1: old and already unavailable
+            chosen = [self.slots[i] for i in sorted(self._stale, reverse=True) if i >= s.partition]
+        for _k in range(max(0, s.max_unavailable - self.unavailable)):   # then from the top, within the budget
+            i = self._top(self._old, lambda j: self._is_old(j) and (s.ordered or self.slots[j].ok), -1)
+            if i is None or i < s.partition:
+                break
+            heapq.heappop(self._old)
+            chosen.append(self.slots[i])
         if chosen:
             self._delete(t, chosen)
         return bool(chosen)
@@ -120,8 +177,8 @@ class StatefulSetController:
         eng, s = self.eng, self.s
         if eng.complete_at is not None:
             return
-        updated = all(p.revision == NEW and p.active(t) for p in self.slots[s.partition:])
-        if updated and all(p.ready(t) for p in self.slots):    # kubectl rollout status's test
+        # kubectl rollout status: every ordinal from the partition up new, and every Pod Running and Ready
+        if self.new_above == s.replicas - s.partition and self.ready == s.replicas:
             eng.complete_at = t
             if s.partition:
                 eng.step(t, Text(_("Ordinals {partition} and up run the new revision and all {replicas} Pods are "
@@ -137,9 +194,10 @@ class StatefulSetController:
         if eng.complete_at is not None or eng.stall is not None or eng.cut_short or t >= eng.horizon \
                 or self.s.on_delete:
             return
-        waiting = next((p for p in self.slots if not self._healthy(p, t) or not p.available(t)), None)
-        if waiting is None:
+        first = self._top(self._unsettled, lambda i: not self._settled(i))
+        if first is None:
             return
+        waiting = self.slots[first]
         ever_ready = waiting.rev.steady_ready if waiting.created is None else bool(waiting.rev.ready)
         reason = NEVER_AVAILABLE if ever_ready else NEVER_READY
         eng.stalled(eng.last_action, reason, Text(_(
