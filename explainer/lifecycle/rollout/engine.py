@@ -251,6 +251,7 @@ class Engine:
 
     # ---- the loop -------------------------------------------------------------------------------
     def run(self, controller: Controller) -> None:
+        self._record(0.0)                     # every old Pod, as the restart finds them
         self._want_sync(self.delay)           # the restart itself is a change the controller reacts to
         heap = self._heap
         self.stop = "idle"                  # nothing left to happen

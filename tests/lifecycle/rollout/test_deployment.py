@@ -176,3 +176,4 @@ def test_a_sync_delay_postpones_every_reaction() -> None:
     r = roll(deployment(2, 1, 0), delay=2)
     assert story(r) == "2:+n1 | 14:-o2 +n2 | 26:-o1 | done 26"
     assert r.sync_delay == 2 and "syncDelaySeconds" not in r.assumed
+    assert (r.counts[0].t, r.counts[0].old, r.counts[0].new) == (0, 2, 0)      # as the restart finds them
