@@ -20,7 +20,7 @@ from typing import Callable, Protocol
 
 from .. import defaults as d
 from ..i18n import Text, gettext_noop as _
-from .model import NEW, OLD, RolloutCount, RolloutPod, RolloutStep, Stall
+from .model import OLD, RolloutCount, RolloutPod, RolloutStep, Stall
 from .revision import INF, Revision
 
 _TURN, _CHANGE, _TIMER, _SYNC = 0, 1, 2, 3    # at one instant: Pods turn Ready or go, timers, the controller

@@ -13,9 +13,9 @@ from ..versions import gate_enabled
 from .arith import resolve_fenceposts, scaled_value
 from .daemonset import DaemonSetController, DaemonSetSettings
 from .deployment import DeploymentController, DeploymentSettings
-from .engine import Engine, names
-from .model import NEW, OLD, ON_DELETE, Rollout
-from .revision import FIRST_HORIZON, HORIZON, INF, Revision, learn, merged_containers
+from .engine import Engine
+from .model import OLD, ON_DELETE, Rollout
+from .revision import FIRST_HORIZON, HORIZON, Revision, learn, merged_containers
 from .statefulset import StatefulSetController, StatefulSetSettings
 
 KINDS = ("Deployment", "StatefulSet", "DaemonSet")
@@ -311,5 +311,5 @@ def compare_strategies(pod: Pod, workloads: Sequence[Workload], scenario: Scenar
     return [_learnt(learn_at, runner(wl)) for wl in workloads]
 
 
-__all__ = ["INF", "KINDS", "Knobs", "NEW", "OLD", "Revisions", "compare_strategies", "knobs_of", "learn_revisions",
-           "names", "rollout_between", "rollout_for", "simulate_rollout"]
+__all__ = ["KINDS", "Knobs", "Revisions", "compare_strategies", "knobs_of", "learn_revisions", "rollout_between",
+           "rollout_for", "simulate_rollout"]
