@@ -114,9 +114,9 @@ def print_pod(snap: Snapshot, spec: SpecInfo, now: float | None = None) -> Colum
         if reason == "Completed" and has_running:
             reason = "Running" if _condition_true(snap, "Ready") else "NotReady"
 
-    if snap.deleted is not None and snap.reason == NODE_LOST:
+    if snap.deleting and snap.reason == NODE_LOST:
         reason = "Unknown"
-    elif snap.deleted is not None and (snap.phase or "") not in TERMINAL:
+    elif snap.deleting and (snap.phase or "") not in TERMINAL:
         reason = "Terminating"
 
     text = str(restarts)

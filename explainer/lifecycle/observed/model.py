@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..i18n import Text
+
 ABSOLUTE, AGO, SINCE = "absolute", "ago", "since"
 
 
@@ -83,6 +85,7 @@ class Snapshot:
     start_time: When | None = None
     created: When | None = None
     deleted: When | None = None    # deletionTimestamp: when the grace period ends
+    deleting: bool = False         # a deletion timestamp is set (describe: "Status: Terminating")
     grace: int | None = None       # deletionGracePeriodSeconds
     conditions: tuple[Condition, ...] = ()
     init: tuple[ContainerObs, ...] = ()
@@ -148,7 +151,8 @@ class Observation:
     terminations: list[Termination] = field(default_factory=list)   # bare lastState/state fragments
     unread: list[Unread] = field(default_factory=list)
     unread_more: int = 0           # unread lines beyond the ones kept (bounded)
-    errors: list[str] = field(default_factory=list)                  # why a part could not be read at all
+    notes: list[Text] = field(default_factory=list)                  # what a part held that could not be read
+    errors: list[Text] = field(default_factory=list)                 # why nothing could be read (a limit)
 
     def add_source(self, kind: str, first: int, last: int) -> int:
         self.sources.append(Source(kind, (first, last)))

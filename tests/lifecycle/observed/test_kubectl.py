@@ -42,7 +42,7 @@ def pod(apps: list[ContainerObs], *, init: list[ContainerObs] = (), phase: str =
     snap = Snapshot(0, "pod", "p", phase=phase, reason=reason,
                     conditions=tuple(Condition(t, s, r) for t, s, r in conditions),
                     init=tuple(init), apps=tuple(apps),
-                    deleted=When(ABSOLUTE, NOW - 10) if deleted else None)
+                    deleted=When(ABSOLUTE, NOW - 10) if deleted else None, deleting=deleted)
     return snap, spec
 
 
