@@ -142,6 +142,23 @@ def event(obj: Any, source: int, offset: int = 0) -> EventObs | None:
                     first, last, _str(obj.get("message")) or _str(obj.get("note")) or "", _line(obj, offset))
 
 
+def extent(obj: Any) -> tuple[int, int]:
+    """The first and last line an object of a manifest spans (its positions, walked without recursion)."""
+    first = getattr(obj, "line", None) or 1
+    last = first
+    stack = [obj]
+    while stack:
+        node = stack.pop()
+        pos = getattr(node, "pos", None)
+        if isinstance(pos, dict):
+            last = max([last] + [p[0] for p in pos.values()])
+            stack.extend(v for v in node.values() if isinstance(v, (dict, list)))
+        elif isinstance(pos, list):
+            last = max([last] + [p[0] for p in pos])
+            stack.extend(v for v in node if isinstance(v, (dict, list)))
+    return first, last
+
+
 def read_documents(docs: list[Any], obs: Observation, first: int, last: int, offset: int = 0) -> bool:
     """Read each document's data into ``obs``; False when none held anything this module reads."""
     found: dict[str, int] = {}
