@@ -141,9 +141,14 @@ def _crash_runs(c: Container, cv: ContainerView, last: Ended | None, n: int, cod
 
 def _restarts(c: Container, cv: ContainerView, p: Predicted, pod: Pod, at: float) -> Divergence | None:
     n = _restart_count(cv)
-    if n is None:
+    killed = [e for e in cv.events if e.reason == "Killing"]
+    unhealthy = [e for e in cv.events if e.reason == "Unhealthy"]
+    probe = c.liveness_probe or c.startup_probe
+    kills = sum(e.count for e in killed) if unhealthy and probe is not None else 0
+    if n is None and not kills:
         return None
     m = p.restarts_at(at)
+    n = m if n is None else n
     last = _last(cv)
     t_first = min([e.end for e in cv.ended if e.end is not None] +
                   [e.first for e in cv.events if e.reason in ("Killing", "BackOff") and e.first is not None],
@@ -152,14 +157,12 @@ def _restarts(c: Container, cv: ContainerView, p: Predicted, pod: Pod, at: float
         return _not_observed(c, p, at, Text(w.RESTARTS, {"n": m, "t": _r(at)}),
                              Text(w.RESTARTS, {"n": n, "t": _r(at)}))
     oom_seen = last is not None and last.reason == "OOMKilled"
-    if n == m and not (oom_seen and not any(e[2] == "OOMKilled" for e in p.exits_before(at))):
+    probe_killed = kills > len([k for k in p.probe_kills if k[0] <= at])
+    if n == m and not probe_killed and not (oom_seen and not any(e[2] == "OOMKilled" for e in p.exits_before(at))):
         return None
     predicted = Text(w.RESTARTS, {"n": m, "t": _r(at)})
     observed = Text(w.RESTARTS_LAST, {"n": n, "reason": last.reason or "?", "code": _r(last.exit_code)}) \
         if last is not None else Text(w.RESTARTS, {"n": n, "t": _r(at)})
-    killed = [e for e in cv.events if e.reason == "Killing"]
-    unhealthy = [e for e in cv.events if e.reason == "Unhealthy"]
-    probe = c.liveness_probe or c.startup_probe
     if oom_seen:
         code = last.exit_code if last and last.exit_code is not None else 137
         runs, how = _crash_runs(c, cv, last, n, code, True, at)
@@ -170,7 +173,7 @@ def _restarts(c: Container, cv: ContainerView, p: Predicted, pod: Pod, at: float
                           Text(w.OOM, {"c": c.name, "code": code, "repro": repro,
                                        "limit": Text(w.LIMIT, {"limit": limit}) if limit else ""}),
                           True, _entry(c.name, runs=runs))
-    if killed and unhealthy and probe is not None:
+    if probe_killed and probe is not None:
         kind = "liveness" if c.liveness_probe is not None else "startup"
         return Divergence(t_first, c.name, "liveness-kill", predicted, observed,
                           Text(w.LIVENESS, {"c": c.name, "detail": probe.detail,
