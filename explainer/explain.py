@@ -48,7 +48,7 @@ class PodReport:
     qos: Qos | None = None         # the QoS class the API server stores (docs/lifecycle-model.md §25)
     traffic: Traffic | None = None     # when a Service sends it requests (docs/lifecycle-model.md §27); None: nothing selects it
     rollout: Rollout | None = None     # a rollout of its workload (docs/lifecycle-model.md §26); None for kinds without one
-    observed: ObservedReport | None = None   # what the cluster shows (docs/lifecycle-model.md §34-§36); None: nothing pasted
+    observed: ObservedReport | None = None   # what the cluster shows (docs/lifecycle-model.md §34); None: nothing pasted
 
 
 @dataclass

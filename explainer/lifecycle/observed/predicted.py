@@ -3,7 +3,7 @@ was killed, became Ready, and how many restarts it had by a given moment.
 
 Read from the simulation's events before the crash-loop summary folds them (explain.py builds the
 observation report first); a fast-forwarded stretch (§7.6) has no events, but every event after it
-carries the restart count the jump reached, so `restarts_at` stays right.
+carries the restart count the jump reached, so `restarts_at` stays right (docs/lifecycle-model.md).
 """
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from ..errors import ManifestError
 from ..i18n import Text, gettext_noop as _
 from ..yamlload import Limits, load_documents
-from .model import SINCE, Observation, PodRow, Unread, When
+from .model import SINCE, EventObs, Observation, PodRow, Unread, When
 from .read_describe import DescribeReader
 from .read_events import DESCRIBE_HEADER, GET_HEADER, RULE, describe_event, get_event
 from .read_objects import read_documents
@@ -196,12 +196,11 @@ def _read_events_table(part: list[tuple[int, str]], obs: Observation, limits: Li
         stripped = text.strip()
         if not stripped or GET_HEADER.match(stripped) or RULE.match(stripped):
             continue
-        ev = get_event(text, source, lineno)
-        if ev is None:
-            ev = describe_event(text, None, source, lineno)
+        row = get_event(text, source, lineno)
+        ev = describe_event(text, None, source, lineno) if row is None else row
         if ev is None:
             unread(obs, lineno, text)
-        elif ev is not False:
+        elif isinstance(ev, EventObs):
             obs.events.append(ev)
 
 

@@ -45,8 +45,8 @@ class _Container:
     role: str
     line: int
     fields: dict = field(default_factory=dict)        # top-level keys of the container
-    state: dict | None = None
-    last: dict | None = None
+    state: dict[str, str] | None = None
+    last: dict[str, str] | None = None
 
     def build(self) -> ContainerObs:
         state = self.state or {}
@@ -173,7 +173,7 @@ class DescribeReader:
         assert c is not None
         if key in ("State", "Last State", "Last Termination State"):
             self.sub = "state" if key == "State" else "last"
-            block = {"": value.split()[0] if value else ""}
+            block: dict[str, str] = {"": value.split()[0] if value else ""}
             if self.sub == "state":
                 c.state = block
             else:
@@ -181,9 +181,9 @@ class DescribeReader:
             return True
         if self.sub in ("state", "last") and key in ("Reason", "Message", "Exit Code", "Signal", "Started",
                                                      "Finished"):
-            block = c.state if self.sub == "state" else c.last
-            if block is not None and key not in block and not (key == "Started" and value in ("True", "False")):
-                block[key] = value
+            found = c.state if self.sub == "state" else c.last
+            if found is not None and key not in found and not (key == "Started" and value in ("True", "False")):
+                found[key] = value
                 return True
         if key in _CONTAINER_KEYS:
             self.sub = _FREE.get(key)

@@ -102,10 +102,10 @@ def build(obs: Observation, name: str | None, spec: SpecInfo, roles: dict[str, s
     """The view of the observed Pod ``name`` (None: the paste names no Pod), its containers named as in
     ``spec`` (the manifest's, where the paste has none), ``roles`` mapping names to init/sidecar/app/ephemeral."""
     names_by_source: dict[int, set[str]] = {}
-    for item in [*obs.snapshots, *obs.events, *obs.rows]:
-        n = item.name if not isinstance(item, EventObs) else item.pod
+    for source, n in ([(s.source, s.name) for s in obs.snapshots] + [(e.source, e.pod) for e in obs.events]
+                      + [(r.source, r.name) for r in obs.rows]):
         if n:
-            names_by_source.setdefault(item.source, set()).add(n)
+            names_by_source.setdefault(source, set()).add(n)
 
     def mine(item_name: str | None, source: int) -> bool:
         if item_name is not None:
@@ -166,7 +166,7 @@ def build(obs: Observation, name: str | None, spec: SpecInfo, roles: dict[str, s
     if current is not None:
         cond = next((c for c in current.conditions if c.type == "Ready" and c.status == "True"), None)
         ready_at = clock.t(cond.since) if cond is not None else None
-    sources = sorted({x.source for x in [*snapshots, *events, *rows]})
+    sources = sorted({s.source for s in snapshots} | {e.source for e in events} | {r.source for r in rows})
     return PodView(name, sources, clock, current, rows, containers, seen_events, ended, columns, end, seen, ready_at)
 
 
