@@ -176,7 +176,7 @@ def _restarts(c: Container, cv: ContainerView, p: Predicted, pod: Pod, at: float
     if probe_killed and probe is not None:
         kind = "liveness" if c.liveness_probe is not None else "startup"
         return Divergence(t_first, c.name, "liveness-kill", predicted, observed,
-                          Text(w.LIVENESS, {"c": c.name, "detail": probe.detail,
+                          Text(w.LIVENESS, {"c": c.name, "kind": kind, "detail": probe.detail,
                                             "repro": Text(w.CAN_PROBE, {"kind": kind, "c": c.name})}),
                           True, _entry(c.name, failingProbes=[kind]))
     if last is not None and last.exit_code == 0:
@@ -209,7 +209,7 @@ def _not_observed(c: Container, p: Predicted, at: float, predicted: Text, observ
         return Divergence(t, c.name, "not-observed", predicted, observed,
                           Text(w.NOT_OBSERVED, {"c": c.name, "what": predicted, "observed": observed, "why": "",
                                                 "repro": Text(w.CANNOT_PROBE)}), False)
-    why = Text(w.ASSUMED, {"c": c.name, "why": "runSeconds"}) if p.assumed_run else ""
+    why = Text(w.ASSUMED, {"c": c.name, "why": p.assumed_why or "runSeconds"}) if p.assumed_run else ""
     return Divergence(t, c.name, "not-observed", predicted, observed,
                       Text(w.NOT_OBSERVED, {"c": c.name, "what": predicted, "observed": observed, "why": why,
                                             "repro": Text(w.CAN_FOREVER, {"c": c.name})}),

@@ -10,6 +10,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
+from ..i18n import Phrase
 from ..simulate import Simulation
 from ..trace import EventKind
 
@@ -25,6 +26,7 @@ class Predicted:
     pull_failed: float | None = None
     _counts: list[tuple[float, int]] = field(default_factory=list)             # (t, restart count then)
     assumed_run: bool = False        # its run time is a guess (the scenario does not say)
+    assumed_why: Phrase | None = None    # why the guess (the behaviour's own words)
 
     def restarts_at(self, t: float) -> int:
         """The container's restart count at ``t``: that of its last event at or before ``t``."""
@@ -69,6 +71,9 @@ def index(sim: Simulation) -> dict[str, Predicted]:
             p.not_ready.append(e.t)
         elif kind == EventKind.IMAGE_PULL_FAILED and p.pull_failed is None:
             p.pull_failed = e.t
+    for name, b in sim.behaviours.items():
+        if name in out and "runSeconds" in b.assumed:
+            out[name].assumed_why = b.assumed["runSeconds"]
     for name, count in sim.restart_counts.items():
         p = out.setdefault(name, Predicted(name))
         if not p._counts or p._counts[-1][1] != count:

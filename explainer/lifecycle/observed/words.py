@@ -25,8 +25,8 @@ OOM = _("{c} was killed by the kernel's OOM killer (reason OOMKilled, exit code 
         "the container's memory limit{limit}. The prediction has no such kill. Every kill is a restart, and "
         "the kubelet restarts it with back-off until CrashLoopBackOff. Raise resources.limits.memory, or make "
         "the program use less (a JVM's heap, a cache). {repro}")
-LIVENESS = _("{c} was killed by its liveness probe: the kubelet saw failed checks (Unhealthy) and killed it "
-             "(Killing), then restarted it. The prediction has the probe pass. A liveness probe that fails while "
+LIVENESS = _("{c} was killed by its {kind} probe: the kubelet saw failed checks (Unhealthy) and killed it "
+             "(Killing) to start it again. The prediction has the probe pass. A liveness probe that fails while "
              "the program is only slow or busy turns slowness into a crash loop: check what the probe calls "
              "({detail}), give the container a startupProbe, or raise failureThreshold. {repro}")
 COMPLETED = _("{c} exited with code 0 and was restarted: under restartPolicy Always the kubelet restarts a "
@@ -37,8 +37,8 @@ CRASHED = _("{c} exited with code {code} ({reason}) and was restarted; the predi
             "program fails: `kubectl logs --previous` shows its last run's output. {repro}")
 RESTARTED = _("{c} was restarted {n} times, the prediction {p} times. The paste does not say why (no last "
               "state, no events about it): `kubectl describe pod` shows the last termination. {repro}")
-NOT_OBSERVED = _("The prediction has {c} {what}, the cluster does not: {observed}. {why}{repro}")
-ASSUMED = _("The prediction's run time of {c} was a guess ({why}), and the cluster shows it wrong. ")
+NOT_OBSERVED = _("{c}: the prediction shows {what}, the cluster {observed}. {why}{repro}")
+ASSUMED = _("The prediction guessed how long {c} runs ({why}); the cluster shows otherwise. ")
 STILL_RUNNING = _("{c} was still running at {t} s; the prediction has it exit at {p} s. An init container that "
                   "waits (for a Service, a database) holds back every container after it, and the Pod shows "
                   "Init:{i}/{n} for as long as it waits. {repro}")
