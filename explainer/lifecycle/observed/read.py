@@ -62,8 +62,12 @@ def read_observed(texts: str | Sequence[str], limits: Limits = Limits()) -> Obse
 
 def _hint(args: str) -> str | None:
     words = args.split()
-    output = next((w for i, w in enumerate(words) if w.startswith(("-o", "--output")) or
-                   (i and words[i - 1] in ("-o", "--output"))), "")
+    output = ""
+    for i, w in enumerate(words):
+        if w in ("-o", "--output") and i + 1 < len(words):
+            output = words[i + 1]
+        elif w.startswith(("-o", "--output=")):
+            output = w
     structured = any(fmt in output for fmt in ("yaml", "json"))
     if words[0] == "describe":
         return "describe"
