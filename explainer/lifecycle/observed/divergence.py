@@ -23,6 +23,7 @@ from .view import ContainerView, Ended, PodView
 
 TOLERANCE = 10.0        # seconds a start or a Ready may differ before it is a divergence (whole-second, coarse ages)
 SLOW_PULL = 5.0         # an image pull this long or longer explains a late start
+COUNT_SLACK = 1         # restart counts this far apart, both crash-looping, differ by the timing of the back-off
 PULL_REASONS = ("ErrImagePull", "ImagePullBackOff", "InvalidImageName", "ErrImageNeverPull", "RegistryUnavailable")
 RUNTIME_REASONS = ("CreateContainerConfigError", "CreateContainerError", "RunContainerError", "ContainerCannotRun",
                    "PreStartHookError", "PostStartHookError")
@@ -62,7 +63,7 @@ def compare(view: PodView, pod: Pod, sim: Simulation, delete_at: float | None) -
         if cv is None or (cv.status is None and not cv.ended and not cv.events and cv.table_restarts is None):
             continue
         p = pred.get(c.name) or Predicted(c.name)
-        found = (_waiting(c, cv, p) or _restarts(c, cv, p, pod, at)
+        found = (_waiting(c, cv, p) or _restarts(c, cv, p, pod, at, moment)
                  or _runs(c, cv, p, _still_initializing(c, view, at), len(pod.init_containers), view, sim.until))
         if found is not None:
             out.append(found)
@@ -75,14 +76,27 @@ def compare(view: PodView, pod: Pod, sim: Simulation, delete_at: float | None) -
         out.append(deleted)
     if not out and view.columns is not None and view.end is not None and view.end <= sim.until:
         predicted = status_at(sim, view.end)
-        if predicted is not None and predicted != view.columns.status and not view.columns.status.startswith(
-                predicted.split(":")[0]):
+        if predicted is not None and _family(predicted) != _family(view.columns.status):
             out.append(Divergence(view.end, None, "status", Text(w.STATUS, {"status": predicted, "t": _r(at)}),
                                   Text(w.STATUS, {"status": view.columns.status, "t": _r(at)}),
                                   Text(w.STATUS_WHY, {"observed": view.columns.status, "t": _r(at),
                                                       "predicted": predicted, "repro": Text(w.CANNOT_STATUS)}),
                                   False))
     return sorted(out, key=lambda d: (d.t is None, d.t or 0.0))
+
+
+def _family(status: str) -> str:
+    """STATUS values that one moment or another of the same course shows (a crash loop is Running, Error,
+    CrashLoopBackOff and Completed by turns): only a different course is a divergence of its own."""
+    if status.startswith("Init:") or status == "PodInitializing":
+        return "initializing"
+    if status in ("Pending", "ContainerCreating", "SchedulingGated", "ErrImagePull", "ImagePullBackOff"):
+        return "starting"
+    if status in ("Terminating", "Unknown"):
+        return "stopping"
+    if status in ("Succeeded", "Failed", "Evicted", "DeadlineExceeded"):
+        return "done"
+    return "running"
 
 
 def _waiting(c: Container, cv: ContainerView, p: Predicted) -> Divergence | None:
@@ -139,7 +153,9 @@ def _crash_runs(c: Container, cv: ContainerView, last: Ended | None, n: int, cod
     return [run], Text(w.HOW_REPEAT)
 
 
-def _restarts(c: Container, cv: ContainerView, p: Predicted, pod: Pod, at: float) -> Divergence | None:
+def _restarts(c: Container, cv: ContainerView, p: Predicted, pod: Pod, at: float,
+              moment: float | None) -> Divergence | None:
+    """More (or fewer) restarts than predicted by ``at``, and why; ``moment`` is when the paste shows them."""
     n = _restart_count(cv)
     killed = [e for e in cv.events if e.reason == "Killing"]
     unhealthy = [e for e in cv.events if e.reason == "Unhealthy"]
@@ -153,16 +169,21 @@ def _restarts(c: Container, cv: ContainerView, p: Predicted, pod: Pod, at: float
     t_first = min([e.end for e in cv.ended if e.end is not None] +
                   [e.first for e in cv.events if e.reason in ("Killing", "BackOff") and e.first is not None],
                   default=None)
-    if n < m:
-        return _not_observed(c, p, at, Text(w.RESTARTS, {"n": m, "t": _r(at)}),
-                             Text(w.RESTARTS, {"n": n, "t": _r(at)}))
     oom_seen = last is not None and last.reason == "OOMKilled"
     probe_killed = kills > len([k for k in p.probe_kills if k[0] <= at])
-    if n == m and not probe_killed and not (oom_seen and not any(e[2] == "OOMKilled" for e in p.exits_before(at))):
+    oom_unpredicted = oom_seen and not any(e[2] == "OOMKilled" for e in p.exits_before(at))
+    # both restarting, for the same reason: a count one apart is the back-off's timing, not a difference
+    if n and m and abs(n - m) <= COUNT_SLACK and not probe_killed and not oom_unpredicted:
+        return None
+    shown = at if moment is None else moment
+    if n < m:
+        return _not_observed(c, p, at, Text(w.RESTARTS, {"n": m, "t": _r(at)}),
+                             Text(w.RESTARTS, {"n": n, "t": _r(shown)}))
+    if n == m and not probe_killed and not oom_unpredicted:
         return None
     predicted = Text(w.RESTARTS, {"n": m, "t": _r(at)})
     observed = Text(w.RESTARTS_LAST, {"n": n, "reason": last.reason or "?", "code": _r(last.exit_code)}) \
-        if last is not None else Text(w.RESTARTS, {"n": n, "t": _r(at)})
+        if last is not None else Text(w.RESTARTS, {"n": n, "t": _r(shown)})
     if oom_seen:
         code = last.exit_code if last and last.exit_code is not None else 137
         runs, how = _crash_runs(c, cv, last, n, code, True, at)
@@ -248,9 +269,9 @@ def _runs(c: Container, cv: ContainerView, p: Predicted, at: float, n_init: int,
         t_exit = ended_pred[-1][0]
         text = w.STILL_RUNNING if c.role == "init" else w.STILL_RUNNING_APP
         done = _finished_by(c, view, seen) if c.role == "init" else None
-        start = cv.running_since if cv.running_since is not None else (p.first_start() or 0.0)
-        if done is not None:      # it ended between `seen` and `done`: it ran at least until `seen`
-            seconds = max(1.0, round(seen - start))
+        start = p.first_start() or 0.0      # the run starts where the prediction starts it
+        if done is not None:      # it ended between `seen` and `done`: end it half-way, on the prediction's axis
+            seconds = max(1.0, round((seen + done) / 2 - start))
             repro = Text(w.CAN_RUN_ONCE, {"c": c.name, "seconds": f"{seconds:g}", "code": 0})
             fix = _entry(c.name, runSeconds=seconds, exitCode=0, runs=None)
         else:
@@ -276,9 +297,10 @@ def _runs(c: Container, cv: ContainerView, p: Predicted, at: float, n_init: int,
 
 def _start(c: Container, cv: ContainerView, p: Predicted) -> Divergence | None:
     starts = [e.first for e in cv.events if e.reason == "Started" and e.first is not None]
-    starts += [e.start for e in cv.ended if e.start is not None]
-    if cv.running_since is not None and (cv.status is None or not cv.status.restart_count):
-        starts.append(cv.running_since)
+    if not _restart_count(cv):      # no restart yet: the run it shows is its first
+        starts += [e.start for e in cv.ended if e.start is not None]
+        if cv.running_since is not None:
+            starts.append(cv.running_since)
     pred = p.first_start()
     if not starts or pred is None:
         return None
