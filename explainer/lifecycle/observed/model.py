@@ -10,10 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..i18n import Text
+from ..records import quick_init
 
 ABSOLUTE, AGO, SINCE = "absolute", "ago", "since"
 
 
+@quick_init   # the readers make one per row (records.py)
 @dataclass(frozen=True, slots=True)
 class When:
     kind: str                      # ABSOLUTE (Unix seconds) | AGO (seconds before the print) | SINCE (Pod's age)
@@ -99,6 +101,7 @@ class Snapshot:
         return self.init + self.apps + self.ephemeral
 
 
+@quick_init   # the readers make one per row (records.py)
 @dataclass(frozen=True, slots=True)
 class EventObs:
     """One event (or one merged series: ``count`` occurrences from ``first`` to ``last``)."""
@@ -115,6 +118,7 @@ class EventObs:
     line: int | None = None
 
 
+@quick_init   # the readers make one per row (records.py)
 @dataclass(frozen=True, slots=True)
 class PodRow:
     """A row of `kubectl get pod`: the columns as kubectl printed them."""
@@ -128,6 +132,7 @@ class PodRow:
     line: int | None = None
 
 
+@quick_init   # the readers make one per row (records.py)
 @dataclass(frozen=True, slots=True)
 class Unread:
     line: int

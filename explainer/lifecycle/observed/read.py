@@ -17,6 +17,8 @@ from ..i18n import Text, gettext_noop as _
 from ..yamlload import Limits, load_documents
 from .model import SINCE, EventObs, Observation, PodRow, Unread, When
 from .read_describe import DescribeReader
+from .read_bulk import (DESCRIBE_ROWS, GET_ROWS, GET_ROWS_NS, POD_ROWS, POD_ROWS_NS, Spans, pod_row, read_table,
+                        describe_event as bulk_describe_event, get_event as bulk_get_event)
 from .read_events import DESCRIBE_HEADER, GET_HEADER, RULE, describe_event, get_event
 from .read_objects import read_documents
 from .times import AGE_TEXT, parse_age
@@ -28,7 +30,15 @@ COMMAND = re.compile(r"\s*(?:\[[^\]]{0,200}\][#$%]\s*|[\w.@:~/\\-]{0,200}[$#%>]\
                      r"(?:sudo\s+)?(?:\S{0,200}/)?(?:kubectl(?:\.sh)?|oc|k)\s+(?P<args>" + _VERBS + r"\b.*)$")
 _PROMPT = re.compile(r"\s*(?:\$|PS [^>]{0,200}>)\s+\S")
 _FENCE = re.compile(r"\s*(?:```|~~~)[\w-]*\s*$")
-_CUT = re.compile(r"(\s*)(?:\.\.\.|\[\.\.\.\]|…)\s+(?=\S)")     # "... Normal Created ...": columns left out
+# "... Normal Created ...": columns left out at the start of a line (removed, the line kept)
+_CUT_ALL = re.compile(r"^([ \t]*)(?:\.\.\.|\[\.\.\.\]|…)[ \t]+(?=\S)", re.M)
+# the lines that may start or end a part: fences, commands and prompts, table headers, describe's first
+# lines and YAML's (each confirmed by its own pattern; every other line stays in the part it is in)
+_CANDIDATE = re.compile(r"^(?:[ \t]*(?:```|~~~|(?:NAMESPACE[ \t]+)?(?:NAME[ \t]+READY|LAST SEEN)\b|\$[ \t]|PS )"
+                        r"|(?:Name:|Init Containers:|Containers:|Ephemeral Containers:|Events:|Conditions:|State:|"
+                        r"Last State:)|(?:apiVersion|kind)[ \t]*:|\{[ \t]*$)", re.M)
+# commands are found by what they cannot do without: the word kubectl, or a prompt before oc or k
+_SHORT_COMMAND = re.compile(r"[ \t]*(?:sudo[ \t]+)?(?:oc|k)[ \t]")
 _YAML_START = re.compile(r"(?:---|\.\.\.)\s*$|(?:apiVersion|kind|items|metadata|status|spec|lastState|"
                          r"state|containerStatuses|initContainerStatuses|involvedObject|regarding|eventTime|"
                          r"conditions|phase)\s*:|\s*[{\[]\s*$|\s*\{\s*\"|\s*\"(?:kind|apiVersion|status)\"\s*:")
@@ -54,9 +64,11 @@ def read_observed(texts: str | Sequence[str], limits: Limits = Limits()) -> Obse
         return obs
     offset = 0
     for text in parts:
-        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-        _read_lines(lines, offset, obs, limits)
-        offset += len(lines)
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+        if "..." in text or "…" in text:
+            text = _CUT_ALL.sub(r"\1", text)
+        _Segmenter(text, offset, obs, limits).run()
+        offset += text.count("\n") + 1
     return obs
 
 
@@ -117,43 +129,93 @@ def _switch(kind: str, text: str) -> str | None:
     return None
 
 
-def _read_lines(lines: list[str], offset: int, obs: Observation, limits: Limits) -> None:
-    segments: list[tuple[str, list[tuple[int, str]]]] = []
-    current: tuple[str, list[tuple[int, str]]] | None = None
-    hint: str | None = None
-    for i, raw in enumerate(lines):
-        lineno = offset + i + 1
-        text = raw[:_LINE_CAP]
-        cut = _CUT.match(text)
-        if cut is not None:
-            text = cut.group(1) + text[cut.end():]
-        if _FENCE.match(text):
-            continue
-        command = COMMAND.match(text)
-        if command is not None or _PROMPT.match(text):
-            current, hint = None, _hint(command.group("args")) if command else None
-            continue
-        if current is not None:
-            other = _switch(current[0], text)
-            if other is not None and not (current[0] == other == "yaml"):
-                current = None
-                hint = other
-        if current is None:
-            if not text.strip():
+class _Segmenter:
+    """Splits one text into parts at the few lines that can start or end one (`_CANDIDATE`, found in one
+    scan), so the cost of a long part is the scan's, not a loop over its lines.  Where no part is open, the
+    lines are looked at one by one until one starts a part (or they are unread)."""
+
+    def __init__(self, text: str, offset: int, obs: Observation, limits: Limits) -> None:
+        self.text, self.offset, self.obs, self.limits = text, offset, obs, limits
+        self.kind: str | None = None
+        self.start = 0
+        self.hint: str | None = None
+        self.free = 0                       # where the text no part holds begins (while kind is None)
+        self.parts: list[tuple[str, int, int]] = []
+        self._at, self._line = 0, offset + 1    # a position and its line number, moved forward as asked
+
+    def line_of(self, pos: int) -> int:
+        if pos < self._at:
+            self._at, self._line = 0, self.offset + 1
+        self._line += self.text.count("\n", self._at, pos)
+        self._at = pos
+        return self._line
+
+    def _close(self, end: int) -> None:
+        if self.kind is not None:
+            self.parts.append((self.kind, self.start, end))
+            self.kind = None
+
+    def _scan(self, stop: int) -> None:
+        """The lines from ``free`` to ``stop`` while no part is open: the first that starts one opens it."""
+        pos = self.free
+        while self.kind is None and pos < stop:
+            end = self.text.find("\n", pos, stop)
+            end = stop if end < 0 else end
+            line = self.text[pos:min(end, pos + _LINE_CAP)]
+            if line.strip():
+                kind = self.hint or sniff(line)
+                self.hint = None
+                if kind is not None:
+                    self.kind, self.start = kind, pos
+                else:
+                    unread(self.obs, self.line_of(pos), line)
+            pos = end + 1
+        self.free = max(self.free, min(pos, stop))
+
+    def _candidates(self) -> list[int]:
+        """Where the lines that may start or end a part begin, in order."""
+        text = self.text
+        found = {m.start() for m in _CANDIDATE.finditer(text)}
+        for needle in ("kubectl", "$", "#", "%", ">"):      # str.find runs in C: a pass over the text each
+            at = text.find(needle)
+            while at >= 0:
+                if needle == "kubectl" or _SHORT_COMMAND.match(text, at + 1):
+                    found.add(text.rfind("\n", 0, at) + 1)
+                at = text.find(needle, at + 1)
+        return sorted(found)
+
+    def run(self) -> None:
+        text = self.text
+        for ls in self._candidates():
+            le = text.find("\n", ls)
+            le = len(text) if le < 0 else le
+            line = text[ls:min(le, ls + _LINE_CAP)]
+            if self.kind is None:
+                self._scan(ls)
+            command = COMMAND.match(line)
+            if _FENCE.match(line) or command is not None or _PROMPT.match(line):
+                self._close(ls)
+                if command is not None or not _FENCE.match(line):
+                    self.hint = _hint(command.group("args")) if command is not None else None
+                self.free = le + 1
                 continue
-            kind = hint or sniff(text)
-            hint = None
-            if kind is None:
-                unread(obs, lineno, text)
+            if self.kind is not None:
+                other = _switch(self.kind, line)
+                if other is not None and not (self.kind == other == "yaml"):
+                    self._close(ls)
+                    self.kind, self.start = other, ls
                 continue
-            current = (kind, [])
-            segments.append(current)
-        current[1].append((lineno, text))
-    for kind, part in segments:
-        while part and not part[-1][1].strip():
-            part.pop()
-        if part:
-            _READERS[kind](part, obs, limits)
+            if ls >= self.free:        # a line that may start a part, where none is open
+                self.free = ls
+                self._scan(le + 1)
+        if self.kind is None:
+            self._scan(len(text))
+        self._close(len(text))
+        for kind, start, end in self.parts:
+            body = text[start:end].rstrip()
+            if body.strip():
+                first = self.line_of(start)
+                _READERS[kind](first, first + body.count("\n"), body, self.obs, self.limits)
 
 
 def unread(obs: Observation, lineno: int, text: str) -> None:
@@ -163,30 +225,45 @@ def unread(obs: Observation, lineno: int, text: str) -> None:
         obs.unread_more += 1
 
 
-def _read_yaml(part: list[tuple[int, str]], obs: Observation, limits: Limits) -> None:
-    first, last = part[0][0], part[-1][0]
-    text = "\n".join(t for _, t in part)
+def _read_yaml(first: int, last: int, body: str, obs: Observation, limits: Limits) -> None:
     try:
-        docs = load_documents(text, limits)
+        docs = load_documents(body, limits)
     except ManifestError as exc:
         record = exc.records[0]
         obs.notes.append(Text(_("Lines {first} to {last} look like YAML or JSON but cannot be read: {problem}"),
                               {"first": first, "last": last, "problem": record.translatable}))
-        for lineno, t in part:
+        for i, t in enumerate(body.split("\n")):
             if t.strip():
-                unread(obs, lineno, t)
+                unread(obs, first + i, t[:_LINE_CAP])
         return
     if not read_documents([d.data for d in docs], obs, first, last, first - 1):
         obs.notes.append(Text(_("Lines {first} to {last} hold YAML that is neither a Pod with its status, an "
                                 "Event nor a part of a Pod's status."), {"first": first, "last": last}))
-        unread(obs, first, part[0][1])
+        unread(obs, first, body.split("\n", 1)[0][:_LINE_CAP])
 
 
-def _read_describe(part: list[tuple[int, str]], obs: Observation, limits: Limits) -> None:
-    source = obs.add_source("describe", part[0][0], part[-1][0])
+_NEXT_POD = re.compile(r"^[ \t]*Name:[ \t]+\S", re.M)
+
+
+def _read_describe(first: int, last: int, body: str, obs: Observation, limits: Limits) -> None:
+    """Line by line, but the Events table in bulk (read_bulk.py) up to the next Pod's "Name:"."""
+    source = obs.add_source("describe", first, last)
     reader = DescribeReader(source)
-    for lineno, text in part:
-        reader.feed(lineno, text)
+    spans = Spans(source)
+    pos, line = 0, first
+    while pos < len(body):
+        end = body.find("\n", pos)
+        end = len(body) if end < 0 else end
+        reader.feed(line, body[pos:min(end, pos + _LINE_CAP)])
+        pos, line = end + 1, line + 1
+        if reader.section == "events" and pos < len(body):
+            stop_at = _NEXT_POD.search(body, pos)
+            stop = len(body) if stop_at is None else stop_at.start()
+            block = body[pos:stop]
+            read_table(DESCRIBE_ROWS, block, line, bulk_describe_event, spans, source,
+                       lambda n, t: reader.feed(n, t[:_LINE_CAP]), reader.pod_events.append)
+            line += block.count("\n")
+            pos = stop
     reader.finish()
     obs.snapshots.extend(reader.snapshots)
     obs.events.extend(reader.events)
@@ -194,12 +271,16 @@ def _read_describe(part: list[tuple[int, str]], obs: Observation, limits: Limits
         unread(obs, u.line, u.text)
 
 
-def _read_events_table(part: list[tuple[int, str]], obs: Observation, limits: Limits) -> None:
-    source = obs.add_source("events-table", part[0][0], part[-1][0])
-    for lineno, text in part:
+def _read_events_table(first: int, last: int, body: str, obs: Observation, limits: Limits) -> None:
+    source = obs.add_source("events-table", first, last)
+    head = body.split("\n", 1)[0]
+    pattern = GET_ROWS_NS if head.strip().startswith("NAMESPACE") else GET_ROWS
+
+    def slow(lineno: int, text: str) -> None:
+        text = text[:_LINE_CAP]
         stripped = text.strip()
-        if not stripped or GET_HEADER.match(stripped) or RULE.match(stripped):
-            continue
+        if GET_HEADER.match(stripped) or RULE.match(stripped):
+            return
         row = get_event(text, source, lineno)
         ev = describe_event(text, None, source, lineno) if row is None else row
         if ev is None:
@@ -207,24 +288,28 @@ def _read_events_table(part: list[tuple[int, str]], obs: Observation, limits: Li
         elif isinstance(ev, EventObs):
             obs.events.append(ev)
 
+    read_table(pattern, body, first, bulk_get_event, Spans(source), source, slow, obs.events.append)
 
-def _read_pod_table(part: list[tuple[int, str]], obs: Observation, limits: Limits) -> None:
-    source = obs.add_source("pod-table", part[0][0], part[-1][0])
-    namespaced = False
-    for lineno, text in part:
-        header = POD_HEADER.match(text)
-        if header is not None:
-            namespaced = bool(header.group(1))
-            continue
+
+def _read_pod_table(first: int, last: int, body: str, obs: Observation, limits: Limits) -> None:
+    source = obs.add_source("pod-table", first, last)
+    head = POD_HEADER.match(body.split("\n", 1)[0])
+    pattern = POD_ROWS_NS if head is not None and head.group(1) else POD_ROWS
+
+    def slow(lineno: int, text: str) -> None:
+        text = text[:_LINE_CAP]
+        if POD_HEADER.match(text):
+            return
         m = POD_ROW.match(text)
-        if m is None or bool(m.group("ns")) != namespaced and namespaced:
-            if text.strip():
-                unread(obs, lineno, text)
-            continue
-        age = parse_age(m.group("age"))
+        age = parse_age(m.group("age")) if m is not None else None
+        if m is None:
+            unread(obs, lineno, text)
+            return
         obs.rows.append(PodRow(source, m.group("name"), m.group("ready"), m.group("status"),
                                " ".join(m.group("restarts").split()),
                                When(SINCE, age[0], source, age[1]) if age else None, lineno))
+
+    read_table(pattern, body, first, pod_row, Spans(source, SINCE), source, slow, obs.rows.append)
 
 
 _READERS = {"yaml": _read_yaml, "describe": _read_describe, "events-table": _read_events_table,

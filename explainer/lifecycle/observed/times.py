@@ -12,7 +12,7 @@ import re
 from datetime import datetime, timezone
 
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86_400, "y": 365 * 86_400}
-_AGE = re.compile(r"(\d{1,9})([smhdy])")
+_AGE_WHOLE = re.compile(r"(\d{1,9})([smhdy])(?:(\d{1,9})([smhdy]))?(?:(\d{1,9})([smhdy]))?")
 AGE_TEXT = r"(?:\d{1,9}[smhdy]){1,3}"          # the shape of one age, for the readers' patterns
 _MONTHS = {m: i for i, m in enumerate(("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct",
                                        "Nov", "Dec"), 1)}
@@ -59,20 +59,14 @@ def human_duration(seconds: float) -> str:
 def parse_age(text: str) -> tuple[float, float] | None:
     """("15m") -> (900.0, 60.0): the least number of seconds the age stands for, and the width of the
     range (the true age is in [least, least + width)).  None for anything that is not an age."""
-    text = text.strip()
-    if text in ("0s", "<invalid>"):
-        return (0.0, 1.0)
-    if not text or len(text) > 24:
-        return None
-    total, pos, unit = 0, 0, 1
-    for m in _AGE.finditer(text):
-        if m.start() != pos:
-            return None
-        unit = _UNITS[m.group(2)]
-        total += int(m.group(1)) * unit
-        pos = m.end()
-    if pos != len(text) or pos == 0:
-        return None
+    m = _AGE_WHOLE.fullmatch(text.strip())
+    if m is None:
+        return (0.0, 1.0) if text.strip() == "<invalid>" else None
+    total, unit = 0, 1
+    for i in (1, 3, 5):
+        if m.group(i) is not None:
+            unit = _UNITS[m.group(i + 1)]
+            total += int(m.group(i)) * unit
     return float(total), float(unit)
 
 
