@@ -6,12 +6,14 @@ over its text plus a little per row (`make bench`, docs/lifecycle-model.md §34)
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from typing import TypeVar
 
 from .model import AGO, SINCE, EventObs, PodRow, When
 from .read_events import _OLD_REASONS
 from .times import parse_age
 
+T = TypeVar("T")
 _SPAN = r"[^\s(]{1,24}+(?: \(x\d{1,9}+ (?:over|from|starting) [^\s)]{1,24}+\))?"
 # LAST SEEN TYPE REASON OBJECT MESSAGE (get events, kubectl events); a NAMESPACE column first, or not
 GET_ROWS = re.compile(rf"^[ \t]*+({_SPAN})[ \t]++(Normal|Warning)[ \t]++(\S{{1,128}}+)[ \t]++(\S{{1,300}}+)[ \t]*+"
@@ -57,27 +59,6 @@ class Spans:
         return found
 
 
-def rows(pattern: re.Pattern[str], text: str, first_line: int) -> Iterator[tuple[int, tuple[str, ...] | None, str]]:
-    """(line, groups, line text) of each line of ``text``: the groups where ``pattern`` (anchored at line
-    starts) took the line whole, None for a line it did not take; blank lines are left out."""
-    line, pos = first_line, 0
-    for m in pattern.finditer(text):
-        start = m.start()
-        if start > pos:                  # whole lines the scan did not take, each ending in a newline
-            for gap in text[pos:start].split("\n")[:-1]:
-                if gap.strip():
-                    yield line, None, gap
-                line += 1
-        yield line, m.groups(), m.group()
-        line += 1
-        pos = m.end() + 1
-    if pos < len(text):
-        for gap in text[pos:].split("\n"):
-            if gap.strip():
-                yield line, None, gap
-            line += 1
-
-
 def get_event(groups: tuple[str, ...], spans: Spans, source: int, line: int) -> EventObs | None | bool:
     """A `get events` row taken by the loose scan: the event, False for one about another kind of object,
     None when a token is not what it should be (the line reader then reads the line)."""
@@ -111,9 +92,8 @@ def pod_row(groups: tuple[str, ...], spans: Spans, source: int, line: int) -> Po
     return PodRow(source, name, ready, status, " ".join(restarts.split()), found[0], line)
 
 
-def read_table(pattern: re.Pattern[str], text: str, first_line: int, build: Callable[..., object],
-               spans: Spans, source: int, slow: Callable[[int, str], None],
-               add: Callable[[object], None]) -> None:
+def read_table(pattern: re.Pattern[str], text: str, first_line: int, build: Callable[..., T | None | bool],
+               spans: Spans, source: int, slow: Callable[[int, str], None], add: Callable[[T], None]) -> None:
     """Every row of ``text``: built fast where the scan took it, else handed to ``slow`` (line, text)."""
     line, pos = first_line, 0
     for m in pattern.finditer(text):
@@ -126,7 +106,7 @@ def read_table(pattern: re.Pattern[str], text: str, first_line: int, build: Call
         made = build(m.groups(), spans, source, line)
         if made is None:
             slow(line, m.group())
-        elif made is not False:
+        elif made is not False and made is not True:
             add(made)
         line += 1
         pos = m.end() + 1
