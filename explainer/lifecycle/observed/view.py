@@ -157,7 +157,9 @@ def build(obs: Observation, name: str | None, spec: SpecInfo, roles: dict[str, s
     last_row = max(rows, key=lambda r: (clock.t(r.age) if r.age else -1.0, r.line or 0)) if rows else None
     row_t = clock.t(last_row.age) if last_row is not None else None
     if current is not None and current.kind != "fragment" and (row_t is None or seen is None or seen >= row_t):
-        columns = print_pod(current, current.spec or spec, printed)
+        # "(10s ago)" only where the moment kubectl printed is known: a describe's events count back from it
+        now = clock.start + anchor if anchor is not None and clock.start is not None else None
+        columns = print_pod(current, current.spec or spec, now)
     elif last_row is not None:
         columns = Columns(last_row.ready, last_row.status, last_row.restarts)
     row_times = [t for t in (clock.t(r.age) for r in rows) if t is not None]

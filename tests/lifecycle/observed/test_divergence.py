@@ -93,3 +93,62 @@ def test_matching_observation_has_no_divergence_and_the_kubectl_columns() -> Non
     assert obs.divergences == [] and (obs.columns.ready, obs.columns.status, obs.columns.restarts) == (
         "1/1", "Running", "0")
     assert [s.kind for s in obs.sources] == ["pod"]
+
+
+def test_restarts_say_how_long_ago_when_the_paste_says_when_it_was_printed() -> None:
+    """A describe's events count back from when it was printed: Start Time plus the Scheduled event's age
+    is that moment, so RESTARTS is printPod's "N (X ago)"; an object alone does not say it."""
+    describe = """Name:         liveness-exec
+Start Time:   Wed, 01 May 2024 10:00:00 +0000
+Status:       Running
+Containers:
+  liveness:
+    State:          Running
+      Started:      Wed, 01 May 2024 10:10:10 +0000
+    Last State:     Terminated
+      Reason:       Error
+      Exit Code:    137
+      Started:      Wed, 01 May 2024 10:08:40 +0000
+      Finished:     Wed, 01 May 2024 10:09:25 +0000
+    Ready:          True
+    Restart Count:  4
+Events:
+  Type    Reason     Age   From               Message
+  ----    ------     ----  ----               -------
+  Normal  Scheduled  12m   default-scheduler  Successfully assigned default/liveness-exec to node01
+"""
+    manifest = (MANIFESTS / "liveness-exec.yaml").read_text(encoding="utf-8")
+    columns = explain(manifest, observed=describe).pods[0].observed.columns
+    assert (columns.ready, columns.status, columns.restarts) == ("1/1", "Running", "4 (2m35s ago)")
+    from_object = explain(paste("debug-running-pod-yaml.txt").replace("restartCount: 0", "restartCount: 2")
+                          .replace("lastState: {}", "lastState: {terminated: {exitCode: 1, finishedAt: "
+                                                    "'2022-02-17T21:51:03Z'}}"))
+    assert from_object.pods[0].observed.columns.restarts == "2"
+
+
+def test_a_workloads_pod_is_found_by_its_name_and_the_others_are_named() -> None:
+    deployment = """apiVersion: apps/v1
+kind: Deployment
+metadata: {name: nginx-deployment}
+spec:
+  selector: {matchLabels: {app: nginx}}
+  template:
+    metadata: {labels: {app: nginx}}
+    spec:
+      containers: [{name: nginx, image: nginx}]
+"""
+    pastes = [paste("debug-running-pod-get-pods.txt"), paste("debug-running-pod-old-describe.txt")]
+    report = explain(deployment, observed=pastes).pods[0]
+    assert report.observed.name == "nginx-deployment-1370807587-fz9sd"     # the described one
+    notes = [str(n) for n in report.notes]
+    assert any("other Pods of the same workload" in n and "nginx-deployment-1006230814-6winp" in n for n in notes)
+    assert report.observed.columns.status == "Pending"
+
+
+def test_a_paste_about_another_pod_in_a_manifest_of_several_is_nobodys() -> None:
+    two = "\n---\n".join(f"apiVersion: v1\nkind: Pod\nmetadata: {{name: {n}}}\nspec:\n  containers: "
+                         f"[{{name: c, image: nginx}}]" for n in ("a", "b"))
+    expl = explain(two, observed=paste("probes-get-pod.txt"))
+    for pod in expl.pods:
+        assert pod.observed.view is None and pod.observed.divergences == []
+        assert any("Nothing in the observed output is about this Pod" in str(n) for n in pod.notes)
