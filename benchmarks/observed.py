@@ -86,7 +86,7 @@ def bench_observed(paired: Callable[..., Any], goal: Callable[..., bool]) -> boo
               paired(lambda: read_observed(text), lambda: explain(manifest), 11), 2)
     same = explain(manifest, observed=text).pods[0].observed.scenario     # the two hours the paste shows
     hours = paired(lambda: read_observed(text), lambda: explain(manifest, same), 11)
-    print(f"  {'the same, against explain() over the paste's two hours (info)':62} {hours}")
+    print(f"  {'the same, against explain() over the two hours it shows (info)':62} {hours}")
     both = paired(lambda: explain(manifest, observed=text), lambda: explain(manifest), 7)
     print(f"  {'explain() with the paste / explain() alone (for information)':62} {both}")
     return ok
