@@ -367,7 +367,9 @@ def _deleted(view: PodView, delete_at: float | None) -> Divergence | None:
     fix: dict[str, Any] = {"deleteGracePeriodSeconds": grace}
     if t is not None:
         fix["deleteAt"] = t
+    target = next((c for c in snap.conditions if c.type == "DisruptionTarget" and c.status == "True"), None)
+    why = Text(w.DISRUPTION, {"reason": target.reason or "?"}) if target is not None else ""
     return Divergence(t, None, "deleted", Text(w.NO_DELETION), Text(w.DELETED, {"t": _r(t)}),
-                      Text(w.DELETED_WHY, {"t": _r(t), "grace": grace,
+                      Text(w.DELETED_WHY, {"t": _r(t), "grace": grace, "why": why,
                                            "repro": Text(w.CAN_DELETE, {"t": _r(t), "grace": grace})}),
                       t is not None, fix if t is not None else {})

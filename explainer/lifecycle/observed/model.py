@@ -96,6 +96,7 @@ class Snapshot:
     spec: SpecInfo | None = None
     line: int | None = None
     owner: str | None = None       # "ReplicaSet/web-7d4b9c" (metadata.ownerReferences, describe's Controlled By)
+    uid: str | None = None         # metadata.uid: a Pod recreated under the same name has another
 
     def containers(self) -> tuple[ContainerObs, ...]:
         return self.init + self.apps + self.ephemeral
@@ -116,6 +117,7 @@ class EventObs:
     last: When | None
     message: str = ""
     line: int | None = None
+    uid: str | None = None         # involvedObject.uid / regarding.uid, where the paste has it
 
 
 @quick_init   # the readers make one per row (records.py)

@@ -115,7 +115,7 @@ def snapshot(obj: Any, source: int, kind: str = "pod", offset: int = 0) -> Snaps
         apps=tuple(container_status(c, "app", offset) for c in _list(status.get("containerStatuses"))),
         ephemeral=tuple(container_status(c, "ephemeral", offset)
                         for c in _list(status.get("ephemeralContainerStatuses"))),
-        spec=spec_info(obj.get("spec")), line=_line(obj, offset), owner=owner)
+        spec=spec_info(obj.get("spec")), line=_line(obj, offset), owner=owner, uid=_str(meta.get("uid")))
 
 
 def event(obj: Any, source: int, offset: int = 0) -> EventObs | None:
@@ -139,7 +139,8 @@ def event(obj: Any, source: int, offset: int = 0) -> EventObs | None:
         m = _FIELD_PATH.match(path)
         container = m.group(2) if m else None
     return EventObs(source, _str(about.get("name")), reason, _str(obj.get("type")), container, max(count, 1),
-                    first, last, _str(obj.get("message")) or _str(obj.get("note")) or "", _line(obj, offset))
+                    first, last, _str(obj.get("message")) or _str(obj.get("note")) or "", _line(obj, offset),
+                    _str(about.get("uid")))
 
 
 def extent(obj: Any) -> tuple[int, int]:

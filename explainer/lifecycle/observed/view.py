@@ -113,7 +113,9 @@ def build(obs: Observation, name: str | None, spec: SpecInfo, roles: dict[str, s
         return names_by_source.get(source, set()) <= ({name} if name else set())
 
     snapshots = [s for s in obs.snapshots if mine(s.name, s.source)]
-    events = [e for e in obs.events if mine(e.pod, e.source)]
+    uids = {s.uid for s in snapshots if s.uid}
+    # filtered by involvedObject.uid too, where both say it: a Pod recreated under its name (a StatefulSet's)
+    events = [e for e in obs.events if mine(e.pod, e.source) and not (uids and e.uid and e.uid not in uids)]
     rows = [r for r in obs.rows if mine(r.name, r.source)]
     single = next(iter(roles)) if len(roles) == 1 else None
     terminations = list(obs.terminations) if name is None or len(observed_names(obs)) <= 1 else []

@@ -60,7 +60,9 @@ PULL_FAILED = _("{c} could not get its image ({reason}): a wrong name or tag, a 
 CANNOT_START = _("{c} is waiting with {reason}: the runtime could not create or start it (a missing ConfigMap or "
                  "Secret key, a command that does not exist). {repro}")
 DELETED_WHY = _("The Pod was deleted at about {t} s (its deletionTimestamp is set, grace period {grace} s); the "
-                "scenario has no deletion. {repro}")
+                "scenario has no deletion.{why} {repro}")
+DISRUPTION = _(" Its DisruptionTarget condition says why: {reason} (a preemption, an eviction, the node's "
+               "shutdown or a taint).")
 STATUS_WHY = _("kubectl shows {observed} at {t} s, the prediction {predicted}. {repro}")
 READY_UNEXPECTED = _("The prediction has {c} never Ready, the cluster shows it Ready: the model reads a probe "
                      "that cannot pass where the cluster's passes. {repro}")
