@@ -152,3 +152,28 @@ def test_a_paste_about_another_pod_in_a_manifest_of_several_is_nobodys() -> None
     for pod in expl.pods:
         assert pod.observed.view is None and pod.observed.divergences == []
         assert any("Nothing in the observed output is about this Pod" in str(n) for n in pod.notes)
+
+
+def test_events_of_an_earlier_pod_of_the_same_name_are_left_out() -> None:
+    """A StatefulSet's db-0 recreated: its events carry the new uid; the old Pod's are not its."""
+    import json as _json
+    pod = _json.loads(CASES["deleted"][1])
+    pod["metadata"]["uid"] = "new-uid"
+    pod["metadata"].pop("deletionTimestamp")
+    events = [{"apiVersion": "v1", "kind": "Event", "reason": "Killing", "type": "Normal",
+               "involvedObject": {"kind": "Pod", "name": "web", "uid": uid, "fieldPath": "spec.containers{app}"},
+               "firstTimestamp": "2024-05-01T10:00:30Z", "lastTimestamp": "2024-05-01T10:00:30Z"}
+              for uid in ("old-uid", "new-uid")]
+    observed = _json.dumps(pod) + "\n---\n" + _json.dumps({"apiVersion": "v1", "kind": "List", "items": events})
+    report = explain(CASES["deleted"][0], observed=observed).pods[0].observed
+    assert [(e.reason, e.first) for e in report.view.events] == [("Killing", 30.0)]
+
+
+def test_a_deletion_names_the_disruption_target_reason() -> None:
+    import json as _json
+    pod = _json.loads(CASES["deleted"][1])
+    pod["status"]["conditions"] = [{"type": "DisruptionTarget", "status": "True", "reason": "EvictionByEvictionAPI"}]
+    report = explain(CASES["deleted"][0], observed=_json.dumps(pod)).pods[0].observed
+    (d,) = report.divergences
+    assert (d.kind, d.t, d.scenario) == ("deleted", 60.0, {"deleteAt": 60.0, "deleteGracePeriodSeconds": 30})
+    assert "DisruptionTarget condition says why: EvictionByEvictionAPI" in str(d.explanation)
