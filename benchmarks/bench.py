@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 import yaml
 
+from benchmarks.observed import bench_observed
 from benchmarks.pods import generated_pod
 from explainer.explain import explain
 
@@ -125,6 +126,7 @@ def main() -> int:
     ok &= bench_server(LIFECYCLE_DEMO.read_text(encoding="utf-8"))
     ok &= bench_hostile()
     ok &= bench_bounded_cost()
+    ok &= bench_observed(paired, goal)
     if CORPUS.is_dir():
         files = sorted(p for p in CORPUS.rglob("*.y*ml"))
         texts = [p.read_text(encoding="utf-8", errors="replace") for p in files]

@@ -81,6 +81,8 @@ def pod_to_dict(r: PodReport) -> dict[str, Any]:
             "dependencies": [{"container": dep.container, "waitsFor": dep.waits_for, "condition": dep.condition,
                               "guaranteed": dep.guaranteed} for dep in sim.dependencies],
         })
+    if r.observed is not None:   # only when kubectl's output was given (docs/lifecycle-model.md §34)
+        out["observed"] = r.observed.jsonable()
     return out
 
 

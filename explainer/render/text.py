@@ -83,6 +83,9 @@ def pod_as_text(r: PodReport, style: TextStyle = PLAIN) -> list[str]:
     lines.append(f"  {'t':>8}  {'STATUS':24} {'READY':6} {'RESTARTS':8} PHASE      Ready")
     for p in sim.timeline:
         lines.append(f"  {_secs(p.t):>8}  {p.status:24} {p.ready_count:6} {p.restarts:<8} {p.phase:10} {p.ready}")
+    if r.observed is not None:   # only when kubectl's output was given: loaded then (the CLI starts lean)
+        from .observed_text import observed_as_text
+        lines.extend(observed_as_text(r.observed, style))
     lines.extend(_sharing_and_pitfalls(r, style))
     if r.rollout is not None:
         lines.extend(rollout_as_text(r.rollout, style))

@@ -12,6 +12,8 @@ from explainer.lifecycle.trace import EVENT_TYPES
 from explainer.render.jsonable import SCHEMA_VERSION
 from explainer.web.openapi_rollout import rollout_schemas
 
+from explainer.web.openapi_observed import observed_schema
+
 ERROR_KINDS = ["syntax", "structure", "validation", "schema", "limit", "scenario", "input", "schema-only"]
 ROLES = ["init", "sidecar", "app", "ephemeral"]
 SEVERITIES = ["error", "warning", "info"]
@@ -20,10 +22,11 @@ DESCRIPTION = """\
 Explain Kubernetes Pod manifests (how the kubelet starts, runs and stops the Pod) and store
 them as permalinks.
 
-**Bodies.** JSON objects `{manifest, scenario, kubernetesVersion}`: `manifest` is the YAML or
+**Bodies.** JSON objects `{manifest, scenario, kubernetesVersion, observed}`: `manifest` is the YAML or
 JSON text of a Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job or CronJob (several
 documents allowed); `scenario` is the what-if document as an object or as YAML text;
-`kubernetesVersion` is one of the supported minor versions. A form body
+`kubernetesVersion` is one of the supported minor versions; `observed` (optional) is kubectl's
+output, which each Pod's `observed` compares with the prediction. A form body
 (`application/x-www-form-urlencoded`) with the same field names works too.
 
 **Bad input versus an invalid Pod.** `POST /api/v1/explain` answers **400** when the input
@@ -63,6 +66,10 @@ def _obj(required: list[str], properties: dict[str, Any], **extra: Any) -> dict[
 STR, INT, NUM, BOOL = {"type": "string"}, {"type": "integer"}, {"type": "number"}, {"type": "boolean"}
 NSTR, NINT = _nullable(STR), _nullable(INT)
 VERSION = {"type": "string", "enum": list(d.SUPPORTED_VERSIONS), "default": d.DEFAULT_VERSION}
+OBSERVED_TEXT = {"type": "string", "description": "What the cluster shows, compared with the prediction: kubectl's "
+                                                  "output pasted as it is (get pod -o yaml|json, get events, "
+                                                  "describe pod, get pod; several together). Each Pod of the answer "
+                                                  "gets observed; a manifest with a status is its own."}
 
 
 def _schemas() -> dict[str, Any]:
@@ -89,7 +96,8 @@ def _schemas() -> dict[str, Any]:
         "ExplainRequest": _obj(["manifest"], {
             "manifest": {"type": "string", "description": "YAML or JSON text of the manifest."},
             "scenario": _ref("Scenario"),
-            "kubernetesVersion": VERSION}),
+            "kubernetesVersion": VERSION,
+            "observed": OBSERVED_TEXT}),
         "PermalinkRequest": {"allOf": [_ref("ExplainRequest"), {"type": "object", "properties": {
             "secrets": {"type": "string", "enum": ["redact", "keep"],
                         "description": "What to do when the manifest seems to hold credentials: store it "
@@ -107,7 +115,9 @@ def _schemas() -> dict[str, Any]:
             "created": {"type": "string", "format": "date-time"},
             "url": {"type": "string", "format": "uri"},
             "manifest": STR, "scenario": _nullable({"type": "object"}), "kubernetesVersion": VERSION,
-            "redacted": BOOL, "explanation": _ref("Explanation"),
+            "redacted": BOOL, "observed": _nullable({**OBSERVED_TEXT, "description": "the observed output stored "
+                                                                               "with the link"}),
+            "explanation": _ref("Explanation"),
             "left": {"type": "string", "description": "compare: the permalink of the first manifest"},
             "right": {"type": "string", "description": "compare: the permalink of the second manifest"},
             "leftUrl": NSTR, "rightUrl": NSTR,
@@ -163,9 +173,12 @@ def _schemas() -> dict[str, Any]:
             "rollout": {"anyOf": [{"type": "null"}, _ref("Rollout")],
                         "description": "Deployments, StatefulSets and DaemonSets: kubectl rollout restart as the "
                                        "controller does it; null for other kinds and for Pods not admitted"},
+
+            "observed": _ref("Observed"),
             "endTime": NUM, "until": NUM, "truncated": BOOL,
             "dependencies": {"type": "array", "items": _obj(["container", "waitsFor", "condition", "guaranteed"], {
                 "container": STR, "waitsFor": STR, "condition": STR, "guaranteed": BOOL})}}),
+        "Observed": observed_schema(),
         "Container": _obj(["name", "role"], {
             "name": STR, "role": {"type": "string", "enum": ROLES}, "index": NINT, "image": NSTR,
             "line": NINT, "path": NSTR, "target": NSTR,
@@ -226,7 +239,7 @@ def _body(schema: str, form_schema: dict[str, Any] | None = None) -> dict[str, A
 
 
 _FORM = _obj(["manifest"], {"manifest": STR, "scenario": {"type": "string", "description": "YAML text"},
-                            "kubernetesVersion": VERSION})
+                            "kubernetesVersion": VERSION, "observed": OBSERVED_TEXT})
 _PID = {"name": "id", "in": "path", "required": True, "schema": {"type": "string"},
         "description": "The permalink's id (the last part of /p/<id>/ or /c/<id>/)."}
 _COMMON = {"405": _error("Method not allowed (the Allow header lists the right ones)."),
