@@ -12,7 +12,6 @@ from explainer.lifecycle.trace import EVENT_TYPES
 from explainer.render.jsonable import SCHEMA_VERSION
 from explainer.web.openapi_observed import observed_schema
 from explainer.web.openapi_rollout import rollout_schemas
-# import observed_schema
 
 ERROR_KINDS = ["syntax", "structure", "validation", "schema", "limit", "scenario", "input", "schema-only"]
 ROLES = ["init", "sidecar", "app", "ephemeral"]
