@@ -157,8 +157,10 @@ def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[Error
         report.notes.extend(report.simulation.notes)
     debug = tuple(report.simulation.debug_containers) if report.simulation else ()
     report.sharing = analyse_sharing(adm.pod, debug)
-    found = run_rules(RuleContext(adm.pod, version, dict(sc.feature_gates), sc, report.simulation,
-                                  report.sharing, services, report.qos), disabled)
+    ctx = RuleContext(adm.pod, version, dict(sc.feature_gates), sc, report.simulation, report.sharing, services,
+                      report.qos)
+    found = run_rules(ctx, disabled)
+    report.traffic = ctx.traffic   # the run the rules read (docs/lifecycle-model.md §27): computed once
     ignores = suppressions(pod)
     report.findings, report.suppressed = split(found, ignores)
     report.notes.extend(

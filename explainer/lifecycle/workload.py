@@ -91,3 +91,28 @@ def labels_of(obj: Any) -> tuple[tuple[str, str], ...]:
     if not isinstance(labels, dict):
         return ()
     return tuple(sorted((str(k), str(v)) for k, v in labels.items()))
+
+
+def scaled(value: int | str | None, total: int, round_up: bool) -> int:
+    """k8s.io/apimachinery intstr `GetScaledValueFromIntOrPercent`: a number as it is, "N%" of ``total``
+    rounded up or down (a digit string, which validation refuses, is read as its number)."""
+    if value is None:
+        return 0
+    if isinstance(value, int):
+        return value
+    if value.endswith("%"):
+        share = int(value[:-1]) * total
+        return -(-share // 100) if round_up else share // 100
+    return int(value) if value.isdigit() else 0
+
+
+def resolve_fenceposts(max_surge: int | str | None, max_unavailable: int | str | None,
+                       replicas: int) -> tuple[int, int]:
+    """(maxSurge, maxUnavailable) as the Deployment controller resolves them: surge rounds up, unavailable
+    down, and both 0 makes unavailable 1 (pkg/controller/deployment/util/deployment_util.go
+    `ResolveFenceposts`; docs/lifecycle-model.md §26)."""
+    surge = scaled(max_surge, replicas, True)
+    unavailable = scaled(max_unavailable, replicas, False)
+    if surge == 0 and unavailable == 0:
+        unavailable = 1
+    return surge, unavailable

@@ -1,0 +1,149 @@
+"""Which Services send a Pod requests, on which of its containers, and how many other ready Pods share
+them while it goes (docs/lifecycle-model.md §27.1, §27.3, §27.5).
+
+A Service of the input selects the Pod when its selector matches the Pod's labels in the same namespace
+(`k8s.io/endpointslice/util` `getServicesForPod`: a Service without a selector selects nothing). Each of its
+ports reaches the container that declares the target port (`k8s.io/endpointslice` `FindPort`: a number
+is used as it is; a name is looked up in the app containers' ports, then the sidecars', with the same
+protocol; a name nobody declares gives the endpoint no port at all). When no Service of the input selects a
+long-running Pod whose app containers declare a port (or have a readinessProbe), one is assumed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import defaults as d
+from .evidence import raw_at
+from .i18n import Text, gettext_noop as _
+from .model import TEMPLATE_PATHS, Container, Pod, ServicePort, ServiceRef
+from .scenario import Scenario
+from .workload import resolve_fenceposts
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """One port of a Service and the container it reaches."""
+
+    service: str                   # the Service's name ("" for the assumed one)
+    port: ServicePort | None       # None for the assumed Service, and for a Service without ports
+    container: str | None          # who receives it; None: a named targetPort no container declares
+    assumed: bool = False          # a number no container declares: taken to be the first app container's
+
+
+@dataclass(frozen=True, slots=True)
+class Serving:
+    services: tuple[ServiceRef, ...]   # the Services of the input that select the Pod (empty: one assumed)
+    routes: tuple[Route, ...]
+    publish_not_ready: bool
+
+    @property
+    def assumed(self) -> bool:
+        return not self.services
+
+    @property
+    def containers(self) -> tuple[str, ...]:
+        """The containers that receive requests, each once, in the order of the routes."""
+        return tuple(dict.fromkeys(r.container for r in self.routes if r.container is not None))
+
+    @property
+    def missing(self) -> tuple[Route, ...]:
+        """Ports whose named targetPort no container declares: the endpoint has no such port."""
+        return tuple(r for r in self.routes if r.container is None and r.port is not None)
+
+
+def namespace_of(pod: Pod) -> str | None:
+    """metadata.namespace of the object that holds ``pod`` (None when it names none)."""
+    at = tuple(pod.spec_path[: len(pod.spec_path) - len(TEMPLATE_PATHS[pod.source.kind])])
+    value = raw_at(pod, at + ("metadata", "namespace"))
+    return value if isinstance(value, str) else None
+
+
+def same_namespace(a: str | None, b: str | None) -> bool:
+    """Two objects of one input share a namespace unless both name one and they differ (one that names
+    none goes wherever `kubectl apply -n` puts both)."""
+    return a is None or b is None or a == b
+
+
+def selecting(pod: Pod, services: tuple[ServiceRef, ...]) -> tuple[ServiceRef, ...]:
+    """The Services of the input whose selector matches the Pod's labels, in the input's order."""
+    if not pod.labels or not services:
+        return ()
+    labels, ns = dict(pod.labels), namespace_of(pod)
+    return tuple(s for s in services if s.selects(labels) and same_namespace(s.namespace, ns))
+
+
+def find_port(pod: Pod, port: ServicePort) -> tuple[Container | None, bool]:
+    """The container that receives ``port`` and whether that is assumed (`FindPort`)."""
+    served = pod.containers + pod.sidecars
+    if isinstance(port.target, str):
+        return next((c for c in served for p in c.ports
+                     if p.name == port.target and p.protocol == port.protocol), None), False
+    declared = next((c for c in served for p in c.ports
+                     if p.container_port == port.target and p.protocol == port.protocol), None)
+    if declared is not None:
+        return declared, False
+    probed = next((c for c in served if c.readiness_probe is not None and c.readiness_probe.port == port.target), None)
+    if probed is not None:
+        return probed, False
+    return (pod.containers[0] if pod.containers else None), True
+
+
+def serving_for(pod: Pod, services: tuple[ServiceRef, ...]) -> Serving | None:
+    """Who sends ``pod`` requests, on which containers; None when no Service would select it."""
+    chosen = selecting(pod, services)
+    if chosen:
+        routes: list[Route] = []
+        for s in chosen:
+            if not s.ports:   # a headless Service without ports: clients reach every declared port
+                listed = [c for c in pod.containers + pod.sidecars if c.ports] or list(pod.containers[:1])
+                routes.extend(Route(s.name, None, c.name) for c in listed)
+            for p in s.ports:
+                c, assumed = find_port(pod, p)
+                routes.append(Route(s.name, p, c.name if c is not None else None, assumed))
+        return Serving(chosen, tuple(routes), any(s.publish_not_ready for s in chosen))
+    if pod.batch or pod.restart_policy != "Always":
+        return None   # a Job's Pods, or a Pod that ends: nothing to serve behind a Service
+    listed = [c for c in pod.containers if c.ports] or [c for c in pod.containers if c.readiness_probe]
+    if not listed:
+        return None
+    return Serving((), tuple(Route("", None, c.name) for c in listed), False)
+
+
+# ---- other ready Pods while this one goes (KEP-1669's fallback depends on it) ---------------------------
+
+_FROM_SCENARIO = _("the scenario's rollout.otherReadyReplicas")
+_BARE = _("a bare Pod: no controller runs another one beside it")
+_RECREATE = _("a Recreate rollout deletes every old Pod at once")
+_REPLICAS = _("{n} replicas: the others stay while this one goes")
+_SURGE = _("{n} replicas with maxUnavailable {u}: a rolling update keeps {k} available, so a new Pod is "
+           "ready before an old one goes")
+_NODES = _("a DaemonSet on {n} nodes: the other nodes' Pods stay (assumed {n} nodes; rollout.nodes sets it)")
+_NODES_SET = _("a DaemonSet on {n} nodes: the other nodes' Pods stay")
+
+
+def other_ready_replicas(pod: Pod, scenario: Scenario) -> tuple[int, Text]:
+    """How many other ready Pods serve the same Service while this one is deleted, and why.
+
+    The scenario's ``rollout.otherReadyReplicas`` when set; else the workload's replicas − 1 (a bare
+    Pod 0), with the rollout's own arithmetic where it guarantees more or less: a RollingUpdate
+    Deployment deletes an old Pod only while ``replicas − maxUnavailable`` stay available
+    (`ResolveFenceposts`), a Recreate one deletes them all at once, a DaemonSet's other nodes keep theirs."""
+    rollout = scenario.rollout
+    if rollout is not None and rollout.other_ready_replicas is not None:
+        return rollout.other_ready_replicas, Text(_FROM_SCENARIO)
+    w = pod.workload
+    if w is None:
+        return 0, Text(_BARE)
+    replicas = rollout.replicas if rollout is not None and rollout.replicas is not None else w.replicas
+    if w.kind == "DaemonSet":
+        nodes = rollout.nodes if rollout is not None and rollout.nodes is not None else None
+        n = nodes or d.ASSUMED_DAEMONSET_NODES
+        return n - 1, Text(_NODES_SET if nodes else _NODES, {"n": n})
+    if w.kind == "Deployment" and w.strategy == "Recreate":
+        return 0, Text(_RECREATE)
+    if w.kind == "Deployment":
+        _surge, unavailable = resolve_fenceposts(w.max_surge, w.max_unavailable, replicas)
+        kept = replicas - unavailable
+        if kept > replicas - 1:
+            return max(kept, 0), Text(_SURGE, {"n": replicas, "u": unavailable, "k": kept})
+    return max(replicas - 1, 0), Text(_REPLICAS, {"n": replicas})
