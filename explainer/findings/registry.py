@@ -47,6 +47,7 @@ from .rules import (
     sidecar_start_order_assumed,
     sidecar_without_startup_probe,
     termination_grace_zero,
+    traffic_failure_window,
     volume_not_mounted,
 )
 
@@ -90,6 +91,7 @@ RULES: tuple[ModuleType, ...] = (
     sidecar_start_order_assumed,
     sidecar_without_startup_probe,
     termination_grace_zero,
+    traffic_failure_window,
     volume_not_mounted,
 )
 
