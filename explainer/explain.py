@@ -8,8 +8,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from .findings import BY_ID, Finding, RuleContext, run_rules
-from .findings.suppress import Suppressed, split, suppressions
+from .findings import BY_ID, Finding, InputContext, InputFinding, RuleContext, run_input_rules, run_rules
+from .findings.suppress import Suppressed, SuppressedInput, split, split_input, suppressions
 from .lifecycle import defaults as d
 from .lifecycle.errors import ErrorRecord, ManifestError
 from .lifecycle.i18n import Text, gettext_noop
@@ -54,6 +54,8 @@ class Explanation:
     errors: list[ErrorRecord] = field(default_factory=list)   # every error, the pods' included
     warnings: list[ErrorRecord] = field(default_factory=list)   # every warning, the pods' included
     empty: bool = False                                          # the input holds no object at all
+    findings: list[InputFinding] = field(default_factory=list)   # about the input's Services, not one Pod
+    suppressed: list[SuppressedInput] = field(default_factory=list)   # those an annotation on the Service silenced
 
     @property
     def ok(self) -> bool:
@@ -105,6 +107,9 @@ def explain(manifest: str, scenario: str | dict | Scenario | None = None, versio
         result.pods.append(report)
         result.errors.extend(report.errors)
         result.warnings.extend(warnings)
+    services = tuple(intake.services)
+    result.findings, result.suppressed = split_input(
+        run_input_rules(InputContext(services, tuple(intake.pods), version), disabled), services)
     return result
 
 

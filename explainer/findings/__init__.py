@@ -53,4 +53,5 @@ def _entry(rule: Any, gettext: Callable[[str], str]) -> dict[str, Any]:
     return {"id": rule.ID, "severity": rule.SEVERITY.value, "title": gettext(rule.TITLE),
             "what": gettext(rule.WHAT), "why": gettext(rule.WHY), "fix": gettext(rule.FIX_TEXT),
             "example": example.strip("\n") + "\n", "fires_when": gettext(rule.FIRES_WHEN),
-            "quiet_when": gettext(rule.QUIET_WHEN), "references": list(references(rule))}
+            "quiet_when": gettext(rule.QUIET_WHEN), "references": list(references(rule)),
+            "scope": "input" if is_input_rule(rule) else "pod"}

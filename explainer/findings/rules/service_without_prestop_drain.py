@@ -64,7 +64,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     pod = ctx.pod
     if pod.batch or pod.termination_grace_period == 0:
         return
-    # the same assumption as the traffic lane: only another ready Pod can take the requests (§27.3)
+    # the same assumption as the traffic lane: only another ready Pod can take the requests
+    # (docs/lifecycle-model.md §27.3)
     if other_ready_replicas(pod, ctx.scenario)[0] == 0:
         return
     failing = failing_containers(ctx)
