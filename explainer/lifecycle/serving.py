@@ -34,7 +34,7 @@ class Route:
 class Serving:
     services: tuple[ServiceRef, ...]   # the Services of the input that select the Pod (empty: one assumed)
     routes: tuple[Route, ...]
-    publish_not_ready: bool
+    publish_not_ready: bool            # every selecting Service has publishNotReadyAddresses
 
     @property
     def assumed(self) -> bool:
@@ -64,12 +64,52 @@ def same_namespace(a: str | None, b: str | None) -> bool:
     return a is None or b is None or a == b
 
 
+# Labels a controller adds to the Pods it creates, beside the template's: a hash we cannot know (any value),
+# or the values it can take.  pkg/controller/statefulset/stateful_set_utils.go `newStatefulSetPod`
+# (statefulset.kubernetes.io/pod-name, apps.kubernetes.io/pod-index, controller-revision-hash);
+# pkg/controller/deployment/sync.go (pod-template-hash); pkg/controller/daemon (controller-revision-hash,
+# pod-template-generation); pkg/controller/job (job-name, controller-uid and their batch.kubernetes.io/ forms).
+ANY = None
+_ADDED: dict[str, tuple[str, ...]] = {
+    "Deployment": ("pod-template-hash",), "ReplicaSet": (), "ReplicationController": (),
+    "DaemonSet": ("controller-revision-hash", "pod-template-generation"),
+    "StatefulSet": ("controller-revision-hash",),
+    "Job": ("controller-uid", "batch.kubernetes.io/controller-uid"),
+    "CronJob": ("controller-uid", "batch.kubernetes.io/controller-uid", "job-name", "batch.kubernetes.io/job-name"),
+}
+
+
+def controller_labels(pod: Pod) -> dict[str, frozenset[str] | None]:
+    """The labels the Pod's controller adds: key -> the values it may take (None: any, a hash)."""
+    added: dict[str, frozenset[str] | None] = {k: ANY for k in _ADDED.get(pod.source.kind, ())}
+    name = pod.source.name
+    if pod.source.kind == "StatefulSet" and pod.workload is not None:
+        ordinals = range(max(pod.workload.replicas, 1))
+        added["statefulset.kubernetes.io/pod-name"] = frozenset(f"{name}-{i}" for i in ordinals)
+        added["apps.kubernetes.io/pod-index"] = frozenset(str(i) for i in ordinals)
+    if pod.source.kind == "Job":
+        added["job-name"] = added["batch.kubernetes.io/job-name"] = frozenset({name})
+    return added
+
+
+def selects(service: ServiceRef, pod: Pod) -> bool:
+    """Whether ``service`` selects Pods of ``pod``'s template: its namespace, and every key and value of its
+    selector on the template's labels or among those the controller adds."""
+    if not service.selector or not same_namespace(service.namespace, namespace_of(pod)):
+        return False
+    labels, added = dict(pod.labels), controller_labels(pod)
+    for key, value in service.selector:
+        if labels.get(key) == value:
+            continue
+        if key in added and (added[key] is ANY or value in (added[key] or ())):
+            continue
+        return False
+    return True
+
+
 def selecting(pod: Pod, services: tuple[ServiceRef, ...]) -> tuple[ServiceRef, ...]:
-    """The Services of the input whose selector matches the Pod's labels, in the input's order."""
-    if not pod.labels or not services:
-        return ()
-    labels, ns = dict(pod.labels), namespace_of(pod)
-    return tuple(s for s in services if s.selects(labels) and same_namespace(s.namespace, ns))
+    """The Services of the input that select the Pod, in the input's order."""
+    return tuple(s for s in services if selects(s, pod))
 
 
 def find_port(pod: Pod, port: ServicePort) -> tuple[Container | None, bool]:
@@ -100,7 +140,9 @@ def serving_for(pod: Pod, services: tuple[ServiceRef, ...]) -> Serving | None:
             for p in s.ports:
                 c, assumed = find_port(pod, p)
                 routes.append(Route(s.name, p, c.name if c is not None else None, assumed))
-        return Serving(chosen, tuple(routes), any(s.publish_not_ready for s in chosen))
+        # the lane follows the ordinary Services: publishNotReadyAddresses only when every one sets it
+        # (a StatefulSet's per-Pod "announce" Services publish, its client Service does not)
+        return Serving(chosen, tuple(routes), all(s.publish_not_ready for s in chosen))
     if pod.batch or pod.restart_policy != "Always":
         return None   # a Job's Pods, or a Pod that ends: nothing to serve behind a Service
     listed = [c for c in pod.containers if c.ports] or [c for c in pod.containers if c.readiness_probe]

@@ -2,10 +2,11 @@
 means, and the notes that name every assumption the lane rests on."""
 from __future__ import annotations
 
+from .behaviour import Behaviour
 from .deletion import DeletionRun
 from .evidence import raw_at
 from .i18n import Text, gettext_noop as _
-from .model import Pod
+from .model import Container, Pod
 from .serving import Serving
 from .simulate import Simulation
 
@@ -27,6 +28,14 @@ _WINDOWS = {
     "not-listening-yet": _("The proxies send {c} requests from {a} s, before it listens ({z} s): those "
                            "requests fail."),
 }
+
+
+def unknown_hook(c: Container, b: Behaviour) -> bool:
+    """Whether ``c``'s preStop is taken to end at once only because nothing says how long it takes (an
+    httpGet hook, a script without a sleep) and it does not stop the program itself: it may well wait for
+    the drain (contour's shutdown manager, `nodetool drain`)."""
+    return (c.pre_stop is not None and c.pre_stop.handler != "sleep" and "preStopSeconds" in b.assumed
+            and b.pre_stop_seconds == 0 and not b.pre_stop_stops)
 
 
 def _s(t: float) -> str:
@@ -89,6 +98,10 @@ def notes_for(pod: Pod, serving: Serving, sim: Simulation, run: DeletionRun, p: 
             notes.append(Text(_("{c} has no readinessProbe: the Pod is Ready, and its endpoint ready, as soon as "
                                 "{c} starts, before the program may be listening (the scenario's startupSeconds "
                                 "says how long it takes)."), {"c": name}))
+        if c is not None and b is not None and unknown_hook(c, b):
+            notes.append(Text(_("{c}'s preStop hook is assumed to end at once ({why}); if it waits for the drain "
+                                "itself, the scenario's preStopSeconds says how long, and the failure window at "
+                                "the deletion moves or closes."), {"c": name, "why": b.assumed["preStopSeconds"]}))
         if b is not None and b.stop_seconds is None:
             killed = next((e.t for e in sim.events if e.container == name and e.type == "killed" and e.t >= run.at),
                           None)

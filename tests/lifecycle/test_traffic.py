@@ -231,3 +231,19 @@ def test_windows_at_the_deletion_have_the_closed_form(pre: int, p: float, others
     lane = traffic["intervals"]
     assert lane[0]["from"] == 0 and lane[-1]["to"] is None and lane[-1]["state"] == "gone"
     assert all(a["to"] == b["from"] for a, b in zip(lane, lane[1:]))   # contiguous
+
+
+def test_a_service_may_select_on_the_labels_a_controller_adds() -> None:
+    """One Service per StatefulSet Pod (statefulset.kubernetes.io/pod-name) selects a Pod of the template;
+    an ordinal beyond the replicas does not; a Deployment's pod-template-hash is a value no manifest shows."""
+    sts = ("apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec:\n  replicas: 3\n  serviceName: db\n"
+           "  selector: {matchLabels: {app: db}}\n  template:\n    metadata: {labels: {app: db}}\n    spec:\n"
+           "      containers: [{name: db, image: x, ports: [{containerPort: 5432}]}]\n")
+    per_pod = ("apiVersion: v1\nkind: Service\nmetadata: {{name: db-{n}}}\nspec:\n"
+               "  selector: {{app: db, statefulset.kubernetes.io/pod-name: db-{n}}}\n  ports: [{{port: 5432}}]\n---\n")
+    pod, services = _pod(per_pod.format(n=2) + per_pod.format(n=3) + sts)
+    assert [s.name for s in serving_for(pod, services).services] == ["db-2"]
+    hashed = DEPLOYMENT.format(replicas=2, strategy="{type: RollingUpdate}")
+    pod, services = _pod("apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec:\n"
+                         "  selector: {a: b, pod-template-hash: 5d8f7c}\n  ports: [{port: 80}]\n---\n" + hashed)
+    assert [s.name for s in serving_for(pod, services).services] == ["s"]

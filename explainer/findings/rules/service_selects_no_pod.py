@@ -1,9 +1,10 @@
 """The `service-selects-no-pod` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 
-from explainer.lifecycle.serving import namespace_of, same_namespace
+from explainer.lifecycle.serving import namespace_of, selects
 
 from ..base import Severity, fill, flow_yaml
 from ..docstring import rule_docstring
@@ -49,9 +50,9 @@ def check(ctx: InputContext) -> Iterator[InputDraft]:
         if not s.selector:
             continue
         wanted = dict(s.selector)
-        matching = [p for p in ctx.pods if p.labels and s.selects(dict(p.labels))]
-        if any(same_namespace(s.namespace, namespace_of(p)) for p in matching):
+        if any(selects(s, p) for p in ctx.pods):
             continue
+        matching = [p for p in ctx.pods if selects(dataclasses.replace(s, namespace=None), p)]
         selector = ", ".join(f"{k}={v}" for k, v in s.selector)
         if matching:
             p = matching[0]

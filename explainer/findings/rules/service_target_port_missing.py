@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
-from explainer.lifecycle.serving import find_port, namespace_of, same_namespace
+from explainer.lifecycle.serving import find_port, selects
 
 from ..base import Severity, fill
 from ..docstring import rule_docstring
@@ -45,8 +45,7 @@ EXAMPLE = {"port": "http", "protocol": "TCP"}
 
 def check(ctx: InputContext) -> Iterator[InputDraft]:
     for s in ctx.services:
-        selected = [p for p in ctx.pods if p.labels and s.selects(dict(p.labels))
-                    and same_namespace(s.namespace, namespace_of(p))]
+        selected = [p for p in ctx.pods if selects(s, p)]
         if not selected:
             continue
         for port in s.ports:

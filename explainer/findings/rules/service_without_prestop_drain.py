@@ -1,6 +1,7 @@
 """The `service-without-prestop-drain` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 
@@ -53,6 +54,7 @@ FIX = """
       $hook
 """
 EXAMPLE = {"hook": "sleep: {seconds: 5}"}
+GRACE_MARGIN = 5   # seconds beyond the sleep and the shutdown, when the grace period must grow
 
 
 # A server's own drain on SIGTERM, set in its configuration: CoreDNS's health plugin keeps answering
@@ -68,6 +70,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     # (docs/lifecycle-model.md §27.3)
     if other_ready_replicas(pod, ctx.scenario)[0] == 0:
         return
+    if ctx.traffic is not None and ctx.traffic.publish_not_ready:
+        return   # publishNotReadyAddresses keeps the endpoint ready until the Pod stops: no preStop helps
     failing = failing_containers(ctx)
     services = ctx.selecting_services()
     for c in pod.containers:
@@ -80,19 +84,22 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         why = _served(c, services)
         if why is None:
             continue
-        seconds = min(sleep_seconds(ctx), pod.termination_grace_period - 1)
+        seconds = sleep_seconds(ctx)
         action = has_sleep_action(ctx.version)
         hook = sleep_hook(ctx.version, seconds)
+        stop = ctx.behaviour(c).stop_seconds
+        fits = stop is not None and seconds + stop <= pod.termination_grace_period
+        grace = "" if fits or stop is None else Text(gettext_noop(
+            " With its shutdown after SIGTERM that needs terminationGracePeriodSeconds {g}."),
+            {"g": seconds + math.ceil(stop) + GRACE_MARGIN})
         explanation = Text(gettext_noop(
             "{c} {why} and has no preStop hook: when the Pod is deleted (a rollout, a scale-down, a node "
             "drain) it gets SIGTERM at once, while the Service's endpoints, kube-proxy and load balancers "
             "still send it requests for a few seconds; those requests fail. A preStop delay of {s} s lets "
-            "the endpoint removal finish first."), {"c": c.name, "why": why, "s": seconds})
+            "the endpoint removal finish first.{grace}"), {"c": c.name, "why": why, "s": seconds, "grace": grace})
         # fixable with the sleep action only (an exec needs a `sleep` binary the image may lack), only
         # where a Service of the input shows the container is served (an inference is the person's to confirm),
         # and where the wait plus the program's own shutdown still fit the grace period
-        stop = ctx.behaviour(c).stop_seconds
-        fits = stop is not None and seconds + stop <= pod.termination_grace_period
         patch = ((SetKey(path_of(c.path) + ("lifecycle", "preStop"), {"sleep": {"seconds": seconds}}),)
                  if action and seconds >= 1 and services and fits else None)
         # a Service of the input is evidence; a readinessProbe alone is an inference: info, not a warning

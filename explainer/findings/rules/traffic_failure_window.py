@@ -5,6 +5,7 @@ from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.traffic import FailureWindow
+from explainer.lifecycle.traffic_text import unknown_hook
 
 from ..base import Finding, RuleContext, Severity, TraceTime, fill
 from ..docstring import rule_docstring
@@ -38,8 +39,10 @@ FIRES_WHEN = gettext_noop(
 QUIET_WHEN = gettext_noop(
     "the container has no preStop hook (service-without-prestop-drain speaks for it), its preStop "
     "lasts until the change has reached the proxies, it ignores SIGTERM and listens until after that, "
-    "or no other ready Pod serves while it goes (a lone Pod fails either way: the lane says so, and "
-    "only another replica helps).")
+    "no other ready Pod serves while it goes (a lone Pod fails either way: the lane says so, and only "
+    "another replica helps), a Service with publishNotReadyAddresses keeps its endpoint ready until "
+    "it stops, or how long its preStop takes is unknown (an httpGet, or a script without a sleep that "
+    "may itself wait for the drain: the lane's note says preStopSeconds sets it).")
 __doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 - name: $name
@@ -66,8 +69,9 @@ _ENDS = {"sigterm": gettext_noop("stops accepting requests at SIGTERM"),
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     pod, traffic = ctx.pod, ctx.traffic
-    if pod.batch or traffic is None or traffic.other_ready_replicas == 0:
-        return
+    if pod.batch or traffic is None or traffic.other_ready_replicas == 0 or traffic.publish_not_ready:
+        return   # alone, or kept ready by publishNotReadyAddresses until it stops: no preStop helps
+        # (docs/lifecycle-model.md §27.5)
     on_trace = {e.t for e in ctx.simulation.events} if ctx.simulation is not None else set()
     first: dict[str, FailureWindow] = {}
     for w in traffic.windows_at_deletion():
@@ -80,6 +84,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         b = ctx.behaviour(c)
         if w.reason == "exited" and not b.pre_stop_stops:
             continue   # it ends on its own (a crash): the lane shows it, but no preStop would help
+        if unknown_hook(c, b):
+            continue   # an httpGet, or a script with no sleep, taken to end at once: it may wait for the drain
         seconds = sleep_seconds(ctx)
         stop = b.stop_seconds
         grace = pod.termination_grace_period
