@@ -199,8 +199,10 @@ class RuleContext:
         if self.simulation is None:
             return None
         serving = serving_for(self.pod, self.services)
+        if serving is None:
+            return None   # no Service would select it: no second simulation for the lane
         run = self.deletion_run
-        return None if serving is None or run is None else traffic_for(self.pod, self.scenario, run, serving)
+        return None if run is None else traffic_for(self.pod, self.scenario, run, serving)
 
     def behaviour(self, c: Container) -> Behaviour:
         """How ``c`` behaves: the simulation's view when there is one, else the same guesses."""

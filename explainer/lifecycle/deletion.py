@@ -51,6 +51,7 @@ def deletion_run(pod: Pod, scenario: Scenario, simulation: Simulation, version: 
         return DeletionRun(at, simulation, True)
     at = assumed_deletion_time(simulation, scenario.traffic_propagation)
     assumed = dataclasses.replace(scenario, delete_at=at, until=None, sandbox_lost_at=None)
+    # the same scenario entries, so the containers' behaviours are the timeline's: not resolved again
     run = simulate(pod, assumed, container_restart_rules=any(c.restart_rules for c in pod.all_containers),
-                   version=version)
+                   version=version, behaviours=simulation.behaviours)
     return DeletionRun(at, run, False)
