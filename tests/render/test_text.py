@@ -40,6 +40,8 @@ FEATURE_CASES = [
     ("node-back-off", "pods/crashing_app",
      "crashLoopBackOff: {maxContainerRestartPeriod: 30}\ncontainers: {app: {runSeconds: 2, exitCode: 1}}\nuntil: 150",
      "1.36"),
+    # issue 22: the traffic lane of a Deployment behind a Service whose preStop is shorter than the propagation
+    ("traffic", "pods/traffic_prestop", "deleteAt: 20", "1.37"),
 ]
 
 
