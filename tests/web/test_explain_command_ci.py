@@ -95,6 +95,16 @@ def test_fail_on_web_app_pod(fail_on: str | None, expected: int) -> None:
         assert "--fail-on" in err
 
 
+def test_fail_on_counts_a_finding_about_a_service() -> None:
+    """The only error of this file is about its Service (service-target-port-missing): --fail-on sees it."""
+    path = "tests/fixtures/findings/service-target-port-missing/fires.yaml"
+    code, out, err = _run(path, "--format", "json", "--fail-on", "error")
+    assert code == 1 and "--fail-on" in err
+    data = json.loads(out)
+    assert [f["id"] for f in data["findings"]] == ["service-target-port-missing"]
+    assert all(f["severity"] != "error" for p in data["pods"] for f in p["findings"])
+
+
 def test_fail_on_a_clean_file_exits_0() -> None:
     code, _, err = _run(f"{REPO}/apps/web.yaml", "--fail-on", "info")
     assert code == 0, err
