@@ -141,11 +141,17 @@ def traffic_for(pod: Pod, scenario: Scenario, run: DeletionRun, serving: Serving
     routed = shift(usable, p)
     ready = [(e.start, INF if e.end is None else e.end) for e in endpoints if e.ready]
     intervals = _intervals(routed, usable, ready, run.at, terminal, p)
+    # crash loops jumped over (fastforward.py) left no events: their windows, repeats of those before, are not listed
+    skipped = [(f.at, f.at + f.shift) for f in sim.fast_forwards]
     windows: list[FailureWindow] = []
     for name in serving.containers:
-        windows.extend(_windows(sim, name, routed))
+        windows.extend(_windows(sim, name, subtract(routed, skipped)))
     windows.sort(key=lambda w: (w.start, w.container or ""))
     notes = notes_for(pod, serving, sim, run, p, propagation is None, others, why)
+    if skipped:
+        notes.append(Text(_("Steady crash loops were jumped over from {a} s to {b} s: the failure windows of those "
+                            "cycles, the same as the ones before, are not listed."),
+                          {"a": format(skipped[0][0], "g"), "b": format(skipped[-1][1], "g")}))
     truncated = max(len(intervals), len(endpoints), len(windows)) > MAX_ROWS
     if truncated:
         notes.append(Text(_("The traffic lists its first {n} intervals, endpoint changes and failure windows; "
@@ -241,6 +247,7 @@ def _windows(sim: Simulation, name: str, routed: list[Span]) -> list[FailureWind
         z = sim.end_time if z == INF else z
         if z <= a:
             continue
-        reason = next((r for t, r in reversed(ended) if t <= a), NOT_LISTENING_YET)
-        out.append(FailureWindow(a, z, reason, name, window_text(reason, name, a, z)))
+        last = next(((t, r) for t, r in reversed(ended) if t <= a), None)
+        reason = last[1] if last is not None else NOT_LISTENING_YET
+        out.append(FailureWindow(a, z, reason, name, window_text(reason, name, a, z, last[0] if last else None)))
     return out

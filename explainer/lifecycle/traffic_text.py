@@ -20,11 +20,11 @@ _DRAINING = _("Out of the ready endpoints since {t} s; the proxies still send it
               "reaches them ({p} s later).")
 _GONE = _("The proxies no longer send it requests.")
 _WINDOWS = {
-    "sigterm": _("{c} stops accepting requests at SIGTERM ({a} s), but the proxies send it requests until "
-                 "{z} s: those requests fail."),
-    "killed": _("{c} is killed at {a} s (SIGKILL), but the proxies send it requests until {z} s: those "
+    "sigterm": _("{c} stopped accepting requests at SIGTERM ({t} s), but the proxies send it requests from {a} s "
+                 "to {z} s: those requests fail."),
+    "killed": _("{c} was killed at {t} s (SIGKILL), but the proxies send it requests from {a} s to {z} s: those "
                 "requests fail."),
-    "exited": _("{c} exits at {a} s, but the proxies send it requests until {z} s: those requests fail."),
+    "exited": _("{c} exited at {t} s, but the proxies send it requests from {a} s to {z} s: those requests fail."),
     "not-listening-yet": _("The proxies send {c} requests from {a} s, before it listens ({z} s): those "
                            "requests fail."),
 }
@@ -51,8 +51,10 @@ def interval_text(state: str, why: str, t: float, p: float) -> Text:
     return Text(_GONE if state == "gone" else _NOT_READY)
 
 
-def window_text(reason: str, container: str, start: float, end: float) -> Text:
-    return Text(_WINDOWS[reason], {"c": container, "a": _s(start), "z": _s(end)})
+def window_text(reason: str, container: str, start: float, end: float, ended: float | None = None) -> Text:
+    """``ended``: when its listening ended (SIGTERM, SIGKILL, the exit); the window may begin later."""
+    return Text(_WINDOWS[reason], {"c": container, "a": _s(start), "z": _s(end), "t": _s(ended if ended is not None
+                                                                                       else start)})
 
 
 def notes_for(pod: Pod, serving: Serving, sim: Simulation, run: DeletionRun, p: float, p_assumed: bool,

@@ -247,3 +247,19 @@ def test_a_service_may_select_on_the_labels_a_controller_adds() -> None:
     pod, services = _pod("apiVersion: v1\nkind: Service\nmetadata: {name: s}\nspec:\n"
                          "  selector: {a: b, pod-template-hash: 5d8f7c}\n  ports: [{port: 80}]\n---\n" + hashed)
     assert [s.name for s in serving_for(pod, services).services] == ["s"]
+
+
+def test_a_crash_loop_gives_a_window_per_crash_and_the_jumped_cycles_are_said() -> None:
+    """No readinessProbe: Ready at each start, so routed 5 s later, when a run of 2 s has already crashed:
+    every later cycle is a window [start + 5, start + 7) (exited).  Cycles the fast-forward jumped over are not
+    listed (docs/lifecycle-model.md §7.6)."""
+    text = DEPLOYMENT.format(replicas=2, strategy="{type: RollingUpdate}")
+    report = explain(text, "{containers: {c: {runSeconds: 2, exitCode: 1}}, until: 86400, deleteAt: 86000}").pods[0]
+    traffic = report.traffic
+    # the first restart is immediate (docs/lifecycle-model.md §7.4): runs [0, 2) and [2, 4) are one Ready stretch, routed [5, 9)
+    assert (traffic.failure_windows[0].start, traffic.failure_windows[0].end) == (5, 9)
+    assert str(traffic.failure_windows[0].text).startswith("c exited at 4 s, but the proxies send it requests from 5 s")
+    assert {w.reason for w in traffic.failure_windows} == {"exited"}
+    assert all(w.end - w.start == 2 for w in traffic.failure_windows[1:])
+    jumped = [n for n in traffic.notes if "jumped over" in str(n)]
+    assert jumped and report.simulation.fast_forwards

@@ -58,8 +58,8 @@ def test_the_traffic_section_shows_the_lane_and_its_failure_windows() -> None:
                               "assumed; deleted at 20s):")
     assert "  [     7s] serving    The proxies send it requests from 7 s." in section
     assert "  [    20s] draining   " in section and "  [    25s] gone       " in section
-    assert ("  - failure window 22s-25s (web, sigterm): web stops accepting requests at SIGTERM (22 s), but the "
-            "proxies send it requests until 25 s: those requests fail.") in section
+    assert ("  - failure window 22s-25s (web, sigterm): web stopped accepting requests at SIGTERM (22 s), but the "
+            "proxies send it requests from 22 s to 25 s: those requests fail.") in section
     assert "  note: An endpoint change is assumed to reach kube-proxy" in section
 
 
