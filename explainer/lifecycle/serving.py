@@ -112,20 +112,34 @@ def selecting(pod: Pod, services: tuple[ServiceRef, ...]) -> tuple[ServiceRef, .
     return tuple(s for s in services if selects(s, pod))
 
 
-def find_port(pod: Pod, port: ServicePort) -> tuple[Container | None, bool]:
+class PortIndex:
+    """A Pod's declared ports by (name, protocol) and (number, protocol), and its readiness-probed ports,
+    first container first (app containers, then native sidecars: FindPort's order): built once, so a
+    Service of many ports costs one pass over the Pod."""
+
+    def __init__(self, pod: Pod) -> None:
+        self.first_app = pod.containers[0] if pod.containers else None
+        self.named: dict[tuple[str, str], Container] = {}
+        self.numbered: dict[tuple[int, str], Container] = {}
+        self.probed: dict[int | str, Container] = {}
+        for c in pod.containers + pod.sidecars:
+            for p in c.ports:
+                if p.name:
+                    self.named.setdefault((p.name, p.protocol), c)
+                self.numbered.setdefault((p.container_port, p.protocol), c)
+            if c.readiness_probe is not None and c.readiness_probe.port is not None:
+                self.probed.setdefault(c.readiness_probe.port, c)
+
+
+def find_port(pod: Pod, port: ServicePort, index: PortIndex | None = None) -> tuple[Container | None, bool]:
     """The container that receives ``port`` and whether that is assumed (`FindPort`)."""
-    served = pod.containers + pod.sidecars
+    index = index or PortIndex(pod)
     if isinstance(port.target, str):
-        return next((c for c in served for p in c.ports
-                     if p.name == port.target and p.protocol == port.protocol), None), False
-    declared = next((c for c in served for p in c.ports
-                     if p.container_port == port.target and p.protocol == port.protocol), None)
+        return index.named.get((port.target, port.protocol)), False
+    declared = index.numbered.get((port.target, port.protocol)) or index.probed.get(port.target)
     if declared is not None:
         return declared, False
-    probed = next((c for c in served if c.readiness_probe is not None and c.readiness_probe.port == port.target), None)
-    if probed is not None:
-        return probed, False
-    return (pod.containers[0] if pod.containers else None), True
+    return index.first_app, True
 
 
 def serving_for(pod: Pod, services: tuple[ServiceRef, ...]) -> Serving | None:
@@ -133,12 +147,13 @@ def serving_for(pod: Pod, services: tuple[ServiceRef, ...]) -> Serving | None:
     chosen = selecting(pod, services)
     if chosen:
         routes: list[Route] = []
+        index = PortIndex(pod)
         for s in chosen:
             if not s.ports:   # a headless Service without ports: clients reach every declared port
                 listed = [c for c in pod.containers + pod.sidecars if c.ports] or list(pod.containers[:1])
                 routes.extend(Route(s.name, None, c.name) for c in listed)
             for p in s.ports:
-                c, assumed = find_port(pod, p)
+                c, assumed = find_port(pod, p, index)
                 routes.append(Route(s.name, p, c.name if c is not None else None, assumed))
         # the lane follows the ordinary Services: publishNotReadyAddresses only when every one sets it
         # (a StatefulSet's per-Pod "announce" Services publish, its client Service does not)

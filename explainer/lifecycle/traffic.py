@@ -23,6 +23,7 @@ from .model import Pod, ServiceRef
 from .scenario import Scenario
 from .serving import Route, Serving, other_ready_replicas, serving_for
 from .simulate import Simulation
+from .trace import TraceEvent
 from .traffic_text import interval_text, notes_for, window_text
 
 # The states of `pods[].traffic.intervals[].state` (a JSON contract: added to, never renamed).
@@ -35,6 +36,7 @@ WINDOW_REASONS: tuple[str, ...] = (SIGTERM, KILLED, EXITED, NOT_LISTENING_YET)
 MAX_ROWS = 500
 _TERMINAL = frozenset({"Succeeded", "Failed"})
 _ENDS = {"terminating": SIGTERM, "killed": KILLED, "exited": EXITED}
+_LISTENING = frozenset(_ENDS) | {"started"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,9 +145,14 @@ def traffic_for(pod: Pod, scenario: Scenario, run: DeletionRun, serving: Serving
     intervals = _intervals(routed, usable, ready, run.at, terminal, p)
     # crash loops jumped over (fastforward.py) left no events: their windows, repeats of those before, are not listed
     skipped = [(f.at, f.at + f.shift) for f in sim.fast_forwards]
+    served = subtract(routed, skipped)
+    events: dict[str, list[TraceEvent]] = {name: [] for name in serving.containers}
+    for e in sim.events:   # one pass: a Pod of hundreds of served containers stays linear
+        if e.container in events and e.type in _LISTENING:
+            events[e.container].append(e)
     windows: list[FailureWindow] = []
     for name in serving.containers:
-        windows.extend(_windows(sim, name, subtract(routed, skipped)))
+        windows.extend(_windows(sim, name, events[name], served))
     windows.sort(key=lambda w: (w.start, w.container or ""))
     notes = notes_for(pod, serving, sim, run, p, propagation is None, others, why)
     if skipped:
@@ -221,7 +228,7 @@ def _intervals(routed: list[Span], usable: list[Span], ready: list[Span], delete
     return out
 
 
-def _windows(sim: Simulation, name: str, routed: list[Span]) -> list[FailureWindow]:
+def _windows(sim: Simulation, name: str, events: list[TraceEvent], routed: list[Span]) -> list[FailureWindow]:
     """Where the proxies route requests to the Pod while ``name`` does not listen, each with the reason
     its listening ended (or not-listening-yet before it first listens)."""
     b = sim.behaviours.get(name)
@@ -230,9 +237,7 @@ def _windows(sim: Simulation, name: str, routed: list[Span]) -> list[FailureWind
     listening: list[Span] = []
     ended: list[tuple[float, str]] = []
     start: float | None = None
-    for e in sim.events:
-        if e.container != name:
-            continue
+    for e in events:
         if e.type == "started":
             start = e.t + warm
         elif start is not None and e.type in _ENDS and (e.type != "terminating" or handles_sigterm):

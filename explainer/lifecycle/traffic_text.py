@@ -93,6 +93,7 @@ def notes_for(pod: Pod, serving: Serving, sim: Simulation, run: DeletionRun, p: 
                             "it has an IP, before its containers run, and stays ready while it terminates, until "
                             "its containers have stopped."),
                           {"service": next(s.name for s in serving.services if s.publish_not_ready)}))
+    killed_at = {e.container: e.t for e in reversed(sim.events) if e.type == "killed" and e.t >= run.at}
     for name in serving.containers:
         c = pod.container(name)
         b = sim.behaviours.get(name)
@@ -105,8 +106,7 @@ def notes_for(pod: Pod, serving: Serving, sim: Simulation, run: DeletionRun, p: 
                                 "itself, the scenario's preStopSeconds says how long, and the failure window at "
                                 "the deletion moves or closes."), {"c": name, "why": b.assumed["preStopSeconds"]}))
         if b is not None and b.stop_seconds is None:
-            killed = next((e.t for e in sim.events if e.container == name and e.type == "killed" and e.t >= run.at),
-                          None)
+            killed = killed_at.get(name)
             if killed is not None:
                 notes.append(Text(_("{c} ignores SIGTERM: it keeps listening until SIGKILL at {t} s, after the whole "
                                     "grace period; every deletion takes that long."), {"c": name, "t": _s(killed)}))

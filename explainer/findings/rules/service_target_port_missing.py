@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
-from explainer.lifecycle.serving import find_port, selects
+from explainer.lifecycle.serving import PortIndex, find_port, selects
 
 from ..base import Severity, fill
 from ..docstring import rule_docstring
@@ -41,6 +41,7 @@ ports:            # in the container that serves it
     protocol: $protocol
 """
 EXAMPLE = {"port": "http", "protocol": "TCP"}
+SHOWN = 8   # declared port names named in the explanation
 
 
 def check(ctx: InputContext) -> Iterator[InputDraft]:
@@ -48,17 +49,18 @@ def check(ctx: InputContext) -> Iterator[InputDraft]:
         selected = [p for p in ctx.pods if selects(s, p)]
         if not selected:
             continue
+        indexes = {id(p): PortIndex(p) for p in selected}   # one pass over each Pod, however many ports
         for port in s.ports:
             if not isinstance(port.target, str):
                 continue
-            lacking = [p for p in selected if find_port(p, port)[0] is None]
+            lacking = [p for p in selected if find_port(p, port, indexes[id(p)])[0] is None]
             if not lacking:
                 continue
             names = ", ".join(f"{p.source.kind} {p.name}" for p in lacking)
-            declared = sorted({f"{q.name}/{q.protocol}" for p in lacking for c in p.containers + p.sidecars
-                               for q in c.ports if q.name})
+            declared = sorted({f"{name}/{protocol}" for p in lacking for name, protocol in indexes[id(p)].named})
+            shown = ", ".join(declared[:SHOWN]) + (", …" if len(declared) > SHOWN else "")
             values = {"service": s.name, "port": port.target, "protocol": port.protocol, "pods": names,
-                      "declared": ", ".join(declared) or "-"}
+                      "declared": shown or "-"}
             if len(lacking) == len(selected):
                 explanation = Text(gettext_noop(
                     "The Service {service} sends port {port}/{protocol} to {pods}, but no container there "
