@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .findings import BY_ID, Finding, RuleContext, run_rules
-from .findings.suppress import Suppressed, split, suppressions
+from .findings import BY_ID, Finding, InputContext, InputFinding, RuleContext, run_input_rules, run_rules
+from .findings.suppress import Suppressed, SuppressedInput, split, split_input, suppressions
 from .lifecycle import defaults as d
 from .lifecycle.errors import ErrorRecord, ManifestError
 from .lifecycle.i18n import Text, gettext_noop
@@ -60,6 +60,8 @@ class Explanation:
     errors: list[ErrorRecord] = field(default_factory=list)   # every error, the pods' included
     warnings: list[ErrorRecord] = field(default_factory=list)   # every warning, the pods' included
     empty: bool = False                                          # the input holds no object at all
+    findings: list[InputFinding] = field(default_factory=list)   # about the input's Services, not one Pod
+    suppressed: list[SuppressedInput] = field(default_factory=list)   # those an annotation on the Service silenced
 
     @property
     def ok(self) -> bool:
@@ -122,6 +124,9 @@ def explain(manifest: str, scenario: str | dict | Scenario | None = None, versio
         result.pods.append(report)
         result.errors.extend(report.errors)
         result.warnings.extend(warnings)
+    services = tuple(intake.services)
+    result.findings, result.suppressed = split_input(
+        run_input_rules(InputContext(services, tuple(intake.pods), version), disabled), services)
     return result
 
 
@@ -208,8 +213,10 @@ def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[Error
                                           container_restart_rules=adm.container_restart_rules)
     debug = tuple(report.simulation.debug_containers) if report.simulation else ()
     report.sharing = analyse_sharing(adm.pod, debug)
-    found = run_rules(RuleContext(adm.pod, version, dict(sc.feature_gates), sc, report.simulation,
-                                  report.sharing, services, report.qos), disabled)
+    ctx = RuleContext(adm.pod, version, dict(sc.feature_gates), sc, report.simulation, report.sharing, services,
+                      report.qos)
+    found = run_rules(ctx, disabled)
+    report.traffic = ctx.traffic   # the run the rules read (docs/lifecycle-model.md §27): computed once
     ignores = suppressions(pod)
     report.findings, report.suppressed = split(found, ignores)
     report.notes.extend(
