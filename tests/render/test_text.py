@@ -47,3 +47,15 @@ FEATURE_CASES = [
 def test_feature_trace(name: str, fixture: str, scenario: str, version: str, golden) -> None:
     text = explanation_as_text(explain(load_manifest(fixture), scenario, version))
     golden(f"features/{name}/trace.txt", text)
+
+
+@pytest.mark.parametrize("fixture", ["invalid/seed_no_indentation", "invalid/seed_no_indentation_gateway"])
+def test_the_text_prints_every_message_of_a_diagnosis(fixture: str) -> None:
+    """A Pod that never became one (its indentation lost) has no report to show its errors: the text still
+    prints each of them, with its line (issue 26: it printed none, and stderr one of five)."""
+    expl = explain(load_manifest(fixture))
+    text = explanation_as_text(expl)
+    assert len(expl.errors) >= 5
+    assert text.count("error: line ") == len(expl.errors)
+    for e in expl.errors:
+        assert f"line {e.line}" in text
