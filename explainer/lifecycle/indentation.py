@@ -137,7 +137,7 @@ def _flat_document(lines: list[str], start: int, end: int) -> list[ErrorRecord]:
                 opened_empty = True
     if not opened_empty:
         return []
-    misplaced: list[tuple[int, str, Text]] = []
+    misplaced: list[tuple[int, str, Text | str]] = []
     items: set[int] = set()     # the lines of list items (`- name: x`), which belong under ``parent``
     parent = None
     lists: dict[str, str] = {}    # container lists seen so far: a container's item goes back to the last
@@ -148,7 +148,7 @@ def _flat_document(lines: list[str], start: int, end: int) -> list[ErrorRecord]:
         if item is not None:
             owner = lists.get("containers") if _starts_container(body, j) else parent
             if owner is not None:
-                misplaced.append((n, item.group(1), Text(owner)))
+                misplaced.append((n, item.group(1), owner))   # a field name: not translated
                 items.add(n)
             continue
         m = _KEY_LINE.match(ln)
@@ -172,12 +172,13 @@ def _flat_document(lines: list[str], start: int, end: int) -> list[ErrorRecord]:
                "dropped leading spaces? Indent the fields again (two spaces per level); each one is listed "
                "with its line."), {"names": names}),
         misplaced[0][0], 1, None, "structure", "Indentation")]
-    for n, key, place in misplaced:
+    for n, key, where in misplaced:
+        said: Text
         if n in items:
             said = Text(_("The list item that starts with {key} is at the top level; it belongs under {parent}: "
-                          "indent it."), {"key": key, "parent": place})
+                          "indent it."), {"key": key, "parent": where})
         else:
             said = Text(_("{key} is at the top level; it belongs under {place}: indent it."),
-                        {"key": key, "place": place})
+                        {"key": key, "place": where})
         out.append(ErrorRecord(said, n, 1, None, "structure", "Indentation"))
     return out

@@ -102,7 +102,12 @@ class ScenarioActionsMixin(KubeletState):
         c.spec = dataclasses.replace(c.spec, image=image)
         self.emit(c, EventKind.IMAGE_UPDATED, reason="SpecChanged",
                   message=Text(_("kubectl set image: {image}"), {"image": image}))
-        if self.terminal or self.deleting or self.pod_kill is not None or not c.alive or c.kill:
+        if self.terminal or self.deleting or self.pod_kill is not None:
+            return
+        if not c.alive and c.st.state == WAITING and c.st.waiting_reason == "InvalidImageName":
+            self.request_sync()     # the next sync parses the new reference (docs/lifecycle-model.md §28)
+            return
+        if not c.alive or c.kill:
             return
         if c.spec.role == "init":
             return

@@ -143,6 +143,11 @@ def _sentence(e: TraceEvent, c: Container | None, pod: Pod, events: list[TraceEv
         if e.reason == "ImagePullBackOff":
             return Text(_("The kubelet backs off before pulling {c}'s image again ({m})."), {"c": name, "m": _m(e)})
         return Text(_("{c} is in CrashLoopBackOff: {m}."), {"c": name, "m": _m(e)})
+    if k == "image_pull_failed" and e.reason == "InvalidImageName":
+        # pkg/kubelet/images/image_manager.go `EnsureImageExists` (docs/lifecycle-model.md §28)
+        return Text(_("The kubelet cannot parse {c}'s image reference (InvalidImageName: {m}). Nothing is pulled "
+                      "and nothing retries with a back-off: every sync fails the same way, so {c} never starts "
+                      "until the image is changed."), {"c": name, "m": _m(e)})
     if k == "image_pull_failed":
         return Text(_("The kubelet cannot pull {c}'s image (ErrImagePull). A container that never ran has no "
                       "exit code, so the Pod stays Pending whatever its restartPolicy."), {"c": name})
