@@ -32,6 +32,7 @@ from .rules import (
     npm_pid1_swallows_sigterm,
     port_conflict,
     poststart_calls_own_server,
+    poststart_reload_runs_once,
     prestop_exceeds_grace,
     prestop_exec_binary_missing,
     privileged_container,
@@ -48,6 +49,7 @@ from .rules import (
     sidecar_start_order_assumed,
     sidecar_without_startup_probe,
     termination_grace_zero,
+    tested_file_never_created,
     volume_not_mounted,
 )
 
@@ -76,6 +78,7 @@ RULES: tuple[ModuleType, ...] = (
     npm_pid1_swallows_sigterm,
     port_conflict,
     poststart_calls_own_server,
+    poststart_reload_runs_once,
     prestop_exceeds_grace,
     prestop_exec_binary_missing,
     privileged_container,
@@ -92,6 +95,7 @@ RULES: tuple[ModuleType, ...] = (
     sidecar_start_order_assumed,
     sidecar_without_startup_probe,
     termination_grace_zero,
+    tested_file_never_created,
     volume_not_mounted,
 )
 

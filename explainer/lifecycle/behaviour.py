@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Protocol
 
 from . import defaults as d
-from .commands import guess_run, guess_stop, hook_seconds
+from .commands import guess_run, guess_stop, hook_seconds, runs_only_known
 from .evidence import heap_over_limit, missing_hook_binary, poststart_self_call
 from .expand import Expanded, expand_container, expand_hook
+from .files import missing_file
 from .i18n import Phrase, gettext_noop as _
 from .model import Container, Pod
 from .mounted_scripts import hook_text
@@ -74,6 +75,7 @@ def behaviour_for(c: Container, pod: Pod, scenario: ScenarioEntries) -> Behaviou
         c, command=exp.command, args=exp.args)
     runs = _oom_runs(c, pod, raw, assumed) or _runs(ce, pod, raw, assumed, exp)
     post_start_code = _post_start_fails(c, pod, raw, assumed)
+    faults = _probe_faults(c, pod, raw, assumed)
     pre_stop_code = _pre_stop_fails(c, raw, assumed)
     return Behaviour(
         runs=runs,
@@ -90,7 +92,7 @@ def behaviour_for(c: Container, pod: Pod, scenario: ScenarioEntries) -> Behaviou
         # a process the stop signal ends exits 128 + n (lifecycle.stopSignal, docs/lifecycle-model.md §19)
         stop_exit_code=int(raw.get("stopExitCode", signal_exit_code(c.stop_signal))),
         assumed=assumed,
-        probe_faults=probe_faults(c, pod),
+        probe_faults=faults,
         pre_stop_stops=_pre_stop_stops(c, pod),
         exit_stops=exit_stops(ce, ce.script, pod) if c.role != "ephemeral" else (),
     )
@@ -143,15 +145,36 @@ def _oom_runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Ph
     return (Run(d.ASSUMED_OOM_SECONDS, d.EXIT_SIGKILL, "OOMKilled"),)
 
 
+def _probe_faults(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase]) -> dict[str, ProbeFault]:
+    """The probes that cannot pass (probe_reach.py); one that is only assumed to fail (a file nothing creates,
+    docs/lifecycle-model.md §29.1) gives way to a scenario that says how the probes behave."""
+    faults = probe_faults(c, pod)
+    for kind, fault in list(faults.items()):
+        if not fault.assumed:
+            continue
+        if "startupSeconds" in raw or "failingProbes" in raw:
+            del faults[kind]
+        else:
+            assumed.setdefault("startupSeconds", Phrase(_("its {kind} probe is assumed never to pass: {why}"),
+                                                        {"kind": kind, "why": fault.why}))
+    return faults
+
+
 def _post_start_fails(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase]) -> int:
     """The scenario's postStartExitCode, else 1 when the hook calls the container's own server (docs/lifecycle-model.md §24.3)."""
     if "postStartExitCode" in raw:
         return int(raw["postStartExitCode"])
     if "postStartSeconds" in raw:
         return 0
+    prog = missing_hook_binary(c, "postStart")
+    if prog is not None:   # docs/lifecycle-model.md §29.2
+        why = Phrase(_("the image {image} has no {prog} (inferred from the image name): the runtime cannot start "
+                       "the hook, which fails at once with code 126"), {"image": c.image, "prog": prog})
+        assumed["postStartExitCode"] = assumed["postStartSeconds"] = why
+        return d.EXIT_EXEC_NOT_FOUND
     call = poststart_self_call(pod, c)
     if call is None:
-        return 0
+        return _post_start_file(c, assumed)
     why = Phrase(
         _("the hook calls port {port} of its own container as it starts; the server is not listening yet, "
           "so the call is refused at once") if call.certain else
@@ -160,6 +183,20 @@ def _post_start_fails(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict
     assumed["postStartExitCode"] = why
     if not call.certain:   # the event is marked assumed only where the race may go either way
         assumed["postStartSeconds"] = why
+    return 1
+
+
+def _post_start_file(c: Container, assumed: dict[str, Phrase]) -> int:
+    """1 when the postStart hook only tests a file nothing creates (files.py, docs/lifecycle-model.md §29.1)."""
+    hook = c.post_start
+    if hook is None or hook.handler != "exec":
+        return 0
+    path = missing_file(c, hook.command, runs_only_known(c))
+    if path is None:
+        return 0
+    assumed["postStartExitCode"] = assumed["postStartSeconds"] = Phrase(_(
+        "the hook tests {path}, and nothing creates that file (assumed: the image does not ship it), so it fails"),
+        {"path": path})
     return 1
 
 

@@ -110,6 +110,35 @@ def _may_group(script: str) -> bool:
     return "{" in script or "}" in script or "`" in script or "&" in script or "$((" in script
 
 
+def runs_only_known(c: Container) -> bool:
+    """Whether ``c``'s command (or ``sh -c`` script) runs nothing but shell control words and the one-shot
+    programs above (echo, sleep, date, ...), none of which writes a file the script does not name: so a
+    file the script does not name is written by nobody (files.py, docs/lifecycle-model.md §29.1)."""
+    script = shell_script(c)
+    if script is None or (_may_group(script) and _GROUPING.search(script)) or c.files:
+        return False
+    for statement in _STATEMENTS.split(script):
+        words = [w for w in statement.split() if not _ASSIGNMENT.match(w)]
+        while words and (words[0] in _CONTROL or words[0] == "exec"):
+            words = words[1:]
+        if words and words[0].rsplit("/", 1)[-1] not in _ONE_SHOT and words[0] not in ("]", "]]", "[["):
+            return False
+    return True
+
+
+def shell_script(c: Container) -> str | None:
+    """The text a container's command runs: the ``sh -c`` script, else the command line; None when empty."""
+    argv = c.command + c.args
+    if not argv:
+        return None
+    prog = argv[0].rsplit("/", 1)[-1]
+    if _SHELLS.match(argv[0]) or _SHELLS.match(prog):
+        if "-c" not in argv[1:2] and not (len(argv) > 1 and argv[1].startswith("-") and "c" in argv[1]):
+            return None
+        return (argv[2] if len(argv) > 2 else "")[:_SCAN_LIMIT]
+    return " ".join(argv)[:_SCAN_LIMIT]
+
+
 def finite_run(c: Container) -> RunGuess | None:
     """A main process that certainly ends: its command (or ``sh -c`` script) runs only one-shot
     commands (echo, date, a finite sleep, ...), so one run lasts its sleeps (1 s when it has none)."""

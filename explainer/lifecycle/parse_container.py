@@ -344,8 +344,10 @@ def _volume_sources(m: dict, vtype: str) -> tuple[tuple[str, str], ...]:
 
 
 def _probe_target(m: dict, handler: str) -> dict[str, Any]:
-    """The port (a number or a name), host and scheme a network probe connects to."""
+    """The port (a number or a name), host and scheme a network probe connects to; an exec probe's command."""
     body = m.get(handler)
+    if handler == "exec" and isinstance(body, dict) and isinstance(body.get("command"), list):
+        return {"command": tuple(str(x) for x in body["command"] if isinstance(x, (str, int, float)))}
     if handler not in ("httpGet", "tcpSocket", "grpc") or not isinstance(body, dict):
         return {}
     port = body.get("port")

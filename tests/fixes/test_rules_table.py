@@ -29,6 +29,7 @@ FIXABLE: list[tuple[str, bool, str]] = [
     ("hostport-blocks-surge", True, "sets maxSurge: 0 (and maxUnavailable: 1 where it was 0): the old Pod frees the port first"),
 
     ("finite-command-under-always", False, "a Job, or which program stays in the foreground, is the author's choice"),
+    ("image-reference-invalid", False, "the tag or value a placeholder stands for is the author's to fill in"),
     ("init-never-completes", True, "makes it a native sidecar (restartPolicy: Always, a startupProbe on its "
                                    "declared port when later containers reach it), only where the version "
                                    "runs native sidecars and its command certainly runs until stopped (a "
@@ -50,6 +51,8 @@ FIXABLE: list[tuple[str, bool, str]] = [
                                           "waits for: a choice; a classic sidecar in a Job never completes"),
     ("npm-pid1-swallows-sigterm", False, "what the start script runs (node server.js, ...) is in package.json, not in the manifest"),
     ("port-conflict", False, "a new port must be configured in the program too"),
+    ("poststart-reload-runs-once", False, "how to reload on change (a reloader, the program's own watching, "
+                                          "a rollout) is a choice about the program"),
     ("poststart-calls-own-server", False, "how to wait for the server (and whether the image has curl) is the author's"),
     ("prestop-exceeds-grace", True, "raises terminationGracePeriodSeconds to the hook plus the shutdown plus "
                                     "10 s; a hook that never ends or a process that ignores SIGTERM needs a "
@@ -82,6 +85,8 @@ FIXABLE: list[tuple[str, bool, str]] = [
     ("sidecar-without-startup-probe", True, "adds a TCP startupProbe on the port later containers reach, or "
                                             "its lowest declared port; a proxy without ports needs a person"),
     ("termination-grace-zero", True, "removes terminationGracePeriodSeconds: 0, back to the 30 s default"),
+    ("tested-file-never-created", False, "where the program is healthy enough to create the file, or what to "
+                                         "probe instead, is a choice about the program"),
     ("volume-not-mounted", False, "whether the volume is dead or its mount was forgotten (and where) is a "
                                   "choice"),
 ]
