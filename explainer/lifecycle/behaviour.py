@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Protocol
 
 from . import defaults as d
-from .commands import guess_run, guess_stop, hook_seconds, runs_only_known
+from .commands import guess_run, guess_stop, hook_seconds, runs_only_known, term_trap
 from .evidence import heap_over_limit, missing_hook_binary, poststart_self_call
 from .expand import Expanded, expand_container, expand_hook
 from .files import missing_file
@@ -20,7 +20,7 @@ from .model import Container, Pod
 from .mounted_scripts import hook_text
 from .records import quick_init
 from .probe_reach import ProbeFault, probe_faults
-from .shutdown import SIGNAL, Stop, exit_stops, prestop_stops
+from .shutdown import PAUSE, Stop, exit_stops, prestop_stops
 from .signals import exit_code as signal_exit_code
 
 
@@ -76,24 +76,30 @@ def behaviour_for(c: Container, pod: Pod, scenario: ScenarioEntries) -> Behaviou
     runs = _oom_runs(c, pod, raw, assumed) or _runs(ce, pod, raw, assumed, exp)
     post_start_code = _post_start_fails(c, pod, raw, assumed)
     faults = _probe_faults(c, pod, raw, assumed)
+    post_start_seconds = (float(raw.get("postStartSeconds", 0) or 0) if post_start_code else
+                          _hook_default(c.post_start, c, raw, "postStartSeconds", assumed, 0.0))
     pre_stop_code = _pre_stop_fails(c, raw, assumed)
+    pre_stop_seconds = (float(raw.get("preStopSeconds", 0) or 0) if pre_stop_code and "preStopExitCode" not in raw
+                        else _hook_default(c.pre_stop, c, raw, "preStopSeconds", assumed, 0.0))
+    stops = _pre_stop_stops(c, pod)
+    if stops and "preStopSeconds" in assumed and not pre_stop_code:
+        assumed["preStopSeconds"] = _reading(stops[0], assumed["preStopSeconds"])
+    stop_seconds = _stop_seconds(ce, pod, raw, assumed)
+    stop_code = _stop_exit_code(ce, c, raw)   # the stopSeconds reading says why (commands.py `term_trap`)
     return Behaviour(
         runs=runs,
         image_pull_fails=raw.get("imagePull") == "fails",
         startup_seconds=float(raw.get("startupSeconds", 0) or 0),
         failing_probes=frozenset(raw.get("failingProbes") or ()),
-        post_start_seconds=(float(raw.get("postStartSeconds", 0) or 0) if post_start_code else
-                            _hook_default(c.post_start, c, raw, "postStartSeconds", assumed, 0.0)),
+        post_start_seconds=post_start_seconds,
         post_start_exit_code=post_start_code,
-        pre_stop_seconds=(float(raw.get("preStopSeconds", 0) or 0) if pre_stop_code and "preStopExitCode" not in raw
-                          else _hook_default(c.pre_stop, c, raw, "preStopSeconds", assumed, 0.0)),
+        pre_stop_seconds=pre_stop_seconds,
         pre_stop_exit_code=pre_stop_code,
-        stop_seconds=_stop_seconds(ce, pod, raw, assumed),
-        # a process the stop signal ends exits 128 + n (lifecycle.stopSignal, docs/lifecycle-model.md §19)
-        stop_exit_code=int(raw.get("stopExitCode", signal_exit_code(c.stop_signal))),
+        stop_seconds=stop_seconds,
+        stop_exit_code=stop_code,
         assumed=assumed,
         probe_faults=faults,
-        pre_stop_stops=_pre_stop_stops(c, pod),
+        pre_stop_stops=stops,
         exit_stops=exit_stops(ce, ce.script, pod) if c.role != "ephemeral" else (),
     )
 
@@ -242,10 +248,32 @@ def _pre_stop_stops(c: Container, pod: Pod) -> tuple[Stop, ...]:
     hook = c.pre_stop
     if hook is None or hook.handler != "exec":
         return ()
-    stops = prestop_stops(c, hook_text(c, expand_hook(hook.command, c).command), pod)
-    if pod.share_process_namespace:   # PID 1 is the pause process there, not the main process
-        stops = tuple(s for s in stops if s.kind != SIGNAL)
-    return stops
+    # with shareProcessNamespace `kill 1` reaches the pause process, not the main process: a PAUSE stop
+    # (shutdown.py, docs/lifecycle-model.md §30)
+    return prestop_stops(c, hook_text(c, expand_hook(hook.command, c).command), pod)
+
+
+def _reading(stop: Stop, said: Phrase) -> Phrase:
+    """One reading of a preStop that ends a main process (docs/lifecycle-model.md §9.2, docs/lifecycle-model.md §30): the sleeps before
+    the call, the call, and what the script does after it; the timeline, the story and the findings use it."""
+    if stop.kind == PAUSE:
+        return Phrase(_("the hook's command sleeps {seconds} s, then {how}: the kernel ends every process of the "
+                        "Pod with it, this hook's own too"), {"seconds": f"{stop.offset:g}", "how": stop.how})
+    if stop.waits:
+        return Phrase(_("the hook's command sleeps {seconds} s, then {how}, and waits until it has exited"),
+                      {"seconds": f"{stop.offset:g}", "how": stop.how})
+    return said
+
+
+def _stop_exit_code(ce: Container, c: Container, raw: dict[str, Any]) -> int:
+    """The exit code after the stop signal: the scenario's, a shell's `trap 'exit N' TERM` (commands.py
+    `term_trap`, docs/lifecycle-model.md §30.2), else 128 + the signal (lifecycle.stopSignal, docs/lifecycle-model.md §19)."""
+    if "stopExitCode" in raw:
+        return int(raw["stopExitCode"])
+    trap = term_trap(ce) if c.stop_signal in (None, "SIGTERM") and "trap" in ce.script else None
+    if trap is not None and trap.exit_code is not None:
+        return trap.exit_code
+    return signal_exit_code(c.stop_signal)
 
 
 def _names(names: tuple[str, ...]) -> str:

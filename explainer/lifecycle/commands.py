@@ -200,7 +200,11 @@ def guess_stop(c: Container, pid1: bool = True) -> tuple[float | None, Phrase]:
     if argv and pid1:
         prog = argv[0]
         # a mounted script with a shell's #! line runs as that shell (mounted_scripts.py)
-        if (_SHELLS.match(prog) or runs_shell_script(c, prog)) and "trap" not in c.script:
+        shell = bool(_SHELLS.match(prog) or runs_shell_script(c, prog))
+        trap = term_trap(c) if shell and "trap" in c.script else None
+        if trap is not None:
+            return trap.seconds, trap.why
+        if shell:
             single = _bash_single_command(argv) if prog.rsplit("/", 1)[-1] == "bash" else None
             if single is not None and not any(path == single for path, _body in c.files):
                 # bash -c with one simple command execs it (bash's ONESHOT: `execute_command_internal`
@@ -222,6 +226,66 @@ def guess_stop(c: Container, pid1: bool = True) -> tuple[float | None, Phrase]:
 
 
 _EXEC = re.compile(r"\bexec\s+(\S+)")
+
+
+@dataclass(frozen=True, slots=True)
+class Trap:
+    """A shell's handler for SIGTERM (`trap '…' TERM`): how soon it runs and the code it exits with."""
+
+    seconds: float | None          # 0: at once (the shell waits in `wait`); else when its foreground sleep ends;
+                                   # None: the handler does not end the script, which goes on
+    exit_code: int | None          # `exit N` in the handler; None: not known (128 + 15 stands)
+    why: Phrase
+
+
+# trap 'handler' TERM INT, trap "handler" SIGTERM, trap handler 15 (a function's name)
+_TRAP = re.compile(r"\btrap\s+(?:(['\"])(.*?)\1|([A-Za-z_][\w]*))\s+([A-Z0-9 \t]+?)\s*(?:;|\n|$)", re.S)
+_TERM_NAMES = {"TERM", "SIGTERM", "15"}
+_EXIT_N = re.compile(r"\bexit\s+(\d{1,3})\b")
+_WAIT = re.compile(r"(?:^|[;&\n]|\bdo|\bthen)\s*wait\b")
+
+
+def term_trap(c: Container) -> Trap | None:
+    """The SIGTERM trap of ``c``'s shell script, or None when it traps no SIGTERM.
+
+    POSIX sh and bash run a trap only between commands: when SIGTERM arrives while the shell waits for a
+    foreground command (`sleep 3600`), the handler runs once that command has ended; the `wait` builtin is
+    interrupted at once (bash manual, "Signals"; POSIX "trap").  So a loop of `sleep N` exits up to N s
+    after SIGTERM, a final `sleep 3600` only when it ends, `sleep infinity & wait` at once."""
+    script = c.script[:_SCAN_LIMIT]
+    m = next((m for m in _TRAP.finditer(script) if _TERM_NAMES & set(m.group(4).split())), None)
+    if m is None:
+        return None
+    after = script[m.end():]
+    if _EXEC.search(after):
+        return None           # the program exec'd replaces the shell: its own handling counts
+    handler = m.group(2) if m.group(2) is not None else _function_body(script, m.group(3))
+    if not re.search(r"\b(exit|kill)\b", handler or ""):
+        # the handler runs and the script goes on: SIGTERM changes nothing, SIGKILL ends it
+        return Trap(None, None, Phrase(_("its script traps SIGTERM with a handler that does not exit, so the "
+                                         "script goes on")))
+    codes = _EXIT_N.findall(handler or "")
+    waits = bool(_WAIT.search(after))
+    # `exit` alone gives the status of the last command: `wait` interrupted (143), or a sleep that ended (0)
+    code = int(codes[-1]) if codes else (None if waits else 0)
+    said = {"code": code if code is not None else 143}
+    if waits:
+        return Trap(0.0, code, Phrase(_("its script traps SIGTERM and, waiting in `wait`, exits {code} at once"),
+                                      said))
+    sleeps = [float(n) * _UNITS[u] for n, u in _SLEEP.findall(after)] if "sleep" in after else []
+    if sleeps:
+        seconds = max(sleeps)
+        return Trap(seconds, code, Phrase(_(
+            "its script traps SIGTERM, but a shell runs a trap only once the foreground command ends: it exits "
+            "{code} when its sleep of {seconds} s is over"), {**said, "seconds": _fmt(seconds)}))
+    return Trap(0.0, code, Phrase(_("its script traps SIGTERM and exits {code}"), said))
+
+
+def _function_body(script: str, name: str | None) -> str:
+    if not name:
+        return ""
+    m = re.search(rf"\b{re.escape(name)}\s*\(\s*\)\s*\{{(.*?)\}}", script, re.S)
+    return m.group(1) if m else ""
 
 
 def _bash_single_command(argv: tuple[str, ...]) -> str | None:

@@ -160,6 +160,9 @@ def _sentence(e: TraceEvent, c: Container | None, pod: Pod, events: list[TraceEv
         if e.reason == "GracePeriodExceeded":
             return Text(_("The grace period runs out while {c}'s preStop hook still runs; the kubelet stops waiting "
                           "for it."), {"c": name})
+        if e.reason == "FailedPreStopHook" and e.exit_code == 137:
+            return Text(_("{c}'s preStop hook is killed with every other process of the Pod (FailedPreStopHook, "
+                          "exit code 137)."), {"c": name})
         if e.reason == "FailedPreStopHook":
             return Text(_("{c}'s preStop hook fails (FailedPreStopHook, exit code {code}); the kubelet goes on to "
                           "the stop signal at once."), {"c": name, "code": e.exit_code})
@@ -185,6 +188,11 @@ def _sentence(e: TraceEvent, c: Container | None, pod: Pod, events: list[TraceEv
                       "AllContainersRestarting goes back to False. The Pod is Pending again and starts over: init "
                       "containers in order, then sidecars, then app containers, each restart count one higher. "
                       "Ephemeral containers are not restarted."))
+    if k == "sandbox_lost" and e.reason == "PauseExited":
+        # build/pause/linux/pause.c `sigdown`; pid_namespaces(7) (docs/lifecycle-model.md §30)
+        return Text(_("{m}. pause exits on SIGTERM, and when PID 1 of a PID namespace ends the kernel SIGKILLs "
+                      "every other process in it: every container still running ends with 137 at this moment, and "
+                      "the sandbox is gone."), {"m": _m(e)})
     if k == "sandbox_lost":
         return Text(_("The node reboots: the sandbox and every container are gone. The kubelet builds a new "
                       "sandbox and runs the init containers again, from the first."))
