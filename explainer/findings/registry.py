@@ -8,6 +8,7 @@ from .base import Draft, Finding
 from .i18n import Text
 
 from .rules import (
+    active_deadline_kills_service,
     active_deadline_on_pod_template,
     app_listens_on_loopback,
     classic_sidecar_stops_before_app,
@@ -26,6 +27,7 @@ from .rules import (
     liveness_checks_dependency,
     liveness_same_as_readiness,
     liveness_without_startup_probe,
+    log_shipper_stops_with_app,
     missing_resources,
     mount_without_volume,
     native_sidecar_unsupported,
@@ -54,6 +56,7 @@ from .rules import (
 )
 
 RULES: tuple[ModuleType, ...] = (
+    active_deadline_kills_service,
     active_deadline_on_pod_template,
     app_listens_on_loopback,
     classic_sidecar_stops_before_app,
@@ -72,6 +75,7 @@ RULES: tuple[ModuleType, ...] = (
     liveness_checks_dependency,
     liveness_same_as_readiness,
     liveness_without_startup_probe,
+    log_shipper_stops_with_app,
     missing_resources,
     mount_without_volume,
     native_sidecar_unsupported,

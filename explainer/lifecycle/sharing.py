@@ -58,8 +58,10 @@ def analyse_sharing(pod: Pod, debug_containers: tuple[Container, ...] = ()) -> S
         namespaces=namespaces,
         volumes=volumes,
         undeclared=undeclared,
+        # an ephemeral container may not declare ports (validation.go `allowedEphemeralContainerFields`): the API
+        # server refuses them, so a debug container never holds one (docs/lifecycle-model.md §31.3)
         ports=tuple(PortUse(c.name, p.container_port, p.protocol, p.name, p.host_port)
-                    for c in everyone for p in c.ports),
+                    for c in everyone if c.role != "ephemeral" for p in c.ports),
         conflicts=tuple(PortConflict(x["port"], x["protocol"], tuple(x["containers"])) for x in _conflicts(pod)),
         exposure=_exposure(pod, everyone),
         filesystem=Filesystem(bool(FILESYSTEM["shared"]), str(FILESYSTEM["because"])),

@@ -20,6 +20,8 @@ FIXABLE: list[tuple[str, bool, str]] = [
     ("classic-sidecar-stops-before-app", True, "moves the proxy to initContainers as a native sidecar, where the version "
                                                 "runs them (a startupProbe on its declared port where the app reaches it)"),
 
+    ("active-deadline-kills-service", False, "how long the init container may wait, and what to do then, is a "
+                                             "choice about the dependency"),
     ("active-deadline-on-pod-template", True, "moves activeDeadlineSeconds from the Pod template to the Job spec, with its value"),
     ("ephemeral-in-spec", True, "removes the ephemeral container (the API server refuses it on create)"),
     ("exec-probe-default-timeout", True, "sets timeoutSeconds 5 where periodSeconds is above it; else the period is a choice too"),
@@ -43,6 +45,8 @@ FIXABLE: list[tuple[str, bool, str]] = [
                                           "script author's"),
     ("liveness-checks-dependency", False, "what liveness should check instead is a choice about the program"),
     ("liveness-same-as-readiness", False, "a cheaper liveness check is a choice about the program"),
+    ("log-shipper-stops-with-app", True, "moves the shipper to initContainers as a native sidecar, where the "
+                                         "version runs them; else a preStop that outlasts the app (a person)"),
     ("liveness-without-startup-probe", True, "copies the liveness check into a startupProbe (150 s budget)"),
     ("missing-resources", False, "resource sizes are a person's choice"),
     ("mount-without-volume", False, "what the volume should be (a ConfigMap, a Secret, a claim, or a "
