@@ -48,6 +48,8 @@ FIXABLE: list[tuple[str, bool, str]] = [
     ("log-shipper-stops-with-app", True, "moves the shipper to initContainers as a native sidecar, where the "
                                          "version runs them; else a preStop that outlasts the app (a person)"),
     ("liveness-without-startup-probe", True, "copies the liveness check into a startupProbe (150 s budget)"),
+    ("memory-emptydir-counts-against-limit", False, "the size of what the program writes there is a choice about "
+                                                    "the program"),
     ("missing-resources", False, "resource sizes are a person's choice"),
     ("mount-without-volume", False, "what the volume should be (a ConfigMap, a Secret, a claim, or a "
                                     "declared one misspelt) is a choice"),
@@ -88,6 +90,8 @@ FIXABLE: list[tuple[str, bool, str]] = [
                                           "person), never on a version without native sidecars"),
     ("sidecar-without-startup-probe", True, "adds a TCP startupProbe on the port later containers reach, or "
                                             "its lowest declared port; a proxy without ports needs a person"),
+    ("subpath-mount-never-updates", False, "where the program should read the whole volume from is the "
+                                           "author's"),
     ("termination-grace-zero", True, "removes terminationGracePeriodSeconds: 0, back to the 30 s default"),
     ("tested-file-never-created", False, "where the program is healthy enough to create the file, or what to "
                                          "probe instead, is a choice about the program"),
