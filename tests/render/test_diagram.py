@@ -228,8 +228,8 @@ def test_dot_key_is_by_text_and_format() -> None:
 
 
 def test_mounts_at_different_subpaths_meet_at_different_nodes() -> None:
-    """Two containers at different subPaths of one volume see different directories (docs/lifecycle-model.md
-    §32.1): each directory is its own node, so the diagram draws no shared folder between them."""
+    """Two containers at different subPaths of one volume see different directories
+    (docs/lifecycle-model.md §32.1): each directory is its own node, so the diagram draws no shared folder between them."""
     from explainer.explain import explain as _explain
     from explainer.render.diagram import sharing_diagram as _diagram
     from tests.lifecycle.test_volumes import POD
