@@ -15,7 +15,6 @@ from .runtime import CState
 from .scenario import Run
 from .scheduler import HAPPEN
 from .status import EXITED, RUNNING, WAITING
-from .termination import pod_worker_grace
 from .trace import EventKind
 
 _SANDBOX = Text(_("the kubelet creates the Pod sandbox: network namespace and IP"))
@@ -329,7 +328,7 @@ class StartupMixin(ProbingMixin):
             "(BackoffLimitExceeded) and the Job controller deletes the Pod, and the logs of every attempt "
             "go with it. With restartPolicy Never each retry would be a new Pod, the failed ones kept."),
             {"t": f"{self.s.now:g}", "limit": limit}))
-        self._kill_pod("BackoffLimitExceeded", pod_worker_grace(self.pod.termination_grace_period),
+        self._worker_kill("BackoffLimitExceeded", self.pod.termination_grace_period,
                        Text(_("the Job's backoffLimit was reached")))
 
 

@@ -30,10 +30,10 @@ class TerminationMixin(KubeletState):
                          "queue", "sandbox", "terminal"})
 
     # ---- killing ------------------------------------------------------------------------------
-    def _begin_kill(self, c: CState, grace: float, reason: str, ordered: bool) -> None:
+    def _begin_kill(self, c: CState, grace: float, reason: str, ordered: bool, override: float | None = None) -> None:
         """`killContainer`: preStop (if any and grace > 0), then its turn, then SIGTERM/SIGKILL."""
         now = self.s.now
-        k = Kill(now + grace, reason, ordered)
+        k = Kill(now + grace, reason, ordered, override)
         c.kill = k
         hook = c.spec.pre_stop
         if hook is not None and grace > 0 and c.spec.role != "ephemeral":
@@ -175,7 +175,7 @@ class TerminationMixin(KubeletState):
     def _sigterm(self, c: CState, k: Kill) -> None:
         now = self.s.now
         k.stage = "term"
-        remaining = max(k.deadline - now, d.MINIMUM_GRACE_PERIOD_SECONDS)
+        remaining = k.override if k.override is not None else max(k.deadline - now, d.MINIMUM_GRACE_PERIOD_SECONDS)
         if c.spec.stop_signal is None:
             message = Text(_("SIGTERM; SIGKILL in {remaining}s if still running"), {"remaining": f"{remaining:g}"})
         else:   # lifecycle.stopSignal replaces SIGTERM (ContainerStopSignals; docs/lifecycle-model.md §19)
@@ -194,7 +194,17 @@ class TerminationMixin(KubeletState):
         self.emit(c, EventKind.KILLED, reason=k.reason, message=_GRACE_OVER)
         self._exit(c, c.gen, d.EXIT_SIGKILL, "sigkill")
 
-    def _kill_pod(self, reason: str, grace: float, why: Text) -> None:
+    def _worker_kill(self, reason: str, grace: float, why: Text) -> None:
+        """The pod worker terminates the Pod (a deletion, the active deadline, the Job controller's deletion) with
+        `calculateEffectiveGracePeriod` as `killContainer`'s override (§12.6).  From 1.27 the override applies
+        before preStop: at least 1 s for everything.  Before, it replaced the grace period after preStop: preStop
+        had the grace period as it was (none at 0), and the stop call then the whole override (§33)."""
+        if self.legacy_kill:
+            self._kill_pod(reason, float(grace), why, override=float(pod_worker_grace(grace)))
+        else:
+            self._kill_pod(reason, float(pod_worker_grace(grace)), why)
+
+    def _kill_pod(self, reason: str, grace: float, why: Text, override: float | None = None) -> None:
         """`killPodWithSyncResult`: every running container at once, one shared deadline (§12.2)."""
         self.pod_kill = reason
         self.queue.clear()
@@ -203,7 +213,7 @@ class TerminationMixin(KubeletState):
                                {"t": f"{self.s.now:g}", "why": why, "grace": f"{grace:g}"}))
         for c in self.init + self.apps + self.ephemeral:
             if c.alive and c.kill is None:
-                self._begin_kill(c, grace, reason, ordered=c.spec.role == "sidecar")
+                self._begin_kill(c, grace, reason, ordered=c.spec.role == "sidecar", override=override)
             elif c.alive and c.kill is not None:
                 c.kill.ordered = False
         self._pod_kill_progress()

@@ -103,6 +103,11 @@ def _ending(sim: Simulation) -> Text:
     if last.phase in ("Succeeded", "Failed"):
         return Text(_("The Pod ends {phase} at {t} s (kubectl shows {status})."),
                     {"phase": last.phase, "t": _secs(sim.end_time), "status": last.status})
+    if last.status == "Terminating" and sim.end_time < sim.until:
+        # before 1.27 a deleted Pod leaves the API in the phase it had (docs/lifecycle-model.md §33)
+        return Text(_("At {t} s every container has stopped and the Pod leaves the API in phase {phase}: before "
+                      "Kubernetes 1.27 the kubelet does not move a deleted Pod to Failed or Succeeded first."),
+                    {"t": _secs(sim.end_time), "phase": last.phase})
     return Text(_("At {t} s, where the simulation stops, the Pod is {phase}: kubectl shows {status}, "
                   "READY {ready}."), {"t": _secs(sim.end_time), "phase": last.phase, "status": last.status,
                                       "ready": last.ready_count})
