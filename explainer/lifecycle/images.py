@@ -39,8 +39,26 @@ _DIGEST_HEX = {"sha256": 64, "sha384": 96, "sha512": 128}
 INVALID_REFERENCE_FORMAT = "invalid reference format"
 
 
-@functools.lru_cache(maxsize=4096)
+SHOWN = 120          # an image is quoted up to this many characters (a hostile one may be a megabyte)
+
+
+def shown(image: str) -> str:
+    """``image`` as a message quotes it: whole, or its start and an ellipsis."""
+    return image if len(image) <= SHOWN else image[:SHOWN] + "…"
+
+
 def reference_error(image: str) -> str | None:
+    """Why the kubelet cannot parse ``image`` (the parser's own words), or None when it can.  Short ones (every
+    real image) are remembered; a long one is parsed each time rather than kept."""
+    return _cached_error(image) if len(image) <= 512 else _error(image)
+
+
+@functools.lru_cache(maxsize=4096)
+def _cached_error(image: str) -> str | None:
+    return _error(image)
+
+
+def _error(image: str) -> str | None:
     """Why the kubelet cannot parse ``image`` (the parser's own words), or None when it can.
 
     ParseNormalizedNamed: a 64-hex identifier is refused; the domain is split off (a first component with
@@ -49,11 +67,11 @@ def reference_error(image: str) -> str | None:
     if not image:
         return "repository name must have at least one component"
     if _IDENTIFIER.fullmatch(image):
-        return f"invalid repository name ({image}), cannot specify 64-byte hexadecimal strings"
+        return f"invalid repository name ({image}), cannot specify 64-byte hexadecimal strings"   # 64 characters
     domain, remainder = _split_domain(image)
     remote = remainder.split(":", 1)[0]
     if remote.lower() != remote:
-        return f"invalid reference format: repository name ({remote}) must be lowercase"
+        return f"invalid reference format: repository name ({shown(remote)}) must be lowercase"
     whole = f"{domain}/{remainder}"
     m = _REFERENCE.fullmatch(whole)
     if m is None:
@@ -94,6 +112,7 @@ def _split_domain(name: str) -> tuple[str, str]:
 
 def kubelet_message(image: str, error: str) -> str:
     """The message of the kubelet's InspectFailed event (image_manager.go `EnsureImageExists`)."""
+    image = shown(image)
     return f'Failed to apply default image tag "{image}": couldn\'t parse image reference "{image}": {error}'
 
 

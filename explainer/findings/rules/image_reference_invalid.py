@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
-from explainer.lifecycle.images import placeholder, reference_error
+from explainer.lifecycle.images import SHOWN, placeholder, reference_error, shown
 from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, fill
@@ -73,7 +73,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             "The image of {c}, {image}, is not an image reference the kubelet can parse: {why}. The API server "
             "accepts it, but the kubelet fails before any pull (InvalidImageName, event InspectFailed) on every "
             "sync, with no back-off and no retry that could succeed: {c} never starts. {outcome}"),
-            {"c": c.name, "image": c.image, "why": why, "outcome": _outcome(ctx, c)})
+            {"c": c.name, "image": shown(c.image), "why": why, "outcome": _outcome(ctx, c)})
         repository, filled = _fill_in(c.image, found)
         yield ctx.finding(ID, c, ctx.container_path(c, "image"), explanation,
                           fill(FIX, name=c.name, filled=filled, how=_how(found, repository, filled != c.image)))
@@ -117,6 +117,8 @@ def _fill_in(image: str, found: tuple[str, str] | None) -> tuple[str, str]:
     if not colon or "/" in tag:
         name, tag = image, ""
     name = name.split("@", 1)[0]
+    if len(image) > 2 * SHOWN:
+        return "<REPOSITORY>", "<REPOSITORY>:<TAG>"    # a reference that long is not one to copy back
     if found is not None and found[1] in name:     # the placeholder is in the name: a value to write in
         marker = "<" + "".join(ch for ch in found[1] if ch.isalnum() or ch == "_").upper() + ">"
         return name.replace(found[1], marker), image.replace(found[1], marker)
