@@ -84,10 +84,7 @@ def explain(manifest: str, scenario: str | dict | Scenario | None = None, versio
     version = version or sc.kubernetes_version or d.DEFAULT_VERSION
     result = Explanation(version, sc)
     if version not in d.SUPPORTED_VERSIONS:
-        result.errors.append(ErrorRecord(
-            Text(gettext_noop("Kubernetes {version} is not supported; choose one of {versions}."),
-                 {"version": version, "versions": ", ".join(d.SUPPORTED_VERSIONS)}),
-            path="kubernetesVersion", kind="scenario"))
+        result.errors.append(ErrorRecord(_unsupported(version), path="kubernetesVersion", kind="scenario"))
         return result
     obs: Observation | None = None
     if observed is not None and (observed if isinstance(observed, str) else "".join(observed)).strip():
@@ -158,6 +155,21 @@ def _scenario_data(scenario: str | dict | Scenario | None, sc: Scenario) -> dict
         if isinstance(data, dict):
             return plain(data)
     return base_data(sc)
+
+
+def _unsupported(version: str) -> Text:
+    """Why ``version`` cannot be explained.  Older than 1.25: kubernetes-validate 1.37.0 ships no schema for it,
+    and 1.25's would misjudge it (1.25 stopped serving batch/v1beta1, policy/v1beta1, autoscaling/v2beta1), so
+    the model does not pretend (docs/lifecycle-model.md §33)."""
+    values = {"version": version, "versions": ", ".join(d.SUPPORTED_VERSIONS), "oldest": d.SUPPORTED_VERSIONS[0]}
+    parts = version.split(".")
+    if len(parts) >= 2 and parts[0] == "1" and parts[1].isdigit() and int(parts[1]) < 25:
+        return Text(gettext_noop(
+            "Kubernetes {version} is not supported: the strict schemas this build checks manifests against start "
+            "at {oldest}, and {oldest}'s would misjudge {version} (1.25 stopped serving batch/v1beta1 CronJob, "
+            "policy/v1beta1 PodDisruptionBudget and PodSecurityPolicy, autoscaling/v2beta1). Choose {oldest}, "
+            "the nearest, or one of {versions}."), values)
+    return Text(gettext_noop("Kubernetes {version} is not supported; choose one of {versions}."), values)
 
 
 def _over_limits(pods: list[Pod], limits: Limits) -> ErrorRecord | None:

@@ -46,7 +46,11 @@ EXAMPLES: tuple[Example, ...] = (
             _("Kubernetes 1.36+: a restart rule restarts the whole Pod in place, init containers first."), True,
             "containers:\n  trainer:\n    runs: [{runSeconds: 20, exitCode: 42}, {runSeconds: forever}]\nuntil: 60\n"),
     Example("web-app-pod", _("Production-style web Pod"),
-            _("Three init containers, hooks, all three probes and classic sidecars."), True, "deleteAt: 60\n"),
+            _("Three init containers, hooks, all three probes and classic sidecars; the course's ${APP_VERSION} "
+              "image tag is filled in, as envsubst, Helm or Kustomize would."), True, "deleteAt: 60\n"),
+    Example("image-placeholder", _("Image tag left as a template"),
+            _("registry.example.com/app:${APP_VERSION}: the API server accepts it, the kubelet cannot parse it "
+              "(InvalidImageName), and the Pod waits at Init:InvalidImageName for ever."), False),
     Example("long-running-init", _("Long-running plain init container"),
             _("A proxy written as a plain init container never exits: the app never starts."), False),
     Example("job-classic-sidecar", _("Job with a classic sidecar"),

@@ -67,9 +67,13 @@ ROLLOUT_MAX_SYNCS = 100_000
 POD_RESTART_POLICIES = ("Always", "OnFailure", "Never")
 PROTOCOLS = ("TCP", "UDP", "SCTP")
 
-# Kubernetes versions the model knows (docs/lifecycle-model.md §3); the newest is the default.
-SUPPORTED_VERSIONS = ("1.27", "1.28", "1.29", "1.30", "1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37")
+# Kubernetes versions the model knows (docs/lifecycle-model.md §3); the newest is the default.  1.25 and 1.26
+# (docs/lifecycle-model.md §33) are the oldest whose schemas kubernetes-validate 1.37.0 ships.
+SUPPORTED_VERSIONS = ("1.25", "1.26", "1.27", "1.28", "1.29", "1.30", "1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37")
 DEFAULT_VERSION = SUPPORTED_VERSIONS[-1]
+# Before 1.27 the pod worker's grace-period override replaced the grace period after preStop (so the stop call got
+# the whole override again), and a deleted Pod left the API in the phase it had (k/k #115835, #115331).
+TERMINAL_PHASE_ON_DELETE = (1, 27)
 
 DOCS = {
     "pod-lifecycle": "https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/",

@@ -36,6 +36,7 @@ class Probe:
     port: int | str | None = None  # httpGet/tcpSocket/grpc port as written: a number or a port name
     host: str | None = None        # httpGet.host (empty: the Pod's IP)
     scheme: str | None = None      # httpGet.scheme (HTTP by default)
+    command: tuple[str, ...] = ()  # exec.command
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from typing import Any
 from . import defaults as d
 from .errors import ErrorRecord, ManifestError
 from .i18n import Text, gettext_noop as _
-from .indentation import diagnose_lost_indentation
+from .indentation import diagnose_lost_indentation, lost_indentation_in_text
 from .mounted_scripts import config_map_data, with_mounted_scripts
 from .model import TEMPLATE_PATHS, Pod, PodSource, ServicePort, ServiceRef
 from .workload import labels_of, read_workload
@@ -44,7 +44,16 @@ class Intake:
 def parse_manifest(text: str, limits: Limits = Limits()) -> Intake:
     """Every Pod in ``text``; raises ``ManifestError`` only when the text cannot be read."""
     intake = Intake()
-    for doc in load_documents(text, limits):
+    try:
+        docs = load_documents(text, limits)
+    except ManifestError as exc:
+        if exc.records and exc.records[0].kind == "syntax":
+            # the reader's error names a symptom; a flattened manifest is the cause (indentation.py)
+            flat = lost_indentation_in_text(text)
+            if flat:
+                raise ManifestError("", records=flat + exc.records) from None
+        raise
+    for doc in docs:
         if doc.data is None:
             continue
         intake.objects += 1

@@ -29,7 +29,7 @@ from .runtime import CState
 from .startup import StartupMixin
 from .termination import TerminationMixin
 from .trace import Dependency, EventKind, StatusPoint, TraceEvent
-from .versions import crash_loop_backoff, gate_enabled
+from .versions import crash_loop_backoff, gate_enabled, version_tuple
 
 
 @dataclass
@@ -119,6 +119,7 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
                  fast_forward: bool = True, behaviours: Mapping[str, Behaviour] | None = None) -> None:
         self.pod, self.scenario = pod, scenario
         self.restart_rules = container_restart_rules
+        self.legacy_kill = version_tuple(version) < d.TERMINAL_PHASE_ON_DELETE   # docs/lifecycle-model.md §33
         self.notes: list[Text] = []
         self.bo_initial, self.bo_max = self._node_backoff(version, scenario)
         self.restart_all: tuple | None = None     # (container, exit code, rule) for the next sync
@@ -141,7 +142,7 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
         self.debug_specs: list[Container] = []
         self.book = StatusBook(statuses, len(pod.init_containers),
                                len(pod.sidecars) + len(pod.containers), pod.restart_policy,
-                               pod.readiness_gates)
+                               pod.readiness_gates, terminal_on_delete=not self.legacy_kill)
         self.sandbox = False
         self.sandbox_ever = False
         self.initialized = False      # regular containers have been started in this sandbox

@@ -209,8 +209,19 @@ class _Diagram:
             shape = "cylinder" if v.type in DISK_TYPES else "folder"
             node_id = self.node(graph, label, shape=shape, style="filled", fillcolor="#fff7ed",
                                 color="#fdba74", **{"class": "volume"})
+            # a subPath mount sees one directory of the volume (docs/lifecycle-model.md §32.1): each such
+            # directory is its own node under the volume, so mounts at different subPaths share no node
+            parts: dict[str, str] = {}
             for m in v.mounts:
-                self.mount(m, node_id, LINE)
+                target = node_id
+                if m.sub_path and any(o.sub_path != m.sub_path for o in v.mounts):
+                    if m.sub_path not in parts:
+                        parts[m.sub_path] = self.node(graph, _small(_e(f"{v.name}/{m.sub_path}"), INK),
+                                                      shape="folder", style="filled", fillcolor="#fffbeb",
+                                                      color="#fdba74", **{"class": "volume subpath"})
+                        self.edge(node_id, parts[m.sub_path], style="dotted", arrowhead="none")
+                    target = parts[m.sub_path]
+                self.mount(m, target, LINE)
         missing: dict[str, str] = {}
         for u in self.sharing.undeclared:
             if u.volume not in missing:

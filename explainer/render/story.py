@@ -103,6 +103,11 @@ def _ending(sim: Simulation) -> Text:
     if last.phase in ("Succeeded", "Failed"):
         return Text(_("The Pod ends {phase} at {t} s (kubectl shows {status})."),
                     {"phase": last.phase, "t": _secs(sim.end_time), "status": last.status})
+    if last.status == "Terminating" and sim.end_time < sim.until:
+        # before 1.27 a deleted Pod leaves the API in the phase it had (docs/lifecycle-model.md §33)
+        return Text(_("At {t} s every container has stopped and the Pod leaves the API in phase {phase}: before "
+                      "Kubernetes 1.27 the kubelet does not move a deleted Pod to Failed or Succeeded first."),
+                    {"t": _secs(sim.end_time), "phase": last.phase})
     return Text(_("At {t} s, where the simulation stops, the Pod is {phase}: kubectl shows {status}, "
                   "READY {ready}."), {"t": _secs(sim.end_time), "phase": last.phase, "status": last.status,
                                       "ready": last.ready_count})
@@ -143,6 +148,11 @@ def _sentence(e: TraceEvent, c: Container | None, pod: Pod, events: list[TraceEv
         if e.reason == "ImagePullBackOff":
             return Text(_("The kubelet backs off before pulling {c}'s image again ({m})."), {"c": name, "m": _m(e)})
         return Text(_("{c} is in CrashLoopBackOff: {m}."), {"c": name, "m": _m(e)})
+    if k == "image_pull_failed" and e.reason == "InvalidImageName":
+        # pkg/kubelet/images/image_manager.go `EnsureImageExists` (docs/lifecycle-model.md §28)
+        return Text(_("The kubelet cannot parse {c}'s image reference (InvalidImageName: {m}). Nothing is pulled "
+                      "and nothing retries with a back-off: every sync fails the same way, so {c} never starts "
+                      "until the image is changed."), {"c": name, "m": _m(e)})
     if k == "image_pull_failed":
         return Text(_("The kubelet cannot pull {c}'s image (ErrImagePull). A container that never ran has no "
                       "exit code, so the Pod stays Pending whatever its restartPolicy."), {"c": name})
@@ -155,6 +165,9 @@ def _sentence(e: TraceEvent, c: Container | None, pod: Pod, events: list[TraceEv
         if e.reason == "GracePeriodExceeded":
             return Text(_("The grace period runs out while {c}'s preStop hook still runs; the kubelet stops waiting "
                           "for it."), {"c": name})
+        if e.reason == "FailedPreStopHook" and e.exit_code == 137:
+            return Text(_("{c}'s preStop hook is killed with every other process of the Pod (FailedPreStopHook, "
+                          "exit code 137)."), {"c": name})
         if e.reason == "FailedPreStopHook":
             return Text(_("{c}'s preStop hook fails (FailedPreStopHook, exit code {code}); the kubelet goes on to "
                           "the stop signal at once."), {"c": name, "code": e.exit_code})
@@ -180,6 +193,11 @@ def _sentence(e: TraceEvent, c: Container | None, pod: Pod, events: list[TraceEv
                       "AllContainersRestarting goes back to False. The Pod is Pending again and starts over: init "
                       "containers in order, then sidecars, then app containers, each restart count one higher. "
                       "Ephemeral containers are not restarted."))
+    if k == "sandbox_lost" and e.reason == "PauseExited":
+        # build/pause/linux/pause.c `sigdown`; pid_namespaces(7) (docs/lifecycle-model.md §30)
+        return Text(_("{m}. pause exits on SIGTERM, and when PID 1 of a PID namespace ends the kernel SIGKILLs "
+                      "every other process in it: every container still running ends with 137 at this moment, and "
+                      "the sandbox is gone."), {"m": _m(e)})
     if k == "sandbox_lost":
         return Text(_("The node reboots: the sandbox and every container are gone. The kubelet builds a new "
                       "sandbox and runs the init containers again, from the first."))

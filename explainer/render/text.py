@@ -30,7 +30,10 @@ def explanation_as_text(expl: Explanation, style: TextStyle = PLAIN) -> str:
     lines = [f"Kubernetes {expl.version}"]
     if expl.skipped:
         lines.extend(style.wrap(skipped_line(expl.skipped), "", "  "))
-    loose = [e for e in expl.errors if e.pod is None]
+    # every error no Pod report shows: the input's own, and those of a Pod that never became one (a
+    # flattened object: the diagnosis of lost indentation is a message per field, each with its line)
+    shown = {id(e) for r in expl.pods for e in r.errors}
+    loose = [e for e in expl.errors if id(e) not in shown]
     for e in loose:
         lines.extend(style.wrap(f"{style.paint('error', 'error')}: {e.one_line()}", "", "  "))
     if expl.empty:

@@ -58,7 +58,7 @@ def _apply(s: _State, e: TraceEvent, c: Any, events: list, i: int, name: str, po
     if k == "debug_requested":
         s.state = "waiting"
     elif k == "image_pull_failed":
-        s.state, s.reason = "waiting", "ErrImagePull"
+        s.state, s.reason = "waiting", e.reason or "ErrImagePull"
     elif k == "backoff":
         s.state = "backoff" if e.reason == "CrashLoopBackOff" else "waiting"
         s.reason, s.ready = e.reason or "", False

@@ -238,3 +238,13 @@ def test_dot_key_is_by_text_and_format() -> None:
     dot = sharing_diagram(_report("seeds/lifecycle-demo"))
     assert dot_key(dot) == dot_key(str(dot)) != dot_key(dot + " ") and dot_key(dot) != dot_key(dot, "png")
     assert re.fullmatch(r"dot:svg:[0-9a-f]{64}", dot_key(dot))
+
+
+def test_mounts_at_different_subpaths_meet_at_different_nodes() -> None:
+    """Two containers at different subPaths of one volume see different directories
+    (docs/lifecycle-model.md §32.1): each directory is its own node, so the diagram draws no shared folder between them."""
+    from explainer.explain import explain as _explain
+    from explainer.render.diagram import sharing_diagram as _diagram
+    from tests.lifecycle.test_volumes import POD
+    dot = _diagram(_explain(POD).pods[0])
+    assert 'data/writer' in dot and 'data/reader' in dot and 'class="volume subpath"' in dot

@@ -74,3 +74,15 @@ def test_a_services_pitfalls_come_after_the_pods_under_its_name() -> None:
                          "  - warning service-selects-no-pod (line 8): Service selects no Pod of this input"]
     tail = "\n".join(lines)
     assert "      Fix:\n        spec:\n          selector:" in tail
+
+
+@pytest.mark.parametrize("fixture", ["invalid/seed_no_indentation", "invalid/seed_no_indentation_gateway"])
+def test_the_text_prints_every_message_of_a_diagnosis(fixture: str) -> None:
+    """A Pod that never became one (its indentation lost) has no report to show its errors: the text still
+    prints each of them, with its line (issue 26: it printed none, and stderr one of five)."""
+    expl = explain(load_manifest(fixture))
+    text = explanation_as_text(expl)
+    assert len(expl.errors) >= 5
+    assert text.count("error: line ") == len(expl.errors)
+    for e in expl.errors:
+        assert f"line {e.line}" in text
