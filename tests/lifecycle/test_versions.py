@@ -129,10 +129,12 @@ def test_scenario_version_unquoted_or_quoted(written: str, version: str) -> None
 
 @pytest.mark.parametrize("version", ["1.25", "1.26"])
 def test_no_gate_the_model_reads_exists_before_1_27(version: str) -> None:
-    """kube_features.go of 1.25 and 1.26: none of §3.1's gates is there yet (SidecarContainers is 1.28,
-    InPlacePodVerticalScaling 1.27), and a scenario cannot turn one on."""
+    """kube_features.go of 1.25 and 1.26: none of §3.1's kubelet gates is there yet (SidecarContainers is 1.28,
+    InPlacePodVerticalScaling 1.27), and a scenario cannot turn one on; the one controller gate the rollouts
+    read, MaxUnavailableStatefulSet, is alpha since 1.24 (off)."""
     from explainer.lifecycle.versions import GATES, gate_exists
-    assert not any(gate_exists(g, version) for g in GATES)
+    assert [g for g in GATES if gate_exists(g, version)] == ["MaxUnavailableStatefulSet"]
+    assert not gate_enabled("MaxUnavailableStatefulSet", version)
     assert not gate_enabled("SidecarContainers", version, {"SidecarContainers": True})
 
 
