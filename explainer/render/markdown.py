@@ -99,7 +99,7 @@ def _pod(r: PodReport, gettext: Gettext, picture: str) -> list[str]:
     out += _findings(r, gettext)
     if sim is not None:
         out.append(text(_t(_("What happens:"), gettext)))
-        for n, step in enumerate(story(r.pod, sim), 1):
+        for n, step in enumerate(story(r.pod, sim, r.traffic), 1):
             out.append(f"{n}. {code(f'{step.t:g} s')} {text(step.text.render(gettext))}")
     return out
 

@@ -7,6 +7,8 @@ from ..lifecycle.model import Container, Pod
 from ..lifecycle.restart_rules import RESTART_ALL, matching_rule, should_restart
 from ..lifecycle.simulate import Simulation
 from ..lifecycle.trace import TraceEvent
+from ..lifecycle.traffic import Traffic
+from .timeline_traffic import story_texts
 from .i18n import Text, gettext_noop as _
 
 
@@ -29,8 +31,9 @@ def _secs(x: float) -> str:
     return f"{x:g}"
 
 
-def story(pod: Pod, sim: Simulation) -> list[Step]:
-    """One numbered step per event that changes what a reader should picture."""
+def story(pod: Pod, sim: Simulation, traffic: Traffic | None = None) -> list[Step]:
+    """One numbered step per event that changes what a reader should picture; with ``traffic``, the
+    Pod's endpoint and its failure windows too, each after the events of its moment (docs/lifecycle-model.md §27)."""
     specs: dict[str, Container] = {c.name: c for c in pod.all_containers}
     specs.update({c.name: c for c in sim.debug_containers})
     steps: list[Step] = []
@@ -39,6 +42,9 @@ def story(pod: Pod, sim: Simulation) -> list[Step]:
         if text is not None:
             kind = "restarted" if e.type == "started" and e.restart_count else e.type
             steps.append(Step(e.t, e.container, text, e.assumed, kind))
+    if traffic is not None:
+        extra = [Step(t, None, text, assumed, "traffic") for t, text, assumed in story_texts(traffic)]
+        steps = sorted(steps + extra, key=lambda s: s.t)      # stable: the events of a moment first
     # the ending goes where its time is: after every event up to then (a tie keeps cause before its
     # outcome), before any event that comes later (a Job's Pod deleted after it Succeeded)
     at = next((i for i, s in enumerate(steps) if s.t > sim.end_time), len(steps))

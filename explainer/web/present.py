@@ -250,7 +250,7 @@ def _simulation_views(view: PodView, r: PodReport, gettext: Callable[[str], str]
                                         separators=(",", ":"))
     rows = timeline_rows(r, gettext=gettext)
     view.rows = rows[:MAX_PAGE_ROWS]
-    steps = story(r.pod, sim)
+    steps = story(r.pod, sim, r.traffic)
     view.steps = [{"t": s.t, "text": s.text.render(gettext), "assumed": s.assumed, "container": s.container,
                    "steps": [{"t": c.t, "text": c.text.render(gettext), "container": c.container}
                              for c in s.steps]}

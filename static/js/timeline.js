@@ -278,12 +278,15 @@
       body.appendChild(tr);
     });
     p.appendChild(table);
-    var pod = frame.pod || {};
+    var pod = frame.pod || {}, facts = [];
     if (pod.phase) {
+      facts = [[T.phase, pod.phase], [T.status, pod.status], [T.ready, pod.ready],
+       [T.conditions, pod.conditions.map(function (c) { return c.type + "=" + (c.status ? "True" : "False"); }).join(", ")]];
+    }
+    facts = facts.concat(frame.facts || []);        // the traffic row's state; a rollout's counts
+    if (facts.length) {
       var dl = el("dl", {"class": "tl-pod"});
-      [[T.phase, pod.phase], [T.status, pod.status], [T.ready, pod.ready],
-       [T.conditions, pod.conditions.map(function (c) { return c.type + "=" + (c.status ? "True" : "False"); }).join(", ")]]
-        .forEach(function (kv) { dl.appendChild(el("dt", {}, kv[0])); dl.appendChild(el("dd", {}, kv[1])); });
+      facts.forEach(function (kv) { dl.appendChild(el("dt", {}, kv[0])); dl.appendChild(el("dd", {}, kv[1])); });
       p.appendChild(dl);
     }
     var doing = el("ul", {"class": "tl-doing"});
@@ -447,7 +450,7 @@
   // ---- tooltips on bars and markers --------------------------------------------------------------
   Timeline.prototype.tooltips = function () {
     var self = this;
-    this.svg.querySelectorAll(".tl-bar-g, .tl-markers .tl-item").forEach(function (g) {
+    this.svg.querySelectorAll(".tl-bar-g, .tl-markers .tl-item, .tl-fail-g, .tl-reach-g").forEach(function (g) {
       var title = g.querySelector("title");
       if (!title) { return; }
       g.setAttribute("tabindex", "0");
