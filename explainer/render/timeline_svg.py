@@ -155,6 +155,8 @@ def _bar_shape(css: str, box: str, state: str, sid: str, assumed: bool = False) 
         out += f'<rect class="tl-pattern" {box} fill="{_pattern(state, sid)}"/>'
     if assumed:
         out += f'<rect class="tl-assumed" {box} fill="url(#{sid}-dots)"/>'
+    if " ro-old" in css:          # a rollout's old revision (rollout_svg defines the pattern)
+        out += f'<rect class="tl-pattern" {box} fill="url(#{sid}-old)"/>'
     return out
 
 
