@@ -17,6 +17,7 @@ from typing import Any
 
 from .i18n import Phrase, gettext_noop as _
 from .model import Container, Pod
+from .quantity import as_bytes
 from .yamlload import parse_path
 
 _SCAN_LIMIT = 16_384
@@ -38,11 +39,6 @@ def raw_at(pod: Pod, path: str | tuple[Any, ...]) -> Any:
 
 # ---- memory: the JVM heap against the container's limit (§24.1) ---------------------------------------------
 
-_BINARY = {"Ki": 2 ** 10, "Mi": 2 ** 20, "Gi": 2 ** 30, "Ti": 2 ** 40, "Pi": 2 ** 50, "Ei": 2 ** 60}
-_DECIMAL = {"": 1, "k": 10 ** 3, "M": 10 ** 6, "G": 10 ** 9, "T": 10 ** 12, "P": 10 ** 15, "E": 10 ** 18,
-            "m": 10 ** -3}
-_QUANTITY = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E|m|)\s*$")
-_QUANTITY_EXP = re.compile(r"^\s*(\d+(?:\.\d+)?)[eE](\d+)\s*$")
 # -Xmx2g, -Xmx1024m, -XX:MaxHeapSize=2147483648 (the JVM reads k/m/g/t in either case; no suffix: bytes)
 _XMX = re.compile(r"(?<![\w-])-(?:Xmx|XX:MaxHeapSize=)(\d+)([kKmMgGtT]?)(?![\w.])")
 _JVM_UNITS = {"": 1, "k": 2 ** 10, "m": 2 ** 20, "g": 2 ** 30, "t": 2 ** 40}
@@ -53,25 +49,10 @@ _JVM_ENV = re.compile(r"(^|_)(JAVA|JVM|JDK|CATALINA|HEAP|ES_JAVA|KAFKA_HEAP|SPAR
                       r"ES_JAVA_OPTS|CATALINA_OPTS|HEAP_OPTS)$")
 
 
-def memory_bytes(value: Any) -> float | None:
-    """A Kubernetes quantity (``512Mi``, ``1G``, ``1e9``, ``268435456``) in bytes; None if unreadable."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        return float(value)
-    if not isinstance(value, str):
-        return None
-    m = _QUANTITY.match(value)
-    if m:
-        return float(m.group(1)) * (_BINARY.get(m.group(2)) or _DECIMAL[m.group(2)])
-    m = _QUANTITY_EXP.match(value)
-    return float(m.group(1)) * 10 ** int(m.group(2)) if m else None
-
-
 def memory_limit(pod: Pod, c: Container) -> tuple[float, str] | None:
     """(bytes, as written) of ``c``'s resources.limits.memory, when the manifest states one."""
     raw = raw_at(pod, c.path + ".resources.limits.memory")
-    size = memory_bytes(raw)
+    size = as_bytes(raw)
     return (size, str(raw)) if size else None
 
 

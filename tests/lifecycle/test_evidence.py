@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from explainer.lifecycle.quantity import as_bytes
 from explainer.lifecycle.evidence import (
-    jvm_max_heap, loopback_bind, memory_bytes, missing_hook_binary, package_manager_pid1, poststart_self_call,
+    jvm_max_heap, loopback_bind, missing_hook_binary, package_manager_pid1, poststart_self_call,
     shellless_image)
 from explainer.lifecycle.parse import parse_manifest
 from explainer.lifecycle.scenario import Scenario, parse_scenario
@@ -29,7 +30,7 @@ def _events(sim, container: str, kind: str):
     ("512Mi", 512 * 2 ** 20), ("1Gi", 2 ** 30), ("1G", 1e9), ("500M", 5e8), ("1e9", 1e9),
     ("268435456", 268435456), (1073741824, 1073741824), ("1.5Gi", 1.5 * 2 ** 30), ("lots", None), (True, None)])
 def test_memory_quantities(text, expected) -> None:
-    assert memory_bytes(text) == expected
+    assert as_bytes(text) == expected
 
 
 def _container(yaml_text: str):
