@@ -255,11 +255,13 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
     breaks = tuple(AxisBreak(b.t0, b.t1, _r(plot_x + b.x0), _r(plot_x + b.x1), b.label) for b in axis.breaks)
     failures: tuple = ()
     reaches: tuple = ()
+    deletions: tuple = ()
     if traffic is not None and sim is not None:
         row = strip_rows[3]
         failures = tuple(traffic_row.failure_marks(traffic, row, (_r(lanes_top - 2), _r(lanes_bottom + 2)),
                                                    view_end, x_of, _))
         reaches = tuple(traffic_row.reach_marks(traffic, row, view_end, x_of, _))
+        deletions = tuple(traffic_row.deletion_marks(traffic, row, view_end, x_of, _))
 
     return TimelineLayout(
         pod=report.pod.name, width=width, height=_r(y), plot_x=plot_x, plot_width=plot_w,
@@ -270,7 +272,8 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
         strip_rows=tuple(strip_rows), segments=tuple(segments), ticks=ticks, arrows=tuple(arrows),
         guides=guides, legend=tuple(legend), axis_label=_("seconds"), note=note, note_y=note_y,
         simulated=sim is not None, breaks=breaks,
-        knots=tuple((t, _r(plot_x + x)) for t, x in axis.knots()), failures=failures, reaches=reaches)
+        knots=tuple((t, _r(plot_x + x)) for t, x in axis.knots()), failures=failures, reaches=reaches,
+        deletions=deletions)
 
 
 def render_timeline_svg(report: PodReport, *, gettext: Gettext = _identity, title: str | None = None,

@@ -202,6 +202,7 @@ class TimelineLayout:
     knots: tuple = ()            # (t, x) between which x is linear: x_at() and the browser use them
     failures: tuple = ()         # timeline_traffic.FailureMark: requests arrive, nothing listens
     reaches: tuple = ()          # timeline_traffic.ReachMark: an endpoint change reaches the proxies
+    deletions: tuple = ()        # timeline_traffic.DeletionMark: a deletion only the traffic row assumes
 
     def x_at(self, t: float) -> float:
         """The x of time ``t`` on this chart."""

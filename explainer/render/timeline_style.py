@@ -138,6 +138,7 @@ TRAFFIC_STYLE = """
 .tl-fail-band-x{stroke:none;opacity:.35}
 .tl-fail-text{fill:#ffffff;font-size:10.5px;font-weight:700;paint-order:stroke;stroke:#7a1610;stroke-width:2px}
 .tl-m-reach{stroke:#1d4ed8;stroke-width:1.6;fill:#ffffff}
+.tl-t-deleted{stroke:#b42318;stroke-width:2;stroke-dasharray:3 2}
 @media (prefers-color-scheme: dark){
 .tl-traffic-not-ready,.tl-traffic-other{fill:#374151}
 .tl-traffic-serving{fill:#3f8f63}
@@ -148,5 +149,6 @@ TRAFFIC_STYLE = """
 .tl-fail-band{fill:#f87171;fill-opacity:.16}
 .tl-fail-text{stroke:#7f1d1d}
 .tl-m-reach{stroke:#93c5fd;fill:#111827}
+.tl-t-deleted{stroke:#f87171}
 }
 """

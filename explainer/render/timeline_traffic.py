@@ -45,6 +45,7 @@ class FailureMark:
     tooltip: str
     label: str                   # "" when it does not fit
     label_x: float
+    assumed: bool = False        # after a deletion the model assumed: on the row only, dotted
 
 
 @quick_init
@@ -57,6 +58,30 @@ class ReachMark:
     y: float                     # the traffic row's middle
     tooltip: str
     assumed: bool
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class DeletionMark:
+    """A deletion the traffic row assumes (the scenario deletes nothing; the Pod's lanes show none)."""
+
+    t: float
+    x: float
+    y0: float
+    y1: float
+    tooltip: str
+
+
+def assumed_from(traffic: Traffic) -> float | None:
+    """Where the traffic row stops following the Pod's own lanes: a deletion the model assumed
+    (lifecycle/deletion.py) that the scenario does not make; None when the lanes show it all."""
+    at = getattr(traffic, "deletion_at", None)
+    return at if at is not None and getattr(traffic, "deletion_assumed", False) else None
+
+
+def deletion_text(t: float, _: Gettext) -> str:
+    return _("The scenario deletes nothing: from {t} s the traffic row shows the Pod deleted, as the findings "
+             "assume, while its lanes go on (deleteAt sets a deletion they show too).").format(t=_secs(t))
 
 
 def state_labels(_: Gettext) -> dict[str, str]:
@@ -78,6 +103,8 @@ def legend_entries(traffic: Traffic, _: Gettext) -> list[tuple[str, str, str, st
         out.append(("failure", "failure", _("Requests fail: nothing listens"), "tl-fail"))
     if reach_times(traffic):
         out.append(("reach", "reach", _("Change reaches the proxies"), "tl-m-reach"))
+    if assumed_from(traffic) is not None:
+        out.append(("deleted", "deleted", _("Pod deleted (assumed; the traffic row only)"), "tl-t-deleted"))
     return out
 
 
@@ -116,6 +143,7 @@ def segments(traffic: Traffic, row: StripRow, view_end: float, bar_end: float, x
     gaps = list(gaps) + [(x_of(w.start), x_of(min(w.end, view_end))) for w in traffic.failure_windows
                          if w.start <= view_end]
     span = _("{row}: {value} from {t0} s to {t1} s")
+    since = assumed_from(traffic)
     for i in traffic.intervals:
         t0 = i.start
         if t0 > view_end:
@@ -126,8 +154,11 @@ def segments(traffic: Traffic, row: StripRow, view_end: float, bar_end: float, x
             continue
         value = labels.get(i.state, i.state)
         tip = span.format(row=name, value=value, t0=_secs(t0), t1=_secs(t1))
-        assumed = i.state == DRAINING and traffic.propagation_assumed
+        after = since is not None and t0 >= since - 1e-9
+        assumed = (i.state == DRAINING and traffic.propagation_assumed) or after
         why = _why(i.text, _)
+        if after:
+            tip += "\n" + deletion_text(since, _)
         if why:
             tip += "\n" + why
         if i.state == DRAINING:
@@ -150,6 +181,7 @@ def propagation_text(traffic: Traffic, _: Gettext) -> str:
 def failure_marks(traffic: Traffic, row: StripRow, band: tuple[float, float], view_end: float,
                   x_of: Callable[[float], float], _: Gettext) -> list[FailureMark]:
     label = _("✕ requests fail")
+    since = assumed_from(traffic)
     out = []
     for w in traffic.failure_windows:
         if w.start > view_end:
@@ -161,9 +193,22 @@ def failure_marks(traffic: Traffic, row: StripRow, band: tuple[float, float], vi
         if w.container:
             tip += "\n" + _("container: {c}").format(c=w.container)
         fits = x1 - x0 >= text_width(label, SMALL) + 8
-        out.append(FailureMark(w.start, w.end, x0, _r(max(x1 - x0, 2.0)), _r(row.y), row.height, band[0], band[1],
-                               w.reason, tip, label if fits else "", _r(x0 + 4)))
+        after = since is not None and w.start >= since - 1e-9
+        if after:             # the lanes show no such deletion: the row alone says it, as assumed
+            tip += "\n" + deletion_text(since, _)
+        out.append(FailureMark(w.start, w.end, x0, _r(max(x1 - x0, 2.0)), _r(row.y), row.height,
+                               0.0 if after else band[0], 0.0 if after else band[1], w.reason, tip,
+                               label if fits else "", _r(x0 + 4), after))
     return out
+
+
+def deletion_marks(traffic: Traffic, row: StripRow, view_end: float, x_of: Callable[[float], float],
+                   _: Gettext) -> list[DeletionMark]:
+    since = assumed_from(traffic)
+    if since is None or since > view_end:
+        return []
+    return [DeletionMark(since, x_of(since), _r(row.y - 2), _r(row.y + row.height + 2),
+                         _("Pod deleted (assumed) · {t} s").format(t=_secs(since)) + "\n" + deletion_text(since, _))]
 
 
 def reach_marks(traffic: Traffic, row: StripRow, view_end: float, x_of: Callable[[float], float],
@@ -184,17 +229,22 @@ def table_rows(traffic: Traffic, _: Gettext) -> list[dict[str, Any]]:
     labels = state_labels(_)
     rows = []
     assumed = f" ({_('assumed')})"
+    since = assumed_from(traffic)
     for i in traffic.intervals:
         detail = _why(i.text, _)
         if i.state == DRAINING:
             detail = (detail + " · " if detail else "") + propagation_text(traffic, _)
+        flag = (i.state == DRAINING and traffic.propagation_assumed) or (since is not None and i.start >= since)
         rows.append(_row(i.start, f"traffic-{i.state}", _("Traffic: {state}").format(state=labels.get(i.state, i.state)),
-                         detail + (assumed if i.state == DRAINING and traffic.propagation_assumed else ""),
-                         i.state == DRAINING and traffic.propagation_assumed))
+                         detail + (assumed if flag else ""), flag))
     for w in traffic.failure_windows:
+        after = since is not None and w.start >= since - 1e-9
         rows.append(_row(w.start, "traffic-failure", _("Requests fail"),
-                         _("until {t} s: {why}").format(t=_secs(w.end), why=window_text(w, _)), False))
-    return rows
+                         _("until {t} s: {why}").format(t=_secs(w.end), why=window_text(w, _))
+                         + (assumed if after else ""), after))
+    if since is not None:
+        rows.append(_row(since, "traffic-deleted", _("Pod deleted (assumed)"), deletion_text(since, _), True))
+    return sorted(rows, key=lambda r: r["t"])
 
 
 def _row(t: float, event: str, label: str, detail: str, assumed: bool) -> dict[str, Any]:
@@ -203,47 +253,50 @@ def _row(t: float, event: str, label: str, detail: str, assumed: bool) -> dict[s
 
 
 def story_texts(traffic: Traffic) -> list[tuple[float, Text, bool]]:
-    """The story's traffic steps: (t, sentence, assumed), in time order."""
+    """The story's traffic steps: (t, sentence, assumed), in time order.  Each interval and failure
+    window in the core's words (lifecycle/traffic_text.py) where it has them; the first names the
+    Service; after a deletion the model assumed, a step says so and the rest are marked assumed."""
     out: list[tuple[float, Text, bool]] = []
-    where = gettext_noop("the Services {names}") if len(traffic.services) > 1 else gettext_noop("the Service {names}")
     services = [s for s in traffic.services if s]
-    svc: Text | str = Text(where, {"names": ", ".join(services)}) if services else Text(
-        gettext_noop("a Service that selects it (none in the input; assumed)"))
+    svc: Text = (Text(gettext_noop("the Services {names}"), {"names": ", ".join(services)}) if len(services) > 1 else
+                 Text(gettext_noop("the Service {names}"), {"names": services[0]}) if services else
+                 Text(gettext_noop("a Service that selects it (none in the input; assumed)")))
+    since = assumed_from(traffic)
     previous = None
-    for i in traffic.intervals:
-        said = _state_sentence(i.state, previous, svc, traffic)
-        if said is not None:
-            if i.text is not None:
-                said = Text(gettext_noop("{said} {why}"), {"said": said, "why": i.text})
-            out.append((i.start, said, i.state == DRAINING and traffic.propagation_assumed))
+    for n, i in enumerate(traffic.intervals):
+        said = i.text if i.text is not None else _state_sentence(i.state, previous, traffic)
         previous = i.state
+        if said is None:
+            continue
+        if n == 0:
+            said = Text(gettext_noop("Traffic through {svc}: {said}"), {"svc": svc, "said": said})
+        after = since is not None and i.start >= since - 1e-9
+        out.append((i.start, said, (i.state == DRAINING and traffic.propagation_assumed) or after))
     for w in traffic.failure_windows:
-        out.append((w.start, Text(gettext_noop("From {t0} s to {t1} s requests may still arrive while nothing listens, so "
-                                     "clients get errors (502, 503, connection refused): {why}."),
-                                  {"t0": _secs(w.start), "t1": _secs(w.end), "why": w.text or w.reason}), False))
+        said = w.text if w.text is not None else Text(
+            gettext_noop("From {t0} s to {t1} s requests may still arrive while nothing listens."),
+            {"t0": _secs(w.start), "t1": _secs(w.end)})
+        out.append((w.start, Text(gettext_noop("{said} Clients get errors (502, 503, connection refused)."),
+                                  {"said": said}), since is not None and w.start >= since - 1e-9))
+    if since is not None:
+        out.append((since, Text(gettext_noop("Suppose the Pod is deleted at {t} s (the scenario deletes nothing, "
+                                             "so the traffic shows the deletion the findings assume; deleteAt sets "
+                                             "another moment)."), {"t": _secs(since)}), True))
     out.sort(key=lambda s: s[0])
     return out
 
 
-def _state_sentence(state: str, previous: str | None, svc: Text | str, traffic: Traffic) -> Text | None:
+def _state_sentence(state: str, previous: str | None, traffic: Traffic) -> Text | None:
     if state == NOT_READY:
-        if previous is None:
-            return Text(gettext_noop("The Pod's endpoint in {svc} is not ready: it gets no requests yet."), {"svc": svc})
-        return Text(gettext_noop("The Pod's endpoint is not ready again: {svc} stops sending it requests."), {"svc": svc})
+        return Text(gettext_noop("The Pod's endpoint is not ready: it gets no requests."))
     if state == SERVING:
-        return Text(gettext_noop("The Pod's endpoint is ready: {svc} sends it requests."), {"svc": svc})
+        return Text(gettext_noop("The Pod's endpoint is ready: it gets requests."))
     if state == DRAINING:
-        key = (gettext_noop("The Pod's endpoint leaves the ready endpoints (ready: false, terminating: true), but kube-proxy, "
-                  "ingress controllers and load balancers learn of it only after {s} s (assumed): until then they "
-                  "may still send it requests.") if traffic.propagation_assumed else
-               gettext_noop("The Pod's endpoint leaves the ready endpoints (ready: false, terminating: true), but kube-proxy, "
-                  "ingress controllers and load balancers learn of it only after {s} s: until then they may still "
-                  "send it requests."))
-        return Text(key, {"s": _secs(traffic.propagation_seconds)})
+        return Text(gettext_noop("The Pod's endpoint leaves the ready endpoints, but the proxies learn of it only "
+                                 "{s} s later: until then they may still send it requests."),
+                    {"s": _secs(traffic.propagation_seconds)})
     if state == GONE:
-        if previous == DRAINING:
-            return Text(gettext_noop("The change has reached the proxies and load balancers: no new requests come to the Pod."))
-        return Text(gettext_noop("The Pod is out of every Service's rotation: no requests come to it."))
+        return Text(gettext_noop("The proxies no longer send the Pod requests."))
     return None
 
 
@@ -254,7 +307,11 @@ def frame_facts(traffic: Traffic, t: float, _: Gettext) -> list[list[str]]:
     for i in traffic.intervals:
         if i.start <= t + 1e-9 and (i.end is None or t < i.end - 1e-9):
             state = i.state
-    facts = [[_("Traffic"), labels.get(state, state) if state else "—"]]
+    since = assumed_from(traffic)
+    value = labels.get(state, state) if state else "—"
+    if since is not None and t >= since - 1e-9:
+        value += f" ({_('assumed')})"
+    facts = [[_("Traffic"), value]]
     for w in traffic.failure_windows:
         if w.start <= t + 1e-9 and t < w.end - 1e-9:
             facts.append([_("Requests fail"), _("nothing listens until {t} s").format(t=_secs(w.end))])

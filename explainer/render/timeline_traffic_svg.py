@@ -47,6 +47,8 @@ def legend_item(item: Any, sid: str) -> list[str]:
         return [f'<rect class="tl-fail" {box}/><rect class="tl-fail-x" {box} fill="url(#{sid}-cross)"/>']
     if item.kind == "reach":
         return [reach_glyph(x + 7, y + 7, "tl-m-reach")]
+    if item.kind == "deleted":
+        return [f'<path class="tl-t-deleted" d="M{_n(x + 7)} {_n(y)}v13"/>']
     return []
 
 
@@ -61,18 +63,23 @@ class _Swatch:
 
 def markup(lay: Any, sid: str) -> list[str]:
     """Failure windows (band and row) and the proxies' moments, clipped to the plot."""
-    if not lay.failures and not lay.reaches:
+    if not lay.failures and not lay.reaches and not lay.deletions:
         return []
     o = [f'<g class="tl-plot tl-traffic" clip-path="url(#{sid}-plot)">']
     for f in lay.failures:
         band = f'x="{_n(f.x)}" y="{_n(f.band_y0)}" width="{_n(f.width)}" height="{_n(f.band_y1 - f.band_y0)}"'
         row = f'x="{_n(f.x)}" y="{_n(f.row_y)}" width="{_n(f.width)}" height="{_n(f.row_height)}"'
+        across = (f'<rect class="tl-fail-band" {band}/><rect class="tl-fail-band-x" {band} fill="url(#{sid}-cross)"/>'
+                  if f.band_y1 > f.band_y0 else "")
+        dots = f'<rect class="tl-assumed" {row} fill="url(#{sid}-dots)"/>' if f.assumed else ""
         o.append(f'<g class="tl-item tl-fail-g" data-t0="{f.t0:g}" data-t1="{f.t1:g}" data-reason={_q(f.reason)}>'
-                 f'<title>{_t(f.tooltip)}</title>'
-                 f'<rect class="tl-fail-band" {band}/><rect class="tl-fail-band-x" {band} fill="url(#{sid}-cross)"/>'
-                 f'<rect class="tl-fail" {row}/><rect class="tl-fail-x" {row} fill="url(#{sid}-cross)"/>'
+                 f'<title>{_t(f.tooltip)}</title>{across}'
+                 f'<rect class="tl-fail" {row}/><rect class="tl-fail-x" {row} fill="url(#{sid}-cross)"/>{dots}'
                  + (f'<text class="tl-fail-text" x="{_n(f.label_x)}" y="{_n(f.row_y + 12.5)}">{_t(f.label)}</text>'
                     if f.label else "") + "</g>")
+    for m in lay.deletions:
+        o.append(f'<g class="tl-item tl-reach-g" data-t="{m.t:g}"><title>{_t(m.tooltip)}</title>'
+                 f'<path class="tl-t-deleted" d="M{_n(m.x)} {_n(m.y0)}V{_n(m.y1)}"/></g>')
     for r in lay.reaches:
         css = "tl-m-reach" + (" tl-m-assumed" if r.assumed else "")
         o.append(f'<g class="tl-item tl-reach-g" data-t="{r.t:g}"><title>{_t(r.tooltip)}</title>'
