@@ -278,10 +278,10 @@ def story_texts(traffic: Traffic) -> list[tuple[float, Text, bool]]:
             {"t0": _secs(w.start), "t1": _secs(w.end)})
         out.append((w.start, Text(gettext_noop("{said} Clients get errors (502, 503, connection refused)."),
                                   {"said": said}), since is not None and w.start >= since - 1e-9))
-    if since is not None:
-        out.append((since, Text(gettext_noop("Suppose the Pod is deleted at {t} s (the scenario deletes nothing, "
-                                             "so the traffic shows the deletion the findings assume; deleteAt sets "
-                                             "another moment)."), {"t": _secs(since)}), True))
+    if since is not None:     # first among the steps of its moment (the sort below is stable)
+        out.insert(0, (since, Text(gettext_noop("Suppose the Pod is deleted at {t} s (the scenario deletes "
+                                                "nothing, so the traffic shows the deletion the findings assume; "
+                                                "deleteAt sets another moment)."), {"t": _secs(since)}), True))
     out.sort(key=lambda s: s[0])
     return out
 
