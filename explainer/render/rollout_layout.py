@@ -116,7 +116,7 @@ def revision_labels(_: Gettext) -> dict[str, str]:
 
 def revision_short(_: Gettext) -> dict[str, str]:
     """The lanes' role column: the revision in a word."""
-    return {OLD: _("old"), NEW: _("new")}
+    return {OLD: _("old rev."), NEW: _("new rev.")}
 
 
 def series_labels(_: Gettext) -> dict[str, str]:

@@ -122,7 +122,7 @@ def rollout_frames(r: Rollout, lay: RolloutLayout, *, gettext: Gettext = _identi
                    | {round(c.t, 6) for c in r.counts} | {round(t, 6) for t, _x in steps})
     times = [t for t in times if t <= end + 1e-9]
     words = {"desired": _("desired"), "available": _("available"), "ready": _("ready"),
-             "terminating": _("terminating"), "total": _("total"), "old": _("old"), "new": _("new")}
+             "terminating": _("terminating"), "total": _("total"), "old": _("old Pods"), "new": _("new Pods")}
     frames = []
     for t in times:
         rows = []

@@ -91,7 +91,8 @@ def _counts_table(ro: Any, gettext: Gettext) -> str:
     body = "".join("<tr><td>" + secs(c["t"]) + "</td>" + "".join(f"<td>{_v(c[k])}</td>" for k in keys) + "</tr>"
                    for c in count_rows(ro)[:MAX_TABLE_ROWS])
     head = "".join(f"<th>{_v(h)}</th>" for h in (
-        gettext("t (s)"), gettext("desired"), gettext("old"), gettext("new"), gettext("ready"), gettext("available"),
+        gettext("t (s)"), gettext("desired"), gettext("old Pods"), gettext("new Pods"), gettext("ready"),
+        gettext("available"),
         gettext("terminating"), gettext("total")))
     return (f'  <details class="events">\n    <summary>{gettext("The counts as a table")}</summary>\n'
             f'    <table>\n      <thead><tr>{head}</tr></thead>\n      <tbody>{body}</tbody>\n    </table>\n'
