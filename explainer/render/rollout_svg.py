@@ -27,7 +27,7 @@ from .timeline_svg import (
 from .timeline_style import STYLE
 
 ROLLOUT_STYLE = """
-.ro-ready{fill:#8fd0a5}
+.ro-ready{fill:#7aba90}
 .ro-old-x{stroke:#111827;stroke-opacity:.45;stroke-width:1.2}
 .tl-role-old{fill:#9ca3af}
 .tl-role-new{fill:#2563eb}
@@ -55,7 +55,7 @@ ROLLOUT_STYLE = """
 .ro-dense .tl-lane-label .tl-text{font-size:9.5px}
 .ro-dense .tl-lane-label .tl-small{font-size:8.5px}
 @media (prefers-color-scheme: dark){
-.ro-ready{fill:#3f8f63}
+.ro-ready{fill:#347a54}
 .ro-old-x{stroke:#f9fafb;stroke-opacity:.5}
 .tl-role-old{fill:#6b7280}
 .tl-role-new{fill:#60a5fa}

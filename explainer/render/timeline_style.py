@@ -128,10 +128,10 @@ STYLE = """
 # and labelled.
 TRAFFIC_STYLE = """
 .tl-traffic-not-ready,.tl-traffic-other{fill:#e5e7eb}
-.tl-traffic-serving{fill:#6fb58a}
-.tl-traffic-draining{fill:#d9a74a}
+.tl-traffic-serving{fill:#7cc196}
+.tl-traffic-draining{fill:#b7832a}
 .tl-traffic-gone{fill:#ffffff;stroke:#9ca3af}
-.tl-fail{fill:#b42318}
+.tl-fail{fill:#8f1d14}
 .tl-fail-x{stroke:none}
 .tl-cross{stroke:#ffffff;stroke-width:1.2;stroke-opacity:.7}
 .tl-fail-band{fill:#b42318;fill-opacity:.12}
@@ -142,9 +142,9 @@ TRAFFIC_STYLE = """
 @media (prefers-color-scheme: dark){
 .tl-traffic-not-ready,.tl-traffic-other{fill:#374151}
 .tl-traffic-serving{fill:#3f8f63}
-.tl-traffic-draining{fill:#c99a3c}
+.tl-traffic-draining{fill:#d9ad5b}
 .tl-traffic-gone{fill:#111827;stroke:#6b7280}
-.tl-fail{fill:#dc2626}
+.tl-fail{fill:#a31b1b}
 .tl-cross{stroke:#111827}
 .tl-fail-band{fill:#f87171;fill-opacity:.16}
 .tl-fail-text{stroke:#7f1d1d}

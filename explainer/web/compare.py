@@ -26,6 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from explainer.lifecycle import defaults as d
 from explainer.lifecycle.errors import ErrorRecord, ManifestError
 from explainer.render.compare import Comparison, compare, shared_axis_svgs
+from explainer.render.compare_rollout import compare_rollouts, shared_axis_rollouts
 from explainer.web.forms import ExplainForm
 from explainer.web.models import KIND_COMPARE, KIND_EXPLAIN, Permalink
 from explainer.web.present import ROLE_LABELS, finding_view as _finding
@@ -91,6 +92,7 @@ def comparison_context(left: Permalink, right: Permalink) -> dict[str, Any]:
 def _comparison_context(left: Permalink, right: Permalink) -> dict[str, Any]:
     before, after = left.explanation(), right.explanation()
     comp: Comparison = compare(before, after)
+    summary = [t.render(gettext) for t in comp.summary]
     pairs = []
     for pair in comp.pods:
         titles = (gettext("Before: Pod %(pod)s (%(id)s)") % {"pod": pair.left.pod.name, "id": left.id}
@@ -98,7 +100,12 @@ def _comparison_context(left: Permalink, right: Permalink) -> dict[str, Any]:
                   gettext("After: Pod %(pod)s (%(id)s)") % {"pod": pair.right.pod.name, "id": right.id}
                   if pair.right is not None else None)
         left_svg, right_svg = shared_axis_svgs(pair.left, pair.right, pair.view_end, gettext=gettext, titles=titles)
+        rollout = _rollout_sides(pair, left, right)
+        if rollout is not None and rollout.get("sentence"):
+            summary.append(rollout["sentence"] if len(comp.pods) == 1 else "%s %s: %s" % (
+                pair.kind, pair.name, rollout["sentence"]))
         pairs.append({
+            "rollout": rollout,
             "kind": pair.kind, "name": pair.name,
             "left": pair.left, "right": pair.right, "left_svg": left_svg, "right_svg": right_svg,
             "view_end": f"{pair.view_end:g}",
@@ -114,10 +121,26 @@ def _comparison_context(left: Permalink, right: Permalink) -> dict[str, Any]:
                         "cause": s.cause.render(gettext) if s.cause is not None else ""} for s in pair.starts],
             "final_before": _final(pair.final_before), "final_after": _final(pair.final_after),
         })
-    return {"comparison": comp, "summary": [t.render(gettext) for t in comp.summary], "pairs": pairs,
+    return {"comparison": comp, "summary": summary, "pairs": pairs,
             "left": left, "right": right, "left_errors": before.errors, "right_errors": after.errors,
             "left_scenario": scenario_as_yaml(left.scenario_data or {}),
             "right_scenario": scenario_as_yaml(right.scenario_data or {})}
+
+
+def _rollout_sides(pair: Any, left: Permalink, right: Permalink) -> dict[str, Any] | None:
+    """Both sides' rollouts of a workload on one axis, and the numbers that differ (issue 22)."""
+    sides = compare_rollouts(pair.left, pair.right)
+    if sides is None:
+        return None
+    titles = (gettext("Before: rollout of %(name)s (%(id)s)") % {"name": sides.left_name, "id": left.id}
+              if sides.left is not None else None,
+              gettext("After: rollout of %(name)s (%(id)s)") % {"name": sides.right_name, "id": right.id}
+              if sides.right is not None else None)
+    left_svg, right_svg = shared_axis_rollouts(sides, gettext=gettext, titles=titles)
+    return {"left_svg": left_svg, "right_svg": right_svg, "differ": sides.differ,
+            "sentence": sides.sentence.render(gettext) if sides.sentence is not None and sides.differ else "",
+            "rows": [{"what": what.render(gettext), "before": a, "after": b, "changed": a != b}
+                     for what, a, b in sides.rows]}
 
 
 def _status(errors: list[ErrorRecord]) -> int:

@@ -207,7 +207,13 @@ def pod_html(pod: Any, counter: int, gettext: Gettext) -> SafeString:
             f'    <details class="events">\n      <summary>{gettext("The same events as a table")}</summary>\n'
             f'      <table>\n        <thead><tr><th>{gettext("t (s)")}</th><th>{gettext("Container")}</th>'
             f'<th>{gettext("Event")}</th><th>{gettext("Detail")}</th></tr></thead>\n'
-            f'        <tbody>{_safe(pod.rows_html)}</tbody>\n      </table>\n    </details>\n  </section>\n  ')
+            f'        <tbody>{_safe(pod.rows_html)}</tbody>\n      </table>\n    </details>\n  ')
+        notes = getattr(pod, "traffic_notes", None)
+        if notes:           # what the traffic row rests on (docs/lifecycle-model.md §27)
+            items = "".join(f"<li>{_v(n)}</li>" for n in notes)
+            out.append(f'<details class="traffic-notes">\n      <summary>{gettext("What the traffic row rests on")}'
+                       f'</summary>\n      <ul>{items}</ul>\n    </details>\n  ')
+        out.append("</section>\n  ")
     out.append(f"\n\n  {_safe(pod.findings_html)}\n\n  ")
     if pod.steps:
         out.append(f'\n  <section class="panel story" data-story="pod-{counter}">\n'

@@ -71,6 +71,7 @@ class PodView:
     diagram_url: str = ""                  # drawn on demand (Pods after the first few)
     rollout_html: str = ""                 # the workload's rollout (web/rollout_panel.py), written out
     traffic_info: dict[str, Any] = field(default_factory=dict)   # what the what-if panel shows of the traffic
+    traffic_notes: list[str] = field(default_factory=list)       # what the traffic row rests on, in words
     rollout_info: dict[str, Any] = field(default_factory=dict)   # ... and of the rollout (issue 22)
     pending: Any = field(default=None, repr=False, compare=False)   # a `dot` still drawing
 
@@ -216,6 +217,7 @@ def _pod(r: PodReport, gettext: Callable[[str], str], eager: bool = True, dot_me
     _simulation_views(view, r, gettext)
     view.rollout_html = rollout_section(r, counter, gettext)
     if r.traffic is not None:
+        view.traffic_notes = [render(n, gettext) for n in r.traffic.notes]
         view.traffic_info = {"propagation": secs(r.traffic.propagation_seconds), "assumed": r.traffic.propagation_assumed,
                              "others": r.traffic.other_ready_replicas}
     if r.rollout is not None:

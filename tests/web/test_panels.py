@@ -151,7 +151,11 @@ POD = """{% load i18n explainer_tags %}
         <tbody>{{ pod.rows_html }}</tbody>
       </table>
     </details>
-  </section>
+  {% if pod.traffic_notes %}<details class="traffic-notes">
+      <summary>{% translate "What the traffic row rests on" %}</summary>
+      <ul>{% for n in pod.traffic_notes %}<li>{{ n }}</li>{% endfor %}</ul>
+    </details>
+  {% endif %}</section>
   {% endif %}
 
   {{ pod.findings_html }}
@@ -209,6 +213,8 @@ def test_the_pod_article_escapes_as_the_template_did(language: str) -> None:
     hostile.steps = [{"t": 1}]
     hostile.assumed = [{"container": "c<1>", "field": "f&", "why": "w'"}]
     hostile.findings_html = mark_safe("<section></section>")
+    hostile.traffic_notes = ["<b>propagation</b> & 'x'", '"y"']
+    hostile.rollout_html = "<section>not marked safe: escaped</section>"
     hostile.containers = [{"name": "c<1>"}, {"name": "d&"}]
     hostile.svg = "<svg id='d'/>"
     lazy = PodView("p", "Pod", 1, True, [], [])
