@@ -12,7 +12,7 @@ from ..explain import PodReport
 from ..lifecycle.i18n import Text, gettext_noop as _
 from ..lifecycle.rollout.model import Rollout
 from .rollout_layout import layout_rollout, view_end_of
-from .rollout_story import ceiling_of, floor_of
+from .rollout_layout import ceiling_of, floor_of
 from .rollout_svg import rollout_document
 from .timeline_model import _identity
 from .timeline_svg import Placement

@@ -155,7 +155,10 @@ def view_end_of(rollout: Rollout) -> float:
                + [moment or 0.0, 1.0])
     if moment is None:
         return max(rollout.until, 1.0)
-    return float(min(max(math.ceil(last + max(2.0, 0.06 * last)), 1.0), max(rollout.until, last)))
+    end = float(max(math.ceil(last + max(2.0, 0.06 * last)), 1.0))
+    if rollout.complete_at is None:      # stalled: the simulation says nothing past `until`
+        end = min(end, max(rollout.until, last))
+    return end
 
 
 def lane_order(rollout: Rollout) -> list[RolloutPod]:
@@ -365,6 +368,49 @@ def _value(c: RolloutCount, key: str) -> int:
     return int(getattr(c, key))
 
 
+def floor_of(r: Rollout) -> int:
+    """The capacity floor: the fewest available Pods the controller allows, as the core worked it out for
+    the kind (lifecycle/rollout/run.py), else replicas − maxUnavailable."""
+    if getattr(r, "surge_ceiling", 0):
+        return int(getattr(r, "capacity_floor", 0))
+    return max(r.replicas - r.max_unavailable, 0)
+
+
+def ceiling_of(r: Rollout) -> int:
+    """The surge ceiling: the most Pods not being deleted the controller allows (replicas + maxSurge)."""
+    return int(getattr(r, "surge_ceiling", 0)) or r.replicas + r.max_surge
+
+
+def _level_words(r: Rollout, floor: int, ceiling: int, _: Gettext) -> tuple[str, str, str, str]:
+    """The floor's and the ceiling's label and tooltip, with the arithmetic of the workload's kind."""
+    values = {"n": floor, "c": ceiling, "r": r.replicas, "s": r.max_surge, "u": r.max_unavailable}
+    if r.strategy == "OnDelete":
+        why = _("OnDelete: the controller replaces no Pod by itself.")
+        return (_("capacity floor {n} (OnDelete)").format(**values), why,
+                _("surge ceiling {c} (OnDelete)").format(**values), why)
+    if r.strategy == "Recreate":
+        return (_("capacity floor {n} (Recreate: every old Pod goes first)").format(**values),
+                _("Recreate deletes every old Pod before it creates a new one: nothing is available in between."),
+                _("surge ceiling {c} (replicas)").format(**values),
+                _("Recreate never runs more Pods than replicas {r}.").format(**values))
+    if r.kind == "StatefulSet":
+        return (_("capacity floor {n} (replicas − Pods replaced at once)").format(**values),
+                _("A StatefulSet replaces {u} Pod(s) at a time: at least {n} of replicas {r} stay available.").format(
+                    **values),
+                _("surge ceiling {c} (replicas: a StatefulSet never surges)").format(**values),
+                _("A replacement is created only once the old Pod is gone: never more than replicas {r}.").format(
+                    **values))
+    if r.kind == "DaemonSet":
+        return (_("capacity floor {n} (nodes − maxUnavailable)").format(**values),
+                _("At least {n} nodes keep an available Pod: nodes {r} − maxUnavailable {u}.").format(**values),
+                _("surge ceiling {c} (nodes + maxSurge)").format(**values),
+                _("At most {c} Pods that are not being deleted: nodes {r} + maxSurge {s}.").format(**values))
+    return (_("capacity floor {n} (replicas − maxUnavailable)").format(**values),
+            _("At least {n} available Pods while the rollout runs: replicas {r} − maxUnavailable {u}.").format(**values),
+            _("surge ceiling {c} (replicas + maxSurge)").format(**values),
+            _("At most {c} Pods that are not being deleted: replicas {r} + maxSurge {s}.").format(**values))
+
+
 def _y_step(y_max: int) -> int:
     for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500):
         if y_max / step <= 6:
@@ -374,8 +420,7 @@ def _y_step(y_max: int) -> int:
 
 def _counts_chart(r: Rollout, top: float, end: float, x_of, right: float,
                   _: Gettext) -> tuple[CountsChart, float]:
-    floor = max(r.replicas - r.max_unavailable, 0)
-    ceiling = r.replicas + r.max_surge
+    floor, ceiling = floor_of(r), ceiling_of(r)
     counts = [c for c in r.counts if c.t <= end]
     peak = max([_value(c, "total") for c in counts] + [ceiling, r.replicas, 1])
     step = _y_step(peak)
@@ -421,15 +466,11 @@ def _counts_chart(r: Rollout, top: float, end: float, x_of, right: float,
     for s in ends:
         s[5] = _r(max(s[5] + 3.5, previous + 11))
         previous = s[5]
+    floor_label, floor_tip, ceiling_label, ceiling_tip = _level_words(r, floor, ceiling, _)
     levels = (
-        Level("ceiling", ceiling, y_of(ceiling), _("surge ceiling {n} (replicas + maxSurge)").format(n=ceiling),
-              _r(y_of(ceiling) - 3), "ro-level ro-ceiling",
-              _("At most {n} Pods that are not being deleted: replicas {r} + maxSurge {s}.").format(
-                  n=ceiling, r=r.replicas, s=r.max_surge)),
-        Level("floor", floor, y_of(floor), _("capacity floor {n} (replicas − maxUnavailable)").format(n=floor),
-              _r(y_of(floor) + 11), "ro-level ro-floor",
-              _("At least {n} available Pods while the rollout runs: replicas {r} − maxUnavailable {u}.").format(
-                  n=floor, r=r.replicas, u=r.max_unavailable)),
+        Level("ceiling", ceiling, y_of(ceiling), ceiling_label, _r(y_of(ceiling) - 3), "ro-level ro-ceiling",
+              ceiling_tip),
+        Level("floor", floor, y_of(floor), floor_label, _r(y_of(floor) + 11), "ro-level ro-floor", floor_tip),
     )
     chart = CountsChart(_r(chart_top), bottom, y_max, grid, tuple(Series(*s) for s in series), levels, _("Pods"),
                         _r(chart_top + 10))

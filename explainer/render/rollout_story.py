@@ -13,19 +13,9 @@ from typing import Any
 
 from ..lifecycle.i18n import Text, gettext_noop
 from ..lifecycle.rollout.model import OLD, Rollout, RolloutCount
-from .rollout_layout import RolloutLayout, lane_order, pod_spans, revision_labels, state_labels
+from .rollout_layout import RolloutLayout, ceiling_of, floor_of, lane_order, pod_spans, revision_labels, state_labels
 from .timeline_frames import _ui_text
 from .timeline_model import Gettext, _identity, _secs
-
-
-def floor_of(r: Rollout) -> int:
-    """The capacity floor: replicas − maxUnavailable (never below 0)."""
-    return max(r.replicas - r.max_unavailable, 0)
-
-
-def ceiling_of(r: Rollout) -> int:
-    """The surge ceiling: replicas + maxSurge."""
-    return r.replicas + r.max_surge
 
 
 def ending(r: Rollout) -> Text:
@@ -58,13 +48,13 @@ def _available_at(r: Rollout, t: float) -> int:
     return c.available if c is not None else 0
 
 
-def story(r: Rollout) -> list[tuple[float, Text]]:
-    """The controller's steps, then how it ends (complete, stalled, or still running at the end)."""
-    steps = [(s.t, s.text) for s in r.steps]
+def story(r: Rollout) -> list[tuple[float, Text, str | None]]:
+    """The controller's steps (t, sentence, the first Pod it is about), which end with its completion or
+    stall (lifecycle/rollout/engine.py says both); a rollout without steps gets how it ends."""
+    if r.steps:
+        return [(s.t, s.text, next(iter(getattr(s, "pods", ()) or ()), None)) for s in r.steps]
     end_t = r.complete_at if r.complete_at is not None else r.stalled.at if r.stalled is not None else r.until
-    at = next((i for i, (t, _x) in enumerate(steps) if t > end_t), len(steps))
-    steps.insert(at, (end_t, ending(r)))
-    return steps
+    return [(end_t, ending(r), None)]
 
 
 def summary(r: Rollout, _: Gettext) -> list[tuple[str, str]]:
@@ -117,7 +107,7 @@ def rollout_frames(r: Rollout, lay: RolloutLayout, *, gettext: Gettext = _identi
     pods = lane_order(r)
     states, revs = state_labels(_), revision_labels(_)
     spans = [pod_spans(p, end) for p in pods]
-    steps = [(t, text.render(_)) for t, text in story(r)]
+    steps = [(t, text.render(_)) for t, text, _pod in story(r)]
     times = sorted({0.0, end} | {round(t, 6) for s in spans for _s, a, b in s for t in (a, b)}
                    | {round(c.t, 6) for c in r.counts} | {round(t, 6) for t, _x in steps})
     times = [t for t in times if t <= end + 1e-9]

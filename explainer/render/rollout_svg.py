@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 
 from ..lifecycle.rollout.model import Rollout
-from .rollout_layout import CountsChart, RolloutLayout, Series, layout_rollout
+from .rollout_layout import CountsChart, RolloutLayout, Series, ceiling_of, floor_of, layout_rollout
 from .svg_text import _n, _q, _t
 from .timeline_model import MARGIN, Gettext, _identity, _secs
 from .timeline_svg import (
@@ -100,8 +100,8 @@ def describe(rollout: Rollout, lay: RolloutLayout, _: Gettext) -> str:
     text += " " + lay.chart.note
     text += " " + _("At least {a} Pods available at every moment (the floor is {f}); at most {p} Pods not being "
                     "deleted (the ceiling is {c}), {q} counting the terminating ones.").format(
-        a=rollout.min_available, f=max(rollout.replicas - rollout.max_unavailable, 0), p=rollout.max_pods,
-        c=rollout.replicas + rollout.max_surge, q=rollout.max_pods_including_terminating)
+        a=rollout.min_available, f=floor_of(rollout), p=rollout.max_pods, c=ceiling_of(rollout),
+        q=rollout.max_pods_including_terminating)
     return text
 
 

@@ -100,8 +100,8 @@ def _counts_table(ro: Any, gettext: Gettext) -> str:
 
 
 def _story(ro: Any, key: str, gettext: Gettext) -> str:
-    steps = [{"t": t, "text": text.render(gettext), "assumed": False, "container": None, "steps": []}
-             for t, text in story(ro)[:MAX_TABLE_ROWS]]
+    steps = [{"t": t, "text": text.render(gettext), "assumed": False, "container": pod, "steps": []}
+             for t, text, pod in story(ro)[:MAX_TABLE_ROWS]]
     out = [f'<section class="panel story rollout-story" data-story="{key}">\n'
            f'  <h3>{gettext("The rollout, step by step")}</h3>\n  <ol>{steps_html(steps, gettext)}</ol>\n']
     if ro.notes:

@@ -2,6 +2,7 @@
 review compares, the two tables, and the cursor's frames in the Pod timeline's shape."""
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from explainer.render.rollout_layout import layout_rollout
@@ -9,15 +10,22 @@ from explainer.render.rollout_story import count_rows, pod_rows, rollout_frames,
 from tests.render.rollout_cases import rolling, stalled
 
 
-def test_the_story_is_the_controllers_steps_then_how_it_ends() -> None:
-    steps = story(rolling())
-    assert [t for t, _x in steps] == [0, 5, 10, 15, 20]
+def test_the_story_is_the_controllers_steps() -> None:
+    r = rolling()
+    steps = story(r)
+    assert [t for t, _x, _p in steps] == [0, 5, 10, 15]          # the core's steps end as it ends: nothing added
     assert str(steps[0][1]) == "The controller creates web-new-0 and deletes web-old-0."
-    assert str(steps[-1][1]) == "At 20 s the rollout is complete: all 4 Pods are of the new revision and available."
+
+
+def test_without_steps_the_story_still_says_how_it_ends() -> None:
+    (t, end, _p), = story(dataclasses.replace(rolling(), steps=()))
+    assert (t, str(end)) == (20, "At 20 s the rollout is complete: all 4 Pods are of the new revision and available.")
+    (t, end, _p), = story(dataclasses.replace(rolling(), steps=(), complete_at=None))
+    assert (t, str(end)) == (600, "The rollout is not complete by 600 s, where the simulation stops.")
 
 
 def test_a_stall_ends_the_story_where_it_happens_with_the_capacity_left() -> None:
-    (_t0, _first), (t, end) = story(stalled())
+    (t, end, _p), = story(dataclasses.replace(stalled(), steps=()))
     assert t == 60
     assert str(end) == ("At 60 s the rollout stalls (ProgressDeadlineExceeded); 3 Pods are available then. Nothing "
                         "rolls back by itself. Progressing=False")
@@ -59,6 +67,7 @@ def test_frames_have_the_pod_timelines_shape_and_follow_the_pods() -> None:
         ("web-new-0", "starting", "new revision")]
     assert dict(first["facts"])["available"] == "3" and dict(first["facts"])["terminating"] == "1"
     assert first["doing"] == [{"text": "The controller creates web-new-0 and deletes web-old-0."}]
+    assert at[7]["doing"] == [{"text": "The controller creates web-new-1 and deletes web-old-1."}]   # the last one
     assert [c["name"] for c in at[2]["containers"]][0] == "web-old-1"     # web-old-0 is gone at 2 s
     last = at[data["end"]]
     assert [c["state"] for c in last["containers"]] == ["available"] * 4
