@@ -259,6 +259,20 @@ def bench_http() -> bool:
         dot_fixed = sharing_diagram(explain(fixed).pods[0])
         ok &= goal("what-if change: htmx explain over HTTP / one dot -Tsvg", paired(whatif, _dot_svg(dot_fixed), 25, 0, 0.1),
                    0.5)
+        # issue 22: a Deployment of 10 replicas behind a Service (the gallery's 502 race), a new name each round,
+        # so its traffic row, rollout picture and diagram are all new
+        race = (ROOT / "explainer" / "examples" / "deploy-502-race.yaml").read_text(encoding="utf-8")
+        ten = race.replace("replicas: 3", "replicas: 10", 1)
+        assert ten != race
+
+        def rollout(name: str) -> str:
+            return ten.replace("name: shop-web\nspec:\n  replicas", f"name: {name}\nspec:\n  replicas", 1)
+
+        rollouts = lambda: post({"manifest": rollout(f"roll-{next(counter)}"), "version": "1.37"})   # noqa: E731
+        first = explain(rollout("roll-0"), None, "1.37").pods[0]
+        assert first.rollout is not None and len(first.rollout.pods) >= 20, "no rollout of 10 replicas to time"
+        ok &= goal("10-replica rollout: htmx explain over HTTP / one dot -Tsvg",
+                   paired(rollouts, _dot_svg(sharing_diagram(first)), 25, 0, 0.1), 2.0)
     return ok
 
 
