@@ -239,11 +239,12 @@ def bench_http() -> bool:
     with gunicorn(1) as base:
         headers, csrf_field = htmx_headers(base)
 
-        def post(fields: dict[str, str]) -> None:
+        def post(fields: dict[str, str]) -> bytes:
             body = (urllib.parse.urlencode(fields) + csrf_field).encode()
             with urllib.request.urlopen(urllib.request.Request(base + "/", body, headers), timeout=30) as r:
                 page = r.read()
             assert r.status == 200 and b"<svg" in page and b"Graphviz" not in page, page[:300]
+            return page
 
         def manifest(name: str) -> str:
             return demo.replace("name: lifecycle-demo", f"name: {name}", 1)
@@ -271,6 +272,8 @@ def bench_http() -> bool:
         rollouts = lambda: post({"manifest": rollout(f"roll-{next(counter)}"), "version": "1.37"})   # noqa: E731
         first = explain(rollout("roll-0"), None, "1.37").pods[0]
         assert first.rollout is not None and len(first.rollout.pods) >= 20, "no rollout of 10 replicas to time"
+        page = post({"manifest": rollout("roll-check"), "version": "1.37"})
+        assert b'data-timeline="rollout-1"' in page and b"tl-traffic" in page, "the answer lacks the rollout"
         ok &= goal("10-replica rollout: htmx explain over HTTP / one dot -Tsvg",
                    paired(rollouts, _dot_svg(sharing_diagram(first)), 25, 0, 0.1), 2.0)
     return ok
