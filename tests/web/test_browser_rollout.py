@@ -51,7 +51,7 @@ def test_the_rollout_picture_fits_and_its_cursor_reports_the_pods(page: Page, li
     expect(panel).to_contain_text("At the cursor")
     expect(panel.locator("tbody tr")).to_have_count(4)          # four new Pods, every old one gone
     expect(panel.locator("tbody")).not_to_contain_text("old revision")
-    expect(page.locator('[data-story="rollout-1"] li[aria-current="step"]')).to_contain_text("complete")
+    expect(page.locator('[data-story="rollout-1"] > ol > li[aria-current="step"]')).to_contain_text("complete")
     slider.press("Home")
     expect(panel.locator("tbody")).to_contain_text("old revision")
     section.scroll_into_view_if_needed()
@@ -97,22 +97,28 @@ def test_without_javascript_the_picture_tables_and_story_are_there(browser, live
         section = page.locator(ROLLOUT).first
         expect(section.locator(".tl-slider")).to_have_count(0)           # no inert controls
         expect(section.locator("details.events")).to_have_count(2)       # the Pods, the counts
-        expect(page.locator('[data-story="rollout-1"] li').last).to_contain_text("complete")
+        expect(page.locator('[data-story="rollout-1"] > ol > li').last).to_contain_text("complete")
         expect(section.locator(".rollout-facts")).to_contain_text("Capacity floor")
         shot(page, "no-js")
     finally:
         context.close()
 
 
-def test_in_simplified_chinese(page: Page, live_server) -> None:
-    page.goto(live_server.url)
-    page.locator("#language").select_option("zh-hans")
-    page.wait_for_load_state()
+def test_in_simplified_chinese(page: Page, live_server, shot) -> None:
+    page.set_viewport_size({"width": 1024, "height": 768})
     page.goto(live_server.url + "/" + SURGE)
+    page.locator("#language").select_option("zh-hans")
+    expect(page.locator("html")).to_have_attribute("lang", "zh-hans")
     section = page.locator(ROLLOUT).first
     expect(section.locator("h3")).to_have_text("发布（rollout）")
     assert "容量下限" in section.locator(".timeline svg").inner_html()
     expect(section.locator(".tl-toolbar")).to_be_visible()
+    section.locator(".tl-slider").focus()
+    section.locator(".tl-slider").press("End")
+    expect(section.locator(".tl-state")).to_contain_text("游标处")
+    assert_fits(page)
+    section.scroll_into_view_if_needed()
+    shot(page, "zh-hans")
 
 
 def test_the_traffic_row_shows_the_502_window_and_the_what_if_moves_it(page: Page, live_server, shot) -> None:
