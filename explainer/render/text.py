@@ -73,7 +73,7 @@ def pod_as_text(r: PodReport, style: TextStyle = PLAIN) -> list[str]:
     assert sim is not None
     lines.append("")
     lines.append("What happens, step by step:")
-    for n, step in enumerate(story(pod, sim, r.traffic), 1):
+    for n, step in enumerate(story(pod, sim), 1):
         mark = " (assumed)" if step.assumed else ""
         lead = f"{n:3}. [{_secs(step.t):>7}] "
         lines.extend(style.wrap(f"{step.text.render()}{mark}", lead, " " * len(lead)))
