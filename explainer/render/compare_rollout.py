@@ -54,7 +54,7 @@ def settings(r: PodReport) -> str:
 def outcome(ro: Rollout) -> Text:
     """How long it takes: complete at, stalls at, or not done by."""
     if ro.complete_at is not None:
-        return Text(_("{t} s"), {"t": _secs(ro.complete_at)})
+        return Text(_("done at {t} s"), {"t": _secs(ro.complete_at)})
     if ro.stalled is not None:
         return Text(_("stalls at {t} s"), {"t": _secs(ro.stalled.at)})
     return Text(_("not done by {t} s"), {"t": _secs(ro.until)})

@@ -19,10 +19,10 @@ def _report(rollout) -> PodReport:
 def test_the_sentence_weighs_the_two_strategies() -> None:
     sides = compare_rollouts(_report(rolling()), _report(stalled()))
     assert sides is not None and sides.differ
-    assert str(sides.sentence) == ("maxSurge 1, maxUnavailable 1 vs maxSurge 1, maxUnavailable 0: 20 s vs stalls at "
+    assert str(sides.sentence) == ("maxSurge 1, maxUnavailable 1 vs maxSurge 1, maxUnavailable 0: done at 20 s vs stalls at "
                                    "60 s, capacity floor 3 vs 3, at most 5 vs 4 Pods.")
     rows = {str(what): (a, b) for what, a, b in sides.rows}
-    assert rows["Complete at"] == ("20 s", "stalls at 60 s") and rows["Replicas"] == ("4", "3")
+    assert rows["Complete at"] == ("done at 20 s", "stalls at 60 s") and rows["Replicas"] == ("4", "3")
 
 
 def test_the_same_rollout_on_both_sides_differs_in_nothing() -> None:
