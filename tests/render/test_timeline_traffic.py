@@ -19,7 +19,7 @@ from explainer.lifecycle.traffic import DRAINING, GONE, NOT_READY, SERVING, Fail
 from explainer.render.story import story
 from explainer.render.timeline import layout_timeline, render_timeline_svg, timeline_rows
 from explainer.render.timeline_frames import timeline_frames
-from explainer.render.timeline_traffic import assumed_from, story_texts
+from explainer.render.story import assumed_from, story_texts
 from tests.conftest import load_manifest
 
 SVG = "{http://www.w3.org/2000/svg}"
