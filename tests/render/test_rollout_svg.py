@@ -143,3 +143,11 @@ def test_the_stall_reason_may_come_with_words() -> None:
     r = dataclasses.replace(r, stalled=dataclasses.replace(r.stalled, text=Text("The new Pod is never <Ready>.")))
     svg = render_rollout_svg(r, "api")
     assert "The new Pod is never &lt;Ready&gt;." in svg
+
+
+# ---- golden pictures (read their diff like code) ---------------------------------------------------------
+@pytest.mark.parametrize("name,case", [("rolling", rolling), ("stalled", stalled)])
+def test_golden_rollout_pictures(name: str, case, golden) -> None:
+    svg = render_rollout_svg(case(), "web")
+    parse(svg)
+    golden(f"rollout/{name}.svg", svg)
