@@ -260,14 +260,17 @@ def bench_http() -> bool:
         dot_fixed = sharing_diagram(explain(fixed).pods[0])
         ok &= goal("what-if change: htmx explain over HTTP / one dot -Tsvg", paired(whatif, _dot_svg(dot_fixed), 25, 0, 0.1),
                    0.5)
-        # issue 22: a Deployment of 10 replicas behind a Service (the gallery's 502 race), a new name each round,
-        # so its traffic row, rollout picture and diagram are all new
-        race = (ROOT / "explainer" / "examples" / "deploy-502-race.yaml").read_text(encoding="utf-8")
-        ten = race.replace("replicas: 3", "replicas: 10", 1)
-        assert ten != race
+        # issue 22: a Deployment of 10 replicas (the gallery's maxSurge 1 / maxUnavailable 0 one: a new Pod Ready
+        # after 5 s, an old one draining for 10 s) behind a Service, a new name each round, so its traffic row,
+        # rollout picture and diagram are all new
+        surge = (ROOT / "explainer" / "examples" / "rollout-surge-vs-unavailable.yaml").read_text(encoding="utf-8")
+        ten = surge.split("\n---\n")[0].replace("replicas: 4", "replicas: 10", 1) + (
+            "\n---\napiVersion: v1\nkind: Service\nmetadata: {name: api}\n"
+            "spec: {selector: {app: api-surge}, ports: [{port: 80, targetPort: http}]}\n")
+        assert "replicas: 10" in ten
 
         def rollout(name: str) -> str:
-            return ten.replace("name: shop-web\nspec:\n  replicas", f"name: {name}\nspec:\n  replicas", 1)
+            return ten.replace("name: api-surge\nspec:", f"name: {name}\nspec:", 1)
 
         rollouts = lambda: post({"manifest": rollout(f"roll-{next(counter)}"), "version": "1.37"})   # noqa: E731
         first = explain(rollout("roll-0"), None, "1.37").pods[0]
