@@ -99,8 +99,13 @@ def count_rows(r: Rollout) -> list[dict[str, Any]]:
     return out
 
 
+FRAME_PODS = 40      # Pods listed at the cursor: all of a small rollout; of a larger one those not available
+
+
 def rollout_frames(r: Rollout, lay: RolloutLayout, *, gettext: Gettext = _identity) -> dict[str, Any]:
-    """JSON-ready data for static/js/timeline.js, in the Pod timeline's shape."""
+    """JSON-ready data for static/js/timeline.js, in the Pod timeline's shape.  A rollout of more than
+    FRAME_PODS Pods lists at each moment the Pods that are not simply available (at most FRAME_PODS):
+    the counts stand for the rest, and the data stays of bounded size."""
     _ = gettext
     chart = lay.chart
     end = chart.view_end
@@ -114,15 +119,17 @@ def rollout_frames(r: Rollout, lay: RolloutLayout, *, gettext: Gettext = _identi
     words = {"desired": _("desired"), "available": _("available"), "ready": _("ready"),
              "terminating": _("terminating"), "total": _("total"), "old": _("old Pods"), "new": _("new Pods")}
     frames = []
+    many = len(pods) > FRAME_PODS     # a large rollout: the Pods on the move; the counts say the rest
     for t in times:
         rows = []
         for p, sp in zip(pods, spans):
             state = next((s for s, a, b in sp if a <= t + 1e-9 and t < b - 1e-9), None)
             if state is None and sp and abs(sp[-1][2] - t) < 1e-9 and sp[-1][2] >= end - 1e-9:
                 state = sp[-1][0]           # the last moment of the window: as it was just before
-            if state is not None:
+            if state is not None and (not many or state != "available"):
                 rows.append({"name": p.name, "state": state, "label": states[state],
                              "restarts": revs.get(p.revision, p.revision)})
+        rows = rows[:FRAME_PODS]
         c = _count_at(r, t)
         facts: list[list[str]] = []
         if c is not None:

@@ -73,3 +73,16 @@ def test_frames_have_the_pod_timelines_shape_and_follow_the_pods() -> None:
     assert [c["state"] for c in last["containers"]] == ["available"] * 4
     assert data["text"]["container"] == "Pod" and data["text"]["kubelet"] == "The controller"
     assert data["text"]["group_old"] == "Old revision"
+
+
+def test_a_large_rollouts_frames_list_the_pods_on_the_move() -> None:
+    from explainer.render.rollout_story import FRAME_PODS
+    from tests.render.rollout_cases import many
+    r = many(100)
+    data = rollout_frames(r, layout_rollout(r, "web"))
+    assert all(len(f["containers"]) <= FRAME_PODS for f in data["frames"])
+    assert all(c["state"] != "available" for f in data["frames"] for c in f["containers"])
+    at_3 = next(f for f in data["frames"] if f["t"] == 3)
+    # web-new-0 is available by then: the one going and the one coming are listed
+    assert [c["name"] for c in at_3["containers"]] == ["web-old-1", "web-new-1"]
+    assert len(json.dumps(data)) < 200_000
