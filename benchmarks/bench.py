@@ -118,6 +118,7 @@ def main() -> int:
     print(f"  python {sys.version.split()[0]}, {os.cpu_count()} cpu(s), load average "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
     ok = bench_engine()
+    ok &= bench_rollout()
     ok &= bench_rules()
     ok &= bench_cli()
     ok &= bench_http()
@@ -154,6 +155,28 @@ def bench_engine() -> bool:
     met = scale.ratio <= 2.5
     print(f"  {'400 containers / 200 containers, explain()':62} {scale}  target <= 2.5x {'ok' if met else 'MISSED'}")
     return ok and met
+
+
+def web_app_deployment(replicas: int) -> str:
+    """The production web-app example's Pod template in a Deployment of ``replicas`` (strategy defaulted: 25%/25%)."""
+    pod = yaml.safe_load((ROOT / "explainer" / "examples" / "web-app-pod.yaml").read_text(encoding="utf-8"))
+    labels = pod["metadata"]["labels"]
+    return yaml.safe_dump({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+                           "spec": {"replicas": replicas, "selector": {"matchLabels": labels},
+                                    "template": {"metadata": {"labels": labels}, "spec": pod["spec"]}}})
+
+
+def bench_rollout() -> bool:
+    """Issue 22: explain() of a Deployment of 100 replicas with the production web-app template (its rollout
+    simulated: each revision's Pod once through the kubelet model, the controller over 100 replicas) against
+    explain() of the one Pod."""
+    pod = (ROOT / "explainer" / "examples" / "web-app-pod.yaml").read_text(encoding="utf-8")
+    deployment = web_app_deployment(100)
+    rollout = explain(deployment).pods[0].rollout
+    assert rollout is not None and rollout.replicas == 100 and rollout.complete_at is not None
+    print("\nRollouts (issue 22): explain() of a 100-replica Deployment, its rollout included, against one Pod's")
+    return goal("rollout of 100 replicas, web-app template / one Pod's explain()",
+                paired(lambda: explain(deployment), lambda: explain(pod), 21), 20)
 
 
 def bench_rules() -> bool:

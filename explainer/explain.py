@@ -16,7 +16,7 @@ from .lifecycle.i18n import Text, gettext_noop
 from .lifecycle.model import Pod, ServiceRef
 from .lifecycle.parse import TEMPLATE_PATHS, Skipped, parse_manifest
 from .lifecycle.qos import Qos, compute_qos
-from .lifecycle.rollout.model import Rollout
+from .lifecycle.rollout import Rollout, simulate_rollout
 from .lifecycle.scenario import Scenario, check_names, parse_scenario, scenario_from_data
 from .lifecycle.sharing import analyse_sharing
 from .lifecycle.sharing_report import SharingReport
@@ -155,6 +155,9 @@ def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[Error
         report.simulation = simulate(adm.pod, sc, container_restart_rules=adm.container_restart_rules,
                                      version=version)
         report.notes.extend(report.simulation.notes)
+        # `kubectl rollout restart` of its workload (docs/lifecycle-model.md §26); None for other kinds
+        report.rollout = simulate_rollout(adm.pod, sc, version, gates=sc.feature_gates,
+                                          container_restart_rules=adm.container_restart_rules)
     debug = tuple(report.simulation.debug_containers) if report.simulation else ()
     report.sharing = analyse_sharing(adm.pod, debug)
     found = run_rules(RuleContext(adm.pod, version, dict(sc.feature_gates), sc, report.simulation,

@@ -47,6 +47,18 @@ MAX_HORIZON_SECONDS = 86_400.0
 MAX_EVENTS = 200_000
 MAX_CONTAINERS_PER_POD = 500
 
+# Rollouts (docs/lifecycle-model.md §26). The ReplicaSet, StatefulSet and DaemonSet controllers look again
+# minReadySeconds + 1 s after a Pod turns Ready ("Add a second to avoid milliseconds skew in AddAfter":
+# replica_set.go, stateful_set.go, daemon_controller.go `updatePod`); a Deployment without progress is looked
+# at again 1 s after its deadline (progress.go `requeueStuckDeployment`).
+AVAILABILITY_RECHECK_SECONDS = 1.0
+PROGRESS_RECHECK_SECONDS = 1.0
+# What a rollout assumes when the scenario does not say: controllers react at once, a DaemonSet runs on 3 nodes.
+ROLLOUT_SYNC_DELAY_SECONDS = 0.0
+ROLLOUT_ASSUMED_NODES = 3
+# The most controller reactions one rollout simulates (a bound, like MAX_EVENTS for the kubelet).
+ROLLOUT_MAX_SYNCS = 100_000
+
 POD_RESTART_POLICIES = ("Always", "OnFailure", "Never")
 PROTOCOLS = ("TCP", "UDP", "SCTP")
 

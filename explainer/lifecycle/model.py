@@ -185,7 +185,7 @@ class Workload:
     max_surge: int | str | None    # as written or defaulted: 3 or "25%" (None where the kind has none)
     max_unavailable: int | str | None
     min_ready_seconds: int
-    progress_deadline_seconds: int | None   # Deployments only (600 by default)
+    progress_deadline_seconds: int | None   # Deployments only (600 by default; None: MaxInt32, no deadline)
     partition: int = 0                      # StatefulSet rollingUpdate.partition
     pod_management_policy: str | None = None  # StatefulSet: OrderedReady | Parallel
     line: int | None = None                 # the line of the workload's spec

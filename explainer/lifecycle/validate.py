@@ -18,6 +18,7 @@ from .i18n import Text, gettext_noop as _
 from .model import Container, Pod
 from .quantity import parse_quantity
 from .versions import gate_enabled, version_tuple
+from .workload_validation import workload_problems
 from .yamlload import parse_path, position
 
 _DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
@@ -73,6 +74,9 @@ def admit(pod: Pod, version: str, gates: dict[str, bool] | None = None) -> Admis
     adm.notes.extend(notes)
     pod = adm.pod
     _validate(adm, pod, version)
+    errors, notes = workload_problems(pod, version, gates)   # the rollout settings (§26.1)
+    adm.errors.extend(errors)
+    adm.notes.extend(notes)
     return adm
 
 

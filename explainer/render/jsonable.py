@@ -63,6 +63,7 @@ def pod_to_dict(r: PodReport) -> dict[str, Any]:
         "sharing": r.sharing.jsonable(),
         "findings": [f.to_dict() if hasattr(f, "to_dict") else f for f in r.findings],
         "suppressedFindings": [s.to_dict() for s in r.suppressed],
+        "rollout": r.rollout.jsonable() if r.rollout is not None else None,
     }
     if sim:
         out.update({

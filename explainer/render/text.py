@@ -9,6 +9,7 @@ from collections import Counter
 
 from ..explain import Explanation, PodReport
 from ..lifecycle.parse import Skipped
+from ..lifecycle.rollout import Rollout
 from ..lifecycle.sharing import sharing_as_text
 from .story import story
 from .style import PLAIN, TextStyle
@@ -83,6 +84,8 @@ def pod_as_text(r: PodReport, style: TextStyle = PLAIN) -> list[str]:
     for p in sim.timeline:
         lines.append(f"  {_secs(p.t):>8}  {p.status:24} {p.ready_count:6} {p.restarts:<8} {p.phase:10} {p.ready}")
     lines.extend(_sharing_and_pitfalls(r, style))
+    if r.rollout is not None:
+        lines.extend(rollout_as_text(r.rollout, style))
     assumed = [(name, field, why) for name, b in sim.behaviours.items() for field, why in b.assumed.items()]
     if assumed:
         lines.append("")
@@ -95,6 +98,43 @@ def pod_as_text(r: PodReport, style: TextStyle = PLAIN) -> list[str]:
         lines.append("Notes:")
         for n in r.notes:
             lines.extend(style.wrap(str(n), "  - ", "    "))
+    return lines
+
+
+def rollout_as_text(ro: Rollout, style: TextStyle = PLAIN) -> list[str]:
+    """The rollout in short: when it completes or stalls, the capacity floor and the surge ceiling, the steps."""
+    if ro.kind == "DaemonSet":
+        size = f"{ro.replicas} nodes"
+    else:
+        size = f"{ro.replicas} replica{'' if ro.replicas == 1 else 's'}"
+    head = f"Rollout (kubectl rollout restart at 0s): {ro.kind} {ro.strategy}, {size}"
+    if ro.strategy != "OnDelete":
+        head += f", maxSurge {ro.max_surge}, maxUnavailable {ro.max_unavailable}"
+    if ro.min_ready_seconds:
+        head += f", minReadySeconds {ro.min_ready_seconds}"
+    lines = ["", head + ":"]
+    outcome = []
+    if ro.complete_at is not None:
+        outcome.append(f"completes at {_secs(ro.complete_at)}")
+    if ro.stalled is not None:
+        outcome.append(f"stalls at {_secs(ro.stalled.at)} ({ro.stalled.reason}"
+                       + (f", {ro.stalled.available} of {ro.replicas} available)" if ro.stalled.available is not None
+                          else ")"))
+    if ro.complete_at is None and ro.stalled is None:
+        outcome.append(f"does not complete within {_secs(ro.until)}")
+    if ro.last_gone_at is not None:
+        outcome.append(f"the last old Pod has stopped at {_secs(ro.last_gone_at)}")
+    lines.extend(style.wrap("; ".join(outcome), "  ", "    "))
+    lines.extend(style.wrap(f"capacity floor {ro.capacity_floor} available (fewest seen: {ro.min_available}); "
+                            f"surge ceiling {ro.surge_ceiling} Pods (most seen: {ro.max_pods}, "
+                            f"{ro.max_pods_including_terminating} with those still stopping)", "  ", "    "))
+    for step in ro.steps:
+        lead = f"  [{_secs(step.t):>7}] "
+        lines.extend(style.wrap(step.text.render(), lead, " " * len(lead)))
+    for key, why in ro.assumed.items():
+        lines.extend(style.wrap(f"assumed {key}: {why}", "  ", "    "))
+    for note in ro.notes:
+        lines.extend(style.wrap(str(note), "  - ", "    "))
     return lines
 
 

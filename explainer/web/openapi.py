@@ -10,6 +10,7 @@ from typing import Any
 from explainer.lifecycle import defaults as d
 from explainer.lifecycle.trace import EVENT_TYPES
 from explainer.render.jsonable import SCHEMA_VERSION
+from explainer.web.openapi_rollout import rollout_schemas
 
 ERROR_KINDS = ["syntax", "structure", "validation", "schema", "limit", "scenario", "input", "schema-only"]
 ROLES = ["init", "sidecar", "app", "ephemeral"]
@@ -159,6 +160,9 @@ def _schemas() -> dict[str, Any]:
             "suppressedFindings": {"type": "array", "items": _ref("SuppressedFinding"),
                                    "description": "Findings silenced by an ignore-check.podlife.io/<rule-id> "
                                                   "annotation, with its reason."},
+            "rollout": {"anyOf": [{"type": "null"}, _ref("Rollout")],
+                        "description": "Deployments, StatefulSets and DaemonSets: kubectl rollout restart as the "
+                                       "controller does it; null for other kinds and for Pods not admitted"},
             "endTime": NUM, "until": NUM, "truncated": BOOL,
             "dependencies": {"type": "array", "items": _obj(["container", "waitsFor", "condition", "guaranteed"], {
                 "container": STR, "waitsFor": STR, "condition": STR, "guaranteed": BOOL})}}),
@@ -202,6 +206,7 @@ def _schemas() -> dict[str, Any]:
                 "port": INT, "protocol": STR, "containers": names})},
             "exposure": {"type": "array", "items": {"type": "object"}},
             "filesystem": {"type": "object"}}),
+        **rollout_schemas(),
     }
 
 
