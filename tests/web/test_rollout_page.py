@@ -130,10 +130,27 @@ def test_compare_puts_two_strategies_side_by_side(client: Client) -> None:
     right, _t = Permalink.store(_deployment(0, 1), None, "1.37")
     body = ok(client.get(f"/compare/?left={left.id}&right={right.id}"))
     section = body.split('class="panel compare-rollout"')[1].split("</section>")[0]
-    assert "Rollouts on one time axis" in section
+    assert "on one time axis" in section
     assert re.search(r"maxSurge 1, maxUnavailable 0 vs maxSurge 0, maxUnavailable 1: done at [\d.]+ s vs done at [\d.]+ s, "
                      r"capacity floor 4 vs 3, at most \d+ vs \d+ Pods\.", section)
-    assert section.count("<svg") == 2
+    assert section.count("<svg") == 3                 # each side's own, and the one from before to after
     # ... and the page's summary says it too
     summary = body.split('class="panel compare-summary"')[1].split("</section>")[0]
     assert "capacity floor 4 vs 3" in summary
+
+
+def test_compare_gives_the_rollout_from_the_first_manifest_to_the_second(client: Client) -> None:
+    before = SURGE.split("\n---\n")[0]
+    after = before.replace("image: ghcr.io/example/api:2.4", "image: ghcr.io/example/api:2.5").replace(
+        "initialDelaySeconds: 5", "initialDelaySeconds: 20")          # the new version starts slower
+    left, _t = Permalink.store(before, None, "1.37")
+    right, _t = Permalink.store(after, None, "1.37")
+    body = ok(client.get(f"/compare/?left={left.id}&right={right.id}"))
+    section = body.split('class="panel compare-rollout"')[1].split("</section>")[0]
+    assert "Applying the “after” over the “before”" in section
+    between = section.split('class="timeline compare-between"')[1].split("</div>")[0]
+    assert f"From {left.id} to {right.id}: the rollout of api-surge" in between
+    # each new Pod is Ready 20 s after it starts (not 5): four of them one after the other
+    done = re.search(r"Complete at</dt><dd>([\d.]+) s", section)
+    assert done and float(done.group(1)) >= 80
+    assert section.count("<svg") == 3                 # the rollout between, and each side's own
