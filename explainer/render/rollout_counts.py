@@ -70,14 +70,14 @@ def _value(c: RolloutCount, key: str) -> int:
 def floor_of(r: Rollout) -> int:
     """The capacity floor: the fewest available Pods the controller allows, as the core worked it out for
     the kind (lifecycle/rollout/run.py), else replicas − maxUnavailable."""
-    if getattr(r, "surge_ceiling", 0):
-        return int(getattr(r, "capacity_floor", 0))
+    if r.surge_ceiling:
+        return r.capacity_floor
     return max(r.replicas - r.max_unavailable, 0)
 
 
 def ceiling_of(r: Rollout) -> int:
     """The surge ceiling: the most Pods not being deleted the controller allows (replicas + maxSurge)."""
-    return int(getattr(r, "surge_ceiling", 0)) or r.replicas + r.max_surge
+    return r.surge_ceiling or r.replicas + r.max_surge
 
 
 def _level_words(r: Rollout, floor: int, ceiling: int, _: Gettext) -> tuple[str, str, str, str]:

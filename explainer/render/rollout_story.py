@@ -52,7 +52,7 @@ def story(r: Rollout) -> list[tuple[float, Text, str | None]]:
     """The controller's steps (t, sentence, the first Pod it is about), which end with its completion or
     stall (lifecycle/rollout/engine.py says both); a rollout without steps gets how it ends."""
     if r.steps:
-        return [(s.t, s.text, next(iter(getattr(s, "pods", ()) or ()), None)) for s in r.steps]
+        return [(s.t, s.text, s.pods[0] if s.pods else None) for s in r.steps]
     end_t = r.complete_at if r.complete_at is not None else r.stalled.at if r.stalled is not None else r.until
     return [(end_t, ending(r), None)]
 

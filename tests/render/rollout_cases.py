@@ -26,7 +26,7 @@ def rolling(n: int = 4, ready_after: float = 5.0, gone_after: float = 2.0) -> Ro
         t += ready_after
     return Rollout("Deployment", "RollingUpdate", n, 1, 1, 0, 600, 600.0, t, None, n - 1, n, n + 1,
                    tuple(pods), tuple(counts), tuple(steps), (Text("A note <b>&</b>."),),
-                   {"syncDelaySeconds": Text("assumed 0 s")})
+                   {"syncDelaySeconds": Text("assumed 0 s")}, capacity_floor=n - 1, surge_ceiling=n + 1)
 
 
 def stalled(n: int = 3) -> Rollout:
@@ -37,7 +37,8 @@ def stalled(n: int = 3) -> Rollout:
     counts = (C(0.0, n, n, 0, n, n, 0), C(0.0, n, n, 1, n, n, 0))
     return Rollout("Deployment", "RollingUpdate", n, 1, 0, 0, 60, 120.0, None,
                    Stall(60.0, "ProgressDeadlineExceeded", Text("Progressing=False")), n, n + 1, n + 1, pods, counts,
-                   (RolloutStep(0.0, Text("The controller creates api-new-0.")),))
+                   (RolloutStep(0.0, Text("The controller creates api-new-0."), ("api-new-0",)),),
+                   capacity_floor=n, surge_ceiling=n + 1)
 
 
 def many(n: int = 100) -> Rollout:

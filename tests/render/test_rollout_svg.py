@@ -151,3 +151,17 @@ def test_golden_rollout_pictures(name: str, case, golden) -> None:
     svg = render_rollout_svg(case(), "web")
     parse(svg)
     golden(f"rollout/{name}.svg", svg)
+
+
+@pytest.mark.parametrize("slug,index", [("rollout-surge-vs-unavailable", 0), ("rollout-surge-vs-unavailable", 1),
+                                        ("statefulset-update", 0)])
+def test_golden_gallery_rollouts(slug: str, index: int, golden) -> None:
+    """The gallery's rollouts as the pipeline computes them (lifecycle/rollout): a change there shows here."""
+    from explainer.examples import BY_SLUG
+    from explainer.explain import explain
+    example = BY_SLUG[slug]
+    r = explain(example.manifest(), example.scenario or None).pods[index]
+    assert r.rollout is not None
+    svg = render_rollout_svg(r.rollout, r.pod.source.name)
+    parse(svg)
+    golden(f"{slug}/rollout-{r.pod.source.name}.svg", svg)
