@@ -222,7 +222,7 @@ def _pod(r: PodReport, gettext: Callable[[str], str], eager: bool = True, dot_me
                              "others": r.traffic.other_ready_replicas}
     if r.rollout is not None:
         view.rollout_info = {"kind": r.rollout.kind, "replicas": r.rollout.replicas,
-                             "nodes": sum(1 for p in r.rollout.pods if p.revision == "old") or 1}
+                             "nodes": r.rollout.nodes if r.rollout.nodes is not None else r.rollout.replicas}
     return view
 
 
