@@ -217,6 +217,9 @@ def _heading(r: Rollout, name: str, _: Gettext) -> str:
         return _("Rollout of {kind} {name}: RollingUpdate, {n} replicas, maxSurge {surge}, maxUnavailable "
                  "{unavailable}").format(kind=r.kind, name=name, n=r.replicas, surge=r.max_surge,
                                          unavailable=r.max_unavailable)
+    if r.kind == "DaemonSet" and r.strategy == "RollingUpdate":
+        return _("Rollout of DaemonSet {name}: RollingUpdate on {n} nodes, maxSurge {surge}, maxUnavailable "
+                 "{unavailable}").format(name=name, n=r.replicas, surge=r.max_surge, unavailable=r.max_unavailable)
     return _("Rollout of {kind} {name}: {strategy}, {n} replicas").format(kind=r.kind, name=name,
                                                                         strategy=r.strategy, n=r.replicas)
 

@@ -135,3 +135,14 @@ def test_labels_go_through_gettext() -> None:
     for msgid in ("old rev.", "Rollout", "seconds", "capacity floor", "surge ceiling", "Pods",
                   "Stalled at {t} s: {reason}."):
         assert msgid in seen
+
+
+def test_a_daemonset_counts_nodes() -> None:
+    from explainer.explain import explain
+    from tests.conftest import load_manifest
+    r = explain(load_manifest("rollout/agent-daemonset"), "rollout: {nodes: 5}").pods[0]
+    lay = layout_rollout(r.rollout, "agent")
+    assert lay.heading.startswith("Rollout of DaemonSet agent: RollingUpdate on 5 nodes")
+    labels = {lv.key: lv.label for lv in lay.counts.levels}
+    assert labels == {"floor": "capacity floor 4 (nodes − maxUnavailable)",
+                      "ceiling": "surge ceiling 5 (nodes + maxSurge)"}
