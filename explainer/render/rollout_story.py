@@ -137,8 +137,8 @@ def rollout_frames(r: Rollout, lay: RolloutLayout, *, gettext: Gettext = _identi
                       "terminating": c.terminating, "total": c.old + c.new + c.terminating, "old": c.old,
                       "new": c.new}
             facts = [[words[k], str(v)] for k, v in values.items()]
-        done = [text for st, text in steps if st <= t + 1e-9]
-        doing = [{"text": done[-1]}] if done else []
+        done = [st for st, _x in steps if st <= t + 1e-9]     # what the controller did at its latest moment
+        doing = [{"text": x} for st, x in steps if done and abs(st - done[-1]) < 1e-9]
         brief = "; ".join(f"{k} {v}" for k, v in facts)
         frames.append({"t": t, "containers": rows, "pod": {}, "facts": facts, "doing": doing, "text": brief})
     text = _ui_text(_)
