@@ -86,3 +86,17 @@ def test_a_large_rollouts_frames_list_the_pods_on_the_move() -> None:
     # web-new-0 is available by then: the one going and the one coming are listed
     assert [c["name"] for c in at_3["containers"]] == ["web-old-1", "web-new-1"]
     assert len(json.dumps(data)) < 200_000
+
+
+def test_the_cursor_tells_all_the_controller_did_at_its_latest_moment() -> None:
+    from explainer.examples import BY_SLUG
+    from explainer.explain import explain
+    r = explain(BY_SLUG["rollout-surge-vs-unavailable"].manifest()).pods[0].rollout
+    data = rollout_frames(r, layout_rollout(r, "api-surge"))
+    at_5 = next(f for f in data["frames"] if f["t"] == 5)
+    said = [d["text"] for d in at_5["doing"]]
+    assert [str(s.text) for s in r.steps if s.t == 5] == said and len(said) >= 2
+    # a moment at which the controller does nothing (a Pod's containers stop): what it did last still shows
+    quiet = next(f for f in data["frames"] if f["t"] > 0 and all(s.t != f["t"] for s in r.steps))
+    last = max(s.t for s in r.steps if s.t < quiet["t"])
+    assert [d["text"] for d in quiet["doing"]] == [str(s.text) for s in r.steps if s.t == last]
