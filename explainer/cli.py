@@ -9,6 +9,7 @@ One FILE keeps the single-object JSON contract; several inputs (or a directory) 
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import textwrap
@@ -43,6 +44,14 @@ def run(args: list[str], scenario_path: str | None, version: str | None, fmt: st
         scenario, why = read_text(scenario_path)
         if scenario is None:
             return Outcome(None, [f"{scenario_path}: {why}"], EXIT_BAD_INPUT)
+    if extras.observed:
+        texts = []
+        for path in extras.observed:
+            text, why = read_text(path)
+            if text is None:
+                return Outcome(None, [f"{path}: {why}"], EXIT_BAD_INPUT)
+            texts.append(text)
+        extras = dataclasses.replace(extras, observed_texts=tuple(texts))
     paths, problems = expand(args)
     single = len(args) == 1 and paths == args
     fixed: list[Any] = []
@@ -110,7 +119,8 @@ def fails_on(results: list[FileResult], level: str | None) -> bool:
     if not level:
         return False
     threshold = Severity(level)
-    return any(f.severity.at_least(threshold) for r in results for p in r.expl.pods for f in p.findings)
+    return any(f.severity.at_least(threshold) for r in results for p in r.expl.pods for f in p.findings) or \
+        any(f.severity.at_least(threshold) for r in results for f in r.expl.findings)
 
 
 def exit_code(results: list[FileResult], fail_on: str | None, extra_problems: int = 0) -> int:

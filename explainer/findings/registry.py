@@ -42,11 +42,14 @@ from .rules import (
     readiness_probe_missing,
     restart_all_containers_gate_off,
     restart_rules_ignored,
+    service_selects_no_pod,
+    service_target_port_missing,
     service_without_prestop_drain,
     shell_pid1_ignores_sigterm,
     sidecar_start_order_assumed,
     sidecar_without_startup_probe,
     termination_grace_zero,
+    traffic_failure_window,
     volume_not_mounted,
 )
 
@@ -85,11 +88,14 @@ RULES: tuple[ModuleType, ...] = (
     readiness_probe_missing,
     restart_all_containers_gate_off,
     restart_rules_ignored,
+    service_selects_no_pod,
+    service_target_port_missing,
     service_without_prestop_drain,
     shell_pid1_ignores_sigterm,
     sidecar_start_order_assumed,
     sidecar_without_startup_probe,
     termination_grace_zero,
+    traffic_failure_window,
     volume_not_mounted,
 )
 

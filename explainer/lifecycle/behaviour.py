@@ -102,7 +102,9 @@ _EXIT_0 = Phrase(_("assumed to exit with code 0"))   # made once: a Phrase is im
 def _runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase],
           exp: Expanded | None = None) -> tuple[Run, ...]:
     if isinstance(raw.get("runs"), list) and raw["runs"]:
-        return tuple(Run(_as_duration(r.get("runSeconds", "forever"), "forever"), int(r.get("exitCode", 0)))
+        # a run may say how it ended: ``reason: OOMKilled``, the kernel's OOM kill (docs/lifecycle-model.md §36)
+        return tuple(Run(_as_duration(r.get("runSeconds", "forever"), "forever"), int(r.get("exitCode", 0)),
+                         "OOMKilled" if r.get("reason") == "OOMKilled" else None)
                      for r in raw["runs"])
     if c.role == "ephemeral":
         seconds = _as_duration(raw.get("runSeconds", "forever"), "forever")

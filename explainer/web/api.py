@@ -2,8 +2,8 @@
 
 Every answer is JSON, errors included: ``{"error": message, "errors": [records]}`` with a
 proper status code, never an HTML page or a traceback.  Bodies are JSON objects
-``{manifest, scenario, kubernetesVersion}`` (the scenario as an object or as YAML text) or a
-form with the same field names.
+``{manifest, scenario, kubernetesVersion, observed}`` (the scenario as an object or as YAML text;
+``observed`` kubectl's output to compare with the prediction) or a form with the same field names.
 
 CSRF: command-line tools and CI send no cookies and need no token.  A request that carries
 the CSRF cookie comes from a browser session of the site, so it gets Django's full CSRF check
@@ -204,6 +204,23 @@ def _manifest(data: dict[str, Any], limit: int, setting: str = "EXPLAINER_MAX_MA
     return manifest
 
 
+def _observed(data: dict[str, Any], limit: int, setting: str = "EXPLAINER_MAX_MANIFEST_BYTES") -> str | None:
+    """kubectl's output to compare with the prediction (docs/lifecycle-model.md §34), or None."""
+    observed = data.get("observed")
+    if observed is None or (isinstance(observed, str) and not observed.strip()):
+        return None
+    if not isinstance(observed, str):
+        raise _field_error("observed", "observed must be a string: kubectl's output (get pod -o yaml|json, get "
+                                       "events, describe pod, get pod).")
+    if "\x00" in observed:
+        raise _field_error("observed", "The observed output holds NUL characters: is it a binary file?")
+    size = len(observed.encode("utf-8"))
+    if size > limit:
+        raise _field_error("observed", f"The observed output is {size:,} bytes; the limit is {limit:,} bytes "
+                                       f"({setting} raises it where the explainer runs).", 413)
+    return observed
+
+
 def _scenario(data: dict[str, Any]) -> dict[str, Any] | None:
     """The scenario as a checked, plain mapping (None for none); 400 with its errors otherwise."""
     raw = data.get("scenario")
@@ -256,7 +273,8 @@ def explain_view(request: HttpRequest) -> HttpResponse:
     manifest = _manifest(data, settings.MAX_MANIFEST_BYTES)
     scenario = _scenario(data)
     version = _version(data, scenario)
-    expl = explain(manifest, scenario, version, limits=request_limits())
+    observed = _observed(data, settings.MAX_MANIFEST_BYTES)
+    expl = explain(manifest, scenario, version, limits=request_limits(), observed=observed)
     bad = [e for e in expl.errors if e.kind in INPUT_KINDS]
     if bad:
         return error_response(400, f"The input cannot be explained: {bad[0].one_line()}", expl.errors)
@@ -277,13 +295,17 @@ def permalinks_view(request: HttpRequest) -> HttpResponse:
                          "EXPLAINER_MAX_STORED_BYTES" if stored else "EXPLAINER_MAX_MANIFEST_BYTES")
     scenario = _scenario(data)
     version = _version(data, scenario)
+    observed = _observed(data, min(settings.MAX_STORED_BYTES, settings.MAX_MANIFEST_BYTES),
+                         "EXPLAINER_MAX_STORED_BYTES" if stored else "EXPLAINER_MAX_MANIFEST_BYTES") or ""
     decision = data.get("secrets")
     if decision not in (None, "", "redact", "keep"):
         raise _field_error("secrets", 'secrets must be "redact" or "keep".')
-    outcome = share_input(request, manifest, scenario, version, decision)
-    if outcome.status == "too_large":   # `_manifest` refuses a larger one first, with the same message
-        size = len(manifest.encode("utf-8"))
-        raise _field_error("manifest", f"The manifest is {size:,} bytes; the limit is {outcome.limit:,} bytes.", 413)
+    outcome = share_input(request, manifest, scenario, version, decision, observed)
+    if outcome.status == "too_large":   # `_manifest` and `_observed` refuse a larger one first, with the same message
+        text = observed if outcome.field == "observed" else manifest
+        what = "observed output" if outcome.field == "observed" else "manifest"
+        raise _field_error(outcome.field, f"The {what} is {len(text.encode('utf-8')):,} bytes; the limit is "
+                                          f"{outcome.limit:,} bytes.", 413)
     if outcome.status == "rate_limited":   # one budget per client for the share form and the API
         raise ApiError(429, "Too many links created from your address; try again later.")
     if outcome.status == "secrets":
@@ -319,7 +341,8 @@ def permalink_data(request: HttpRequest, link: Permalink) -> dict[str, Any]:
                             "url": _link_url(request, link)}
     if link.kind == KIND_EXPLAIN:
         return {**base, "manifest": link.manifest, "scenario": link.scenario_data,
-                "kubernetesVersion": link.version, "redacted": link.redacted, "explanation": _explained(link)}
+                "kubernetesVersion": link.version, "redacted": link.redacted,
+                "observed": link.observed or None, "explanation": _explained(link)}
     sides = {p.id: p for p in Permalink.objects.filter(pk__in=[link.left, link.right], kind=KIND_EXPLAIN)}
     left, right = sides.get(link.left), sides.get(link.right)
     comparison = None

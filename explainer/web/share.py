@@ -14,7 +14,7 @@ from typing import Literal
 from django.conf import settings
 from django.http import HttpRequest
 
-from explainer.lifecycle.redact import Hit, find_secrets, redact
+from explainer.lifecycle.redact import Hit, find_output_secrets, find_secrets, redact, redact_output
 from explainer.web.models import Permalink
 from explainer.web.security import rate_limited
 
@@ -33,25 +33,30 @@ class ShareOutcome:
     hits: tuple[Hit, ...] = ()
     limit: int = 0
     redacted: bool = False
+    field: str = "manifest"        # too_large: which text is (manifest, or observed)
 
 
 def share_input(request: HttpRequest, manifest: str, scenario: dict | None, version: str,
-                decision: str | None) -> ShareOutcome:
-    """Store ``manifest`` (with its scenario and version) as a permalink, or say why not.
+                decision: str | None, observed: str = "") -> ShareOutcome:
+    """Store ``manifest`` (with its scenario, version and the observed kubectl output) as a permalink,
+    or say why not.
 
     ``decision`` is the person's answer to the credential warning: "redact", "keep", or anything
     else for no answer yet (then found credentials stop the share with ``secrets``)."""
     limit = settings.MAX_STORED_BYTES
     if len(manifest.encode("utf-8")) > limit:
         return ShareOutcome("too_large", limit=limit)
+    if len(observed.encode("utf-8")) > limit:
+        return ShareOutcome("too_large", limit=limit, field="observed")
     if rate_limited(request, "share"):   # before the credential scan: a limited client costs nothing more
         return ShareOutcome("rate_limited")
-    hits = find_secrets(manifest)
+    hits = find_secrets(manifest) + (find_output_secrets(observed) if observed.strip() else [])
     if hits and decision not in DECISIONS:
         return ShareOutcome("secrets", hits=tuple(hits))
     redacted = bool(hits) and decision == "redact"
     link, token = Permalink.store(redact(manifest) if redacted else manifest, scenario or None, version,
-                                  redacted=redacted)
+                                  redacted=redacted,
+                                  observed=redact_output(observed) if redacted and observed.strip() else observed)
     return ShareOutcome("stored", link=link, token=token, redacted=redacted)
 
 

@@ -70,8 +70,12 @@ FIXABLE: list[tuple[str, bool, str]] = [
                                                "this container: a choice about the cluster and the app"),
     ("restart-rules-ignored", False, "target a newer version, turn the gate on, or rewrite the restart "
                                      "behaviour with the Pod's restartPolicy: a choice"),
-    ("service-without-prestop-drain", True, "adds a preStop sleep action of 5 s (below the grace period) where a Service of the input "
-                                            "selects the container and the version has the action; an inference needs a person"),
+    ("service-selects-no-pod", False, "whether the Service's selector or the Pod template's labels are wrong is a choice"),
+    ("service-target-port-missing", False, "renaming the container's port or the Service's targetPort is a choice"),
+    ("service-without-prestop-drain", True, "adds a preStop sleep action as long as the propagation time (5 s assumed) "
+                                            "where a Service of the input selects the container, the version has the "
+                                            "action and the sleep and the shutdown fit the grace period; an inference "
+                                            "needs a person"),
     ("shell-pid1-ignores-sigterm", False, "how the script should shut down (trap or exec what) is the "
                                           "author's"),
     ("sidecar-start-order-assumed", True, "moves the helper (a known outbound proxy, or a server the app "
@@ -82,6 +86,9 @@ FIXABLE: list[tuple[str, bool, str]] = [
     ("sidecar-without-startup-probe", True, "adds a TCP startupProbe on the port later containers reach, or "
                                             "its lowest declared port; a proxy without ports needs a person"),
     ("termination-grace-zero", True, "removes terminationGracePeriodSeconds: 0, back to the 30 s default"),
+    ("traffic-failure-window", True, "lengthens a preStop sleep action to the propagation time where it and the "
+                                     "shutdown fit the grace period; an exec or httpGet hook does more than wait, "
+                                     "so a person puts the sleep before it"),
     ("volume-not-mounted", False, "whether the volume is dead or its mount was forgotten (and where) is a "
                                   "choice"),
 ]
@@ -93,7 +100,8 @@ def test_the_table_names_every_rule_once() -> None:
 
 def _findings(text: str, rule: str, scenario: dict | None = None, version: str = "1.34") -> list:
     expl = explain(text, scenario, version)
-    return [f for r in expl.pods for f in r.findings if f.id == rule]
+    return [f for r in expl.pods for f in r.findings if f.id == rule] + [
+        f.finding for f in expl.findings if f.id == rule]   # about a Service (findings/inputs.py)
 
 
 @pytest.mark.parametrize("rule,fixable,why", FIXABLE, ids=[r for r, _f, _w in FIXABLE])
