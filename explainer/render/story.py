@@ -272,8 +272,7 @@ def _restart_decision(c: Container, pod: Pod, code: int) -> Text:
 def assumed_from(traffic: Traffic) -> float | None:
     """Where the traffic row stops following the Pod's own lanes: a deletion the model assumed
     (lifecycle/deletion.py) that the scenario does not make; None when the lanes show it all."""
-    at = getattr(traffic, "deletion_at", None)
-    return at if at is not None and getattr(traffic, "deletion_assumed", False) else None
+    return traffic.deletion_at if traffic.deletion_at is not None and traffic.deletion_assumed else None
 
 
 def story_texts(traffic: Traffic) -> list[tuple[float, Text, bool]]:

@@ -38,7 +38,7 @@ def traffic(*, windows: tuple = (), assumed: bool = True, deletion: float | None
                  TrafficInterval(30.0, 35.0, DRAINING, Text("out of the ready endpoints since 30 s")),
                  TrafficInterval(35.0, None, GONE)),
                 (), windows, **extra)
-    if deletion is not None and hasattr(t, "deletion_at"):
+    if deletion is not None:
         t = dataclasses.replace(t, deletion_at=deletion, deletion_assumed=True)
     return t
 
@@ -140,7 +140,6 @@ def test_the_legend_names_what_the_row_shows() -> None:
                      ("reach", "reach", "Change reaches the proxies")]
 
 
-@pytest.mark.skipif(not hasattr(Traffic, "deletion_at"), reason="the core's assumed deletion is not merged yet")
 def test_a_deletion_only_the_row_assumes_is_marked_and_kept_off_the_lanes() -> None:
     t = traffic(windows=RACE, deletion=30.0)
     r = with_traffic(t, scenario=None)       # the scenario deletes nothing: the lanes go on
