@@ -7,6 +7,7 @@ from ..lifecycle.model import Container, Pod
 from ..lifecycle.restart_rules import RESTART_ALL, matching_rule, should_restart
 from ..lifecycle.simulate import Simulation
 from ..lifecycle.trace import TraceEvent
+from ..lifecycle.traffic import DRAINING, GONE, NOT_READY, SERVING, Traffic
 from .i18n import Text, gettext_noop as _
 
 
@@ -29,8 +30,9 @@ def _secs(x: float) -> str:
     return f"{x:g}"
 
 
-def story(pod: Pod, sim: Simulation) -> list[Step]:
-    """One numbered step per event that changes what a reader should picture."""
+def story(pod: Pod, sim: Simulation, traffic: Traffic | None = None) -> list[Step]:
+    """One numbered step per event that changes what a reader should picture; with ``traffic``, the
+    Pod's endpoint and its failure windows too, each after the events of its moment (docs/lifecycle-model.md §27)."""
     specs: dict[str, Container] = {c.name: c for c in pod.all_containers}
     specs.update({c.name: c for c in sim.debug_containers})
     steps: list[Step] = []
@@ -39,6 +41,9 @@ def story(pod: Pod, sim: Simulation) -> list[Step]:
         if text is not None:
             kind = "restarted" if e.type == "started" and e.restart_count else e.type
             steps.append(Step(e.t, e.container, text, e.assumed, kind))
+    if traffic is not None:
+        extra = [Step(t, None, text, assumed, "traffic") for t, text, assumed in story_texts(traffic)]
+        steps = sorted(steps + extra, key=lambda s: s.t)      # stable: the events of a moment first
     # the ending goes where its time is: after every event up to then (a tie keeps cause before its
     # outcome), before any event that comes later (a Job's Pod deleted after it Succeeded)
     at = next((i for i, s in enumerate(steps) if s.t > sim.end_time), len(steps))
@@ -279,3 +284,58 @@ def _restart_decision(c: Container, pod: Pod, code: int) -> Text:
         msg = (_("Its own restartPolicy {policy} decides, not the Pod's ({pod}): it is restarted.") if again
                else _("Its own restartPolicy {policy} decides, not the Pod's ({pod}): it is not restarted."))
     return Text(msg, {"policy": c.restart_policy, "pod": pod.restart_policy})
+
+
+# ---- the traffic (docs/lifecycle-model.md §27) -------------------------------------------------------
+def assumed_from(traffic: Traffic) -> float | None:
+    """Where the traffic row stops following the Pod's own lanes: a deletion the model assumed
+    (lifecycle/deletion.py) that the scenario does not make; None when the lanes show it all."""
+    return traffic.deletion_at if traffic.deletion_at is not None and traffic.deletion_assumed else None
+
+
+def story_texts(traffic: Traffic) -> list[tuple[float, Text, bool]]:
+    """The story's traffic steps: (t, sentence, assumed), in time order.  Each interval and failure
+    window in the core's words (lifecycle/traffic_text.py) where it has them; the first names the
+    Service; after a deletion the model assumed, a step says so and the rest are marked assumed."""
+    out: list[tuple[float, Text, bool]] = []
+    services = [s for s in traffic.services if s]
+    svc: Text = (Text(_("the Services {names}"), {"names": ", ".join(services)}) if len(services) > 1 else
+                 Text(_("the Service {names}"), {"names": services[0]}) if services else
+                 Text(_("a Service that selects it (none in the input; assumed)")))
+    since = assumed_from(traffic)
+    previous = None
+    for n, i in enumerate(traffic.intervals):
+        said = i.text if i.text is not None else _state_sentence(i.state, previous, traffic)
+        previous = i.state
+        if said is None:
+            continue
+        if n == 0:
+            said = Text(_("Traffic through {svc}: {said}"), {"svc": svc, "said": said})
+        after = since is not None and i.start >= since - 1e-9
+        out.append((i.start, said, (i.state == DRAINING and traffic.propagation_assumed) or after))
+    for w in traffic.failure_windows:
+        said = w.text if w.text is not None else Text(
+            _("From {t0} s to {t1} s requests may still arrive while nothing listens."),
+            {"t0": _secs(w.start), "t1": _secs(w.end)})
+        out.append((w.start, Text(_("{said} Clients get errors (502, 503, connection refused)."),
+                                  {"said": said}), since is not None and w.start >= since - 1e-9))
+    if since is not None:     # first among the steps of its moment (the sort below is stable)
+        out.insert(0, (since, Text(_("Suppose the Pod is deleted at {t} s (the scenario deletes "
+                                                "nothing, so the traffic shows the deletion the findings assume; "
+                                                "deleteAt sets another moment)."), {"t": _secs(since)}), True))
+    out.sort(key=lambda s: s[0])
+    return out
+
+
+def _state_sentence(state: str, previous: str | None, traffic: Traffic) -> Text | None:
+    if state == NOT_READY:
+        return Text(_("The Pod's endpoint is not ready: it gets no requests."))
+    if state == SERVING:
+        return Text(_("The Pod's endpoint is ready: it gets requests."))
+    if state == DRAINING:
+        return Text(_("The Pod's endpoint leaves the ready endpoints, but the proxies learn of it only "
+                                 "{s} s later: until then they may still send it requests."),
+                    {"s": _secs(traffic.propagation_seconds)})
+    if state == GONE:
+        return Text(_("The proxies no longer send the Pod requests."))
+    return None

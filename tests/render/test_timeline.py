@@ -292,6 +292,9 @@ def test_rows_are_the_events() -> None:
 GOLDEN = [
     ("lifecycle-demo", "deleteAt: 30"),
     ("native-sidecar-probe", "containers: {proxy: {startupSeconds: 5}}"),
+    # the traffic row (issue 22): the endpoint, the change reaching the proxies, the 502 window
+    ("deploy-502-race", "deleteAt: 30"),
+    ("deploy-prestop-drain", "deleteAt: 30"),
 ]
 
 
