@@ -22,7 +22,7 @@ from explainer.lifecycle.validate import sidecars_enabled
 from explainer.lifecycle.versions import gate_enabled
 from explainer.lifecycle.yamlload import format_path, parse_path, position
 
-from .facts import Facts
+from .facts import Facts, answer
 from .i18n import Text, gettext_noop
 
 
@@ -136,6 +136,9 @@ class RuleContext:
     services: tuple[ServiceRef, ...] = ()  # the Services of the same input
     qos: Qos | None = None                 # the Pod's QoS when the pipeline has it (else `pod_qos` works it out)
 
+    # what the rules read of each container, by id(container): worked out once for this context
+    _facts: dict[int, Facts] = field(default_factory=dict, init=False, repr=False, compare=False)
+
     def facts(self, c: Container) -> Facts:
         """What the rules read of ``c`` (facts.py), each answer worked out once for this context."""
         known = self._facts.get(id(c))
@@ -143,11 +146,7 @@ class RuleContext:
             known = self._facts[id(c)] = Facts(c, self.pod)   # holds ``c``: its id is not reused meanwhile
         return known
 
-    @functools.cached_property
-    def _facts(self) -> dict[int, Facts]:
-        return {}
-
-    @functools.cached_property
+    @answer
     def sidecars_enabled(self) -> bool:
         """Whether this version (and gates) runs native sidecars (validate.py `sidecars_enabled`)."""
         return sidecars_enabled(self.version, self.gates)

@@ -3,14 +3,13 @@ sharing it changes no finding."""
 from __future__ import annotations
 
 import dataclasses
-import functools
 from pathlib import Path
 
 import pytest
 
 from explainer.findings import POD_RULES, run_rules
 from explainer.findings import helpers, scripts
-from explainer.findings.facts import Facts
+from explainer.findings.facts import Facts, answer
 from explainer.findings.registry import complete
 from explainer.lifecycle.commands import guess_run
 from explainer.lifecycle.evidence import loopback_bind
@@ -41,7 +40,7 @@ ANSWERS = {
 
 
 def test_every_answer_is_listed() -> None:
-    cached = {name for name, value in vars(Facts).items() if isinstance(value, functools.cached_property)}
+    cached = {name for name, value in vars(Facts).items() if isinstance(value, answer)}
     assert cached == set(ANSWERS)
 
 
