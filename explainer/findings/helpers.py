@@ -10,14 +10,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 from explainer.lifecycle.model import Container, Pod
 
 from .scripts import image_name, localhost_ports, may_name_proxy, program, sources, wait_loops
-
-if TYPE_CHECKING:
-    from .base import RuleContext
 
 # Outbound helpers: the app's traffic goes through them, so it needs them from its first request.
 # (key, pattern on the container's name, image name or program); the rule words each key.
@@ -207,14 +202,3 @@ def waits_in_post_start(c: Container) -> bool:
     text = " ".join(hook.command) if hook.command else ""
     return bool(re.search(r"\bawait\b|linkerd-await|pilot-agent\s+wait\b|\bwait\b", text))
 
-
-def drain_seconds(ctx: RuleContext, containers: tuple[Container, ...] | list[Container], unbounded: float) -> float:
-    """At a deletion, how long the longest preStop plus shutdown among ``containers`` takes;
-    ``unbounded`` when one of them never ends (a hook or a process that ignores SIGTERM)."""
-    longest = 0.0
-    for c in containers:
-        b = ctx.behaviour(c)
-        if b.pre_stop_seconds is None or b.stop_seconds is None:
-            return unbounded
-        longest = max(longest, b.pre_stop_seconds + b.stop_seconds)
-    return longest

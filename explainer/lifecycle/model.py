@@ -141,8 +141,8 @@ class Container:
     dropped: tuple[str, ...] = ()              # fields the API server dropped (gate off): for findings
     files: tuple[tuple[str, str], ...] = ()    # (path, text) of ConfigMap scripts it runs (mounted_scripts.py)
     config: tuple[tuple[str, str], ...] = ()   # (path, text) of every ConfigMap file of the input it mounts
-    # restartPolicy as written (a text), before admission drops it (gate off) or demotes a native sidecar
-    # (docs/lifecycle-model.md §5, §17)
+    # restartPolicy as written (a text), before admission drops it (gate off: docs/lifecycle-model.md §17)
+    # or makes a native sidecar a plain init container (no sidecars in the version: docs/lifecycle-model.md §5)
     policy_written: str | None = None
 
     @property

@@ -9,7 +9,7 @@ from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, TraceTime, fill
 from ..docstring import rule_docstring
-from ..helpers import drain_seconds
+from ..drain import drain_seconds
 from ..i18n import Names, Text, gettext_noop
 from ..patch import to_native_sidecar
 from ..scripts import image_name

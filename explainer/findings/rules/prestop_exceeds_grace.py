@@ -10,7 +10,7 @@ from explainer.lifecycle.trace import TraceEvent
 
 from ..base import Finding, RuleContext, Severity, TraceTime, fill, flow_yaml
 from ..docstring import rule_docstring
-from ..helpers import drain_seconds
+from ..drain import drain_seconds
 from ..i18n import Text, gettext_noop
 from ..patch import SetKey
 
