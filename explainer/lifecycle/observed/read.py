@@ -35,9 +35,11 @@ _FENCE = re.compile(r"\s*(?:```|~~~)[\w-]*\s*$")
 _CUT_ALL = re.compile(r"^([ \t]*)(?:\.\.\.|\[\.\.\.\]|…)[ \t]+(?=\S)", re.M)
 # the lines that may start or end a part: fences, commands and prompts, table headers, describe's first
 # lines and YAML's (each confirmed by its own pattern; every other line stays in the part it is in)
-_CANDIDATE = re.compile(r"^(?:[ \t]*(?:```|~~~|(?:NAMESPACE[ \t]+)?(?:NAME[ \t]+READY|LAST SEEN)\b|\$[ \t]|PS )"
-                        r"|(?:Name:|Init Containers:|Containers:|Ephemeral Containers:|Events:|Conditions:|State:|"
-                        r"Last State:)|(?:apiVersion|kind)[ \t]*:|\{[ \t]*$)", re.M)
+_STARTS = (r"(?:[ \t]*(?:```|~~~|(?:NAMESPACE[ \t]+)?(?:NAME[ \t]+READY|LAST SEEN)\b|\$[ \t]|PS )"
+           r"|(?:Name:|Init Containers:|Containers:|Ephemeral Containers:|Events:|Conditions:|State:|"
+           r"Last State:)|(?:apiVersion|kind)[ \t]*:|\{[ \t]*$)")
+_CANDIDATE = re.compile(_STARTS, re.M)                    # at the first line
+_NEXT_CANDIDATE = re.compile(rf"\n(?={_STARTS})", re.M)  # after a newline: found by its "\n", in C
 # commands are found by what they cannot do without: the word kubectl, or a prompt before oc or k
 _SHORT_COMMAND = re.compile(r"[ \t]*(?:sudo[ \t]+)?(?:oc|k)[ \t]")
 _YAML_START = re.compile(r"(?:---|\.\.\.)\s*$|(?:apiVersion|kind|items|metadata|status|spec|lastState|"
@@ -58,7 +60,7 @@ def read_observed(texts: str | Sequence[str], limits: Limits = Limits(), bulk: b
     every line by the line readers (the tests compare the two)."""
     obs = Observation()
     parts = [texts] if isinstance(texts, str) else list(texts)
-    size = sum(len(t.encode("utf-8", "surrogatepass")) for t in parts)
+    size = sum(len(t) if t.isascii() else len(t.encode("utf-8", "surrogatepass")) for t in parts)
     if size > limits.max_bytes:
         values = {"size": f"{size:,}", "limit": f"{limits.max_bytes:,}", "setting": limits.bytes_setting}
         obs.errors.append(Text(_("The observed output is {size} bytes; the limit is {limit} bytes ({setting} "
@@ -199,7 +201,9 @@ class _Segmenter:
         text = self.text
         found: set[int] = set()
         for a, b in outside(self.blocks, len(text)):
-            found.update(m.start() for m in _CANDIDATE.finditer(text, a, b))
+            if _CANDIDATE.match(text, a, b):
+                found.add(a)
+            found.update(m.end() for m in _NEXT_CANDIDATE.finditer(text, a, b))
             for needle in ("kubectl", "$", "#", "%", ">"):      # str.find runs in C: a pass over the text each
                 at = text.find(needle, a, b)
                 while at >= 0:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from itertools import compress, count
 from operator import itemgetter
 
-from .model import EventObs, Observation
+from .model import EventObs, Observation, When
 from .read_bulk import GET_LEAD, GET_LEAD_NS, GET_REST, GET_REST_NS, Spans, event_fields
 
 _LEAD = re.compile(GET_LEAD)
@@ -48,8 +48,8 @@ class Block:
     rows: list[str]
     width: int                           # where a row's rest starts (the TYPE column)
     namespaced: bool
-    leads: set[str]
-    rests: dict[str, Fields | None]      # each distinct rest: its event's fields, None: about another kind of object
+    distinct: set[str]                   # the rows, each once
+    rests: dict[str, Fields | bool | None]   # each distinct rest: its event's fields (False: another object's)
     newlines: int                        # in text[start:end]
 
 
@@ -80,38 +80,44 @@ def find_blocks(text: str) -> list[Block]:
 
 
 def _block(rows: list[str], header: int, start: int, width: int, namespaced: bool, length: int) -> Block | None:
-    """The rows after a header that are read here: checked a chunk at a time (a table that ends early, or
-    is no table at all, costs little), each distinct lead and rest once."""
+    """The rows after a header that are read here.  Identical rows are read once (a crash loop's rows
+    repeat: the same rest, and ages as coarse as "15m"), then each distinct lead and rest once; a chunk at
+    a time, so a table that ends early (or no table at all) costs little."""
+    after = 0                            # the blank lines after the last row, with their newlines
     while rows and not rows[-1].strip():
-        rows.pop()
+        after += len(rows.pop()) + 1
     lead_of, rest_of = itemgetter(slice(0, width)), itemgetter(slice(width, None))
     plain = (_PLAIN_NS if namespaced else _PLAIN).fullmatch
+    distinct: set[str] = set()
     leads: dict[str, bool] = {}
-    fields: dict[str, Fields | bool | None] = {}
-    events, pos, size = False, 0, 256
+    rests: dict[str, Fields | bool | None] = {}
+    events, pos, size, whole = False, 0, 256, True     # a first chunk, then the rest
     while pos < len(rows):
         chunk = rows[pos:pos + size]
-        new_leads = set(map(lead_of, chunk)).difference(leads)
-        new_rests = set(map(rest_of, chunk)).difference(fields)
-        leads.update((p, bool(plain(p)) or _span_ok(p, namespaced)) for p in new_leads)
-        fields.update((r, _fields(r, namespaced)) for r in new_rests)
+        new = set(chunk).difference(distinct)
+        new_leads = set(map(lead_of, new)).difference(leads)
+        new_rests = set(map(rest_of, new)).difference(rests)
+        leads.update(zip(new_leads, map(bool, map(plain, new_leads))))
+        leads.update((p, _span_ok(p, namespaced)) for p in new_leads if not leads[p])
+        rests.update((r, _fields(r, namespaced)) for r in new_rests)
         bad_leads = {p for p in new_leads if not leads[p]}
-        bad_rests = {r for r in new_rests if fields[r] is None}
+        bad_rests = {r for r in new_rests if rests[r] is None}
         if bad_leads or bad_rests:       # the first row not taken ends the block
-            cut = min(next(compress(count(), map(bad_leads.__contains__, map(lead_of, chunk))), len(chunk)),
-                      next(compress(count(), map(bad_rests.__contains__, map(rest_of, chunk))), len(chunk)))
-            del rows[pos + cut:]
-            events = events or any(isinstance(fields[r], tuple) for r in set(map(rest_of, chunk[:cut])))
-            break
-        events = events or any(isinstance(fields[r], tuple) for r in new_rests)
-        pos, size = pos + size, size * 4
+            bad = {row for row in new if row[:width] in bad_leads or row[width:] in bad_rests}
+            chunk = chunk[:next(compress(count(), map(bad.__contains__, chunk)))]
+            del rows[pos + len(chunk):]
+            new, new_rests, whole = set(chunk).difference(distinct), set(map(rest_of, chunk)), False
+        distinct |= new
+        events = events or any(isinstance(rests[r], tuple) for r in new_rests)
+        pos, size = pos + size, len(rows)
     if not rows or not events:
         return None
-    end, nl = start + sum(map(len, rows)) + len(rows), len(rows)
-    if end > length:                     # the last row ends the text
-        end, nl = length, nl - 1
-    return Block(header, start, end, rows, width, namespaced, {p for p, ok in leads.items() if ok},
-                 {r: f if isinstance(f, tuple) else None for r, f in fields.items() if f is not None}, nl)
+    if whole:                            # the rows run to the end of the text (but for blank lines)
+        end = length - max(after - 1, 0)
+        nl = len(rows) - (after == 0)
+    else:
+        end, nl = start + sum(map(len, rows)) + len(rows), len(rows)
+    return Block(header, start, end, rows, width, namespaced, distinct, rests, nl)
 
 
 def _span_ok(lead: str, namespaced: bool) -> bool:
@@ -132,19 +138,22 @@ def read_block(block: Block, obs: Observation, source: int, first_line: int) -> 
     """The block's events, row ``i`` on line ``first_line + i``, made when they are first asked for."""
 
     def make() -> list[EventObs]:
-        spans, lead = Spans(source), (_LEAD_NS if block.namespaced else _LEAD).fullmatch
-        times = {}
-        for p in block.leads:
-            m = lead(p)
-            found = spans(m.group(1)) if m is not None else None
-            if found is not None:          # always: the block holds no other lead
-                times[p] = found
-        rests, width, out = block.rests, block.width, []
+        spans, lead, width = Spans(source), (_LEAD_NS if block.namespaced else _LEAD).fullmatch, block.width
+        times: dict[str, tuple[When, int, When] | None] = {}
+        made: dict[str, tuple[Fields, tuple[When, int, When]] | None] = {}
+        for row in block.distinct:
+            fields, p = block.rests[row[width:]], row[:width]
+            if p not in times:
+                m = lead(p)
+                times[p] = spans(m.group(1)) if m is not None else None
+            found = times[p]
+            made[row] = (fields, found) if isinstance(fields, tuple) and found is not None else None
+        out = []
         for i, row in enumerate(block.rows, first_line):
-            fields = rests[row[width:]]
-            if fields is not None:
-                last, n, first = times[row[:width]]
-                out.append(EventObs(source, fields[0], fields[1], fields[2], None, n, first, last, fields[3], i))
+            both = made[row]
+            if both is not None:
+                (name, reason, kind, message), (last, n, first) = both
+                out.append(EventObs(source, name, reason, kind, None, n, first, last, message, i))
         return out
 
     obs.defer_events(make)
@@ -182,6 +191,6 @@ def moved(blocks: list[Block], shifts: list[int]) -> list[Block]:
     out = []
     for block, d in zip(blocks, shifts):
         out.append(Block(block.header + d, block.start + d, block.end + d, block.rows, block.width, block.namespaced,
-                         block.leads, block.rests, block.newlines))
+                         block.distinct, block.rests, block.newlines))
     return out
 
