@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import compress, count
+from itertools import compress, count, islice
 from operator import itemgetter
 
 from .model import EventObs, Observation, When
@@ -93,10 +93,12 @@ def _block(rows: list[str], header: int, start: int, width: int, namespaced: boo
     rests: dict[str, Fields | bool | None] = {}
     events, pos, size, whole = False, 0, 256, True     # a first chunk, then the rest
     while pos < len(rows):
-        chunk = rows[pos:pos + size]
-        new = set(chunk).difference(distinct)
-        new_leads = set(map(lead_of, new)).difference(leads)
-        new_rests = set(map(rest_of, new)).difference(rests)
+        new = set(islice(rows, pos, pos + size))
+        new -= distinct
+        new_leads = set(map(lead_of, new))
+        new_leads.difference_update(leads)
+        new_rests = set(map(rest_of, new))
+        new_rests.difference_update(rests)
         leads.update(zip(new_leads, map(bool, map(plain, new_leads))))
         leads.update((p, _span_ok(p, namespaced)) for p in new_leads if not leads[p])
         rests.update((r, _fields(r, namespaced)) for r in new_rests)
@@ -104,6 +106,7 @@ def _block(rows: list[str], header: int, start: int, width: int, namespaced: boo
         bad_rests = {r for r in new_rests if rests[r] is None}
         if bad_leads or bad_rests:       # the first row not taken ends the block
             bad = {row for row in new if row[:width] in bad_leads or row[width:] in bad_rests}
+            chunk = rows[pos:pos + size]
             chunk = chunk[:next(compress(count(), map(bad.__contains__, chunk)))]
             del rows[pos + len(chunk):]
             new, new_rests, whole = set(chunk).difference(distinct), set(map(rest_of, chunk)), False

@@ -10,6 +10,7 @@ objects or that only the line readers read, commands and hints before a table, "
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -18,8 +19,10 @@ from hypothesis import given, settings, strategies as st
 from benchmarks.observed import paste as bench_paste
 from explainer.lifecycle.observed import read_observed
 from explainer.lifecycle.observed.model import Observation
+from explainer.lifecycle.observed.read import _SHORT_COMMAND, _STARTS, _Segmenter
 from explainer.lifecycle.observed.read_blocks import find_blocks
 from explainer.lifecycle.observed.times import human_duration
+from explainer.lifecycle.yamlload import Limits
 from tests.profiles import examples
 
 FIXTURES = sorted(p for p in (Path(__file__).resolve().parents[2] / "fixtures" / "observed").rglob("*")
@@ -183,3 +186,31 @@ def test_a_kubectl_table_is_read_whole_in_a_block(found: list[tuple[str, ...]], 
     (block,) = find_blocks(text)
     assert len(block.rows) == len(found)
     same(text)
+
+
+_EVERY_LINE = re.compile("^" + _STARTS, re.M)     # the scan as it was: tried at every position
+
+
+def _every_line(text: str) -> list[int]:
+    """The splitter's lines that may start a part, found as they were before blocks (one scan of the text)."""
+    found = {m.start() for m in _EVERY_LINE.finditer(text)}
+    for needle in ("kubectl", "$", "#", "%", ">"):
+        at = text.find(needle)
+        while at >= 0:
+            if needle == "kubectl" or _SHORT_COMMAND.match(text, at + 1):
+                found.add(text.rfind("\n", 0, at) + 1)
+            at = text.find(needle, at + 1)
+    return sorted(found)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(pastes())
+def test_the_splitter_finds_the_lines_that_may_start_a_part_as_a_scan_of_every_position_does(text: str) -> None:
+    """Found after their newline (in C) instead of tried at every position: the same lines; with blocks,
+    the same but for the blocks' rows."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    assert _Segmenter(text, 0, Observation(), Limits(), [])._candidates() == _every_line(text)
+    blocks = find_blocks(text)
+    inside = [at for at in _every_line(text) if any(b.start <= at < b.end for b in blocks)]
+    assert _Segmenter(text, 0, Observation(), Limits(), blocks)._candidates() == [
+        at for at in _every_line(text) if at not in inside]
