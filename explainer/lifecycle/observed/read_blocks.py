@@ -1,10 +1,11 @@
 """Long `kubectl get events` tables read at the cost of a few passes in C: each distinct row part read once.
 
-A table of thousands of rows (`kubectl get events -A`, `-w`) repeats itself: the rows differ in their
-LAST SEEN ages, and the rest of a row (TYPE REASON OBJECT MESSAGE) comes back for every restart.  So each row
-is cut at the table's TYPE column into its lead (the age, after the namespace with -A) and its rest; the
-distinct leads and rests are gathered in two sets (`str.split`, `map`, `set`: all in C) and each is read
-once.  A row is taken here only when its two parts read alone give exactly what `read_table` with
+A table of thousands of rows (`kubectl get events -A`, `-w`, hours of a crash loop) repeats itself: the
+rest of a row (TYPE REASON OBJECT MESSAGE) comes back with every restart, and ages are as coarse as kubectl
+prints them (a minute apart from 10m on), so whole rows come back too.  The rows are split and gathered in a
+set (in C), and each distinct row is cut at the table's TYPE column into its lead (the age, after the
+namespace with -A) and its rest; each distinct lead and rest is read once.  A row is taken here only when
+its two parts read alone give exactly what `read_table` with
 `GET_ROWS` gives for the whole row (the lead ends in blanks and the rest starts with its TYPE, so the
 row's tokens are the parts' tokens, read_bulk.py `GET_LEAD`/`GET_REST`); the first row that is not
 taken ends the block, and the line readers go on from it.  No line of a block can start or end a part
@@ -17,7 +18,6 @@ reader to the line readers over every fixture and generated pastes.  docs/lifecy
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import compress, count, islice
 from operator import itemgetter
