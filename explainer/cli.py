@@ -119,7 +119,8 @@ def fails_on(results: list[FileResult], level: str | None) -> bool:
     if not level:
         return False
     threshold = Severity(level)
-    return any(f.severity.at_least(threshold) for r in results for p in r.expl.pods for f in p.findings)
+    return any(f.severity.at_least(threshold) for r in results for p in r.expl.pods for f in p.findings) or \
+        any(f.severity.at_least(threshold) for r in results for f in r.expl.findings)
 
 
 def exit_code(results: list[FileResult], fail_on: str | None, extra_problems: int = 0) -> int:

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .findings import BY_ID, Finding, RuleContext, run_rules
-from .findings.suppress import Suppressed, split, suppressions
+from .findings import BY_ID, Finding, InputContext, InputFinding, RuleContext, run_input_rules, run_rules
+from .findings.suppress import Suppressed, SuppressedInput, split, split_input, suppressions
 from .lifecycle import defaults as d
 from .lifecycle.errors import ErrorRecord, ManifestError
 from .lifecycle.i18n import Text, gettext_noop
@@ -60,6 +60,8 @@ class Explanation:
     errors: list[ErrorRecord] = field(default_factory=list)   # every error, the pods' included
     warnings: list[ErrorRecord] = field(default_factory=list)   # every warning, the pods' included
     empty: bool = False                                          # the input holds no object at all
+    findings: list[InputFinding] = field(default_factory=list)   # about the input's Services, not one Pod
+    suppressed: list[SuppressedInput] = field(default_factory=list)   # those an annotation on the Service silenced
 
     @property
     def ok(self) -> bool:
@@ -82,10 +84,7 @@ def explain(manifest: str, scenario: str | dict | Scenario | None = None, versio
     version = version or sc.kubernetes_version or d.DEFAULT_VERSION
     result = Explanation(version, sc)
     if version not in d.SUPPORTED_VERSIONS:
-        result.errors.append(ErrorRecord(
-            Text(gettext_noop("Kubernetes {version} is not supported; choose one of {versions}."),
-                 {"version": version, "versions": ", ".join(d.SUPPORTED_VERSIONS)}),
-            path="kubernetesVersion", kind="scenario"))
+        result.errors.append(ErrorRecord(_unsupported(version), path="kubernetesVersion", kind="scenario"))
         return result
     obs: Observation | None = None
     if observed is not None and (observed if isinstance(observed, str) else "".join(observed)).strip():
@@ -122,6 +121,9 @@ def explain(manifest: str, scenario: str | dict | Scenario | None = None, versio
         result.pods.append(report)
         result.errors.extend(report.errors)
         result.warnings.extend(warnings)
+    services = tuple(intake.services)
+    result.findings, result.suppressed = split_input(
+        run_input_rules(InputContext(services, tuple(intake.pods), version), disabled), services)
     return result
 
 
@@ -153,6 +155,21 @@ def _scenario_data(scenario: str | dict | Scenario | None, sc: Scenario) -> dict
         if isinstance(data, dict):
             return plain(data)
     return base_data(sc)
+
+
+def _unsupported(version: str) -> Text:
+    """Why ``version`` cannot be explained.  Older than 1.25: kubernetes-validate 1.37.0 ships no schema for it,
+    and 1.25's would misjudge it (1.25 stopped serving batch/v1beta1, policy/v1beta1, autoscaling/v2beta1), so
+    the model does not pretend (docs/lifecycle-model.md §33)."""
+    values = {"version": version, "versions": ", ".join(d.SUPPORTED_VERSIONS), "oldest": d.SUPPORTED_VERSIONS[0]}
+    parts = version.split(".")
+    if len(parts) >= 2 and parts[0] == "1" and parts[1].isdigit() and int(parts[1]) < 25:
+        return Text(gettext_noop(
+            "Kubernetes {version} is not supported: the strict schemas this build checks manifests against start "
+            "at {oldest}, and {oldest}'s would misjudge {version} (1.25 stopped serving batch/v1beta1 CronJob, "
+            "policy/v1beta1 PodDisruptionBudget and PodSecurityPolicy, autoscaling/v2beta1). Choose {oldest}, "
+            "the nearest, or one of {versions}."), values)
+    return Text(gettext_noop("Kubernetes {version} is not supported; choose one of {versions}."), values)
 
 
 def _over_limits(pods: list[Pod], limits: Limits) -> ErrorRecord | None:
@@ -208,8 +225,10 @@ def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[Error
                                           container_restart_rules=adm.container_restart_rules)
     debug = tuple(report.simulation.debug_containers) if report.simulation else ()
     report.sharing = analyse_sharing(adm.pod, debug)
-    found = run_rules(RuleContext(adm.pod, version, dict(sc.feature_gates), sc, report.simulation,
-                                  report.sharing, services, report.qos), disabled)
+    ctx = RuleContext(adm.pod, version, dict(sc.feature_gates), sc, report.simulation, report.sharing, services,
+                      report.qos)
+    found = run_rules(ctx, disabled)
+    report.traffic = ctx.traffic   # the run the rules read (docs/lifecycle-model.md §27): computed once
     ignores = suppressions(pod)
     report.findings, report.suppressed = split(found, ignores)
     report.notes.extend(

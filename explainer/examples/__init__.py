@@ -46,7 +46,11 @@ EXAMPLES: tuple[Example, ...] = (
             _("Kubernetes 1.36+: a restart rule restarts the whole Pod in place, init containers first."), True,
             "containers:\n  trainer:\n    runs: [{runSeconds: 20, exitCode: 42}, {runSeconds: forever}]\nuntil: 60\n"),
     Example("web-app-pod", _("Production-style web Pod"),
-            _("Three init containers, hooks, all three probes and classic sidecars."), True, "deleteAt: 60\n"),
+            _("Three init containers, hooks, all three probes and classic sidecars; the course's ${APP_VERSION} "
+              "image tag is filled in, as envsubst, Helm or Kustomize would."), True, "deleteAt: 60\n"),
+    Example("image-placeholder", _("Image tag left as a template"),
+            _("registry.example.com/app:${APP_VERSION}: the API server accepts it, the kubelet cannot parse it "
+              "(InvalidImageName), and the Pod waits at Init:InvalidImageName for ever."), False),
     Example("long-running-init", _("Long-running plain init container"),
             _("A proxy written as a plain init container never exits: the app never starts."), False),
     Example("job-classic-sidecar", _("Job with a classic sidecar"),
@@ -55,5 +59,16 @@ EXAMPLES: tuple[Example, ...] = (
             _("A proxy listed before the app is not guaranteed to be ready first."), False),
     Example("tmp-without-volume", _("/tmp shared without a volume"),
             _("Each container has its own /tmp: the token the init container wrote is not there."), False),
+    Example("deploy-502-race", _("502s on every deploy"),
+            _("No preStop: the Pod stops listening at SIGTERM while the proxies still send it requests for a few "
+              "seconds."), False, "deleteAt: 30\n"),
+    Example("deploy-prestop-drain", _("A preStop sleep drains the Pod"),
+            _("The same Deployment: a preStop sleep longer than the endpoint change takes keeps it serving until "
+              "the proxies let it go."), True, "deleteAt: 30\n"),
+    Example("rollout-surge-vs-unavailable", _("maxSurge or maxUnavailable"),
+            _("Four replicas rolled out two ways: one extra Pod at a time, or one Pod fewer at a time."), True),
+    Example("statefulset-update", _("StatefulSet rolling update"),
+            _("Highest ordinal first, one Pod at a time, each replacement Ready before the next goes; Parallel "
+              "does not change that."), True),
 )
 BY_SLUG = {e.slug: e for e in EXAMPLES}

@@ -1,7 +1,6 @@
 """Finding, Severity and RuleContext: what every rule reads and what it yields."""
 from __future__ import annotations
 
-import dataclasses
 import functools
 import json
 from dataclasses import dataclass, field
@@ -9,12 +8,15 @@ from enum import Enum
 from string import Template
 from typing import Any, Callable
 
+from explainer.lifecycle.deletion import DeletionRun, deletion_run
 from explainer.lifecycle.evidence import raw_at
 from explainer.lifecycle.model import Container, Pod, ServiceRef
 from explainer.lifecycle.qos import Qos, compute_qos
 from explainer.lifecycle.scenario import Behaviour, Scenario, behaviour_for
+from explainer.lifecycle.serving import selecting, serving_for
 from explainer.lifecycle.sharing_report import SharingReport
-from explainer.lifecycle.simulate import Simulation, simulate
+from explainer.lifecycle.simulate import Simulation
+from explainer.lifecycle.traffic import Traffic, traffic_for
 from explainer.lifecycle.trace import TraceEvent
 from explainer.lifecycle.yamlload import format_path, parse_path, position
 
@@ -138,13 +140,11 @@ class RuleContext:
 
     def labels(self) -> dict[str, str]:
         """The Pod's (or its template's) labels, as the manifest gives them."""
-        raw = self.raw(tuple(self.pod.spec_path[:-1]) + ("metadata", "labels"))
-        return {str(k): str(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+        return dict(self.pod.labels)
 
     def selecting_services(self) -> list[ServiceRef]:
-        """The Services of the same input whose selector matches this Pod's labels."""
-        labels = self.labels()
-        return [s for s in self.services if s.selects(labels)] if labels else []
+        """The Services of the same input (and namespace) whose selector matches this Pod's labels."""
+        return list(selecting(self.pod, self.services))
 
     def line(self, path: str | tuple[Any, ...] | None) -> int | None:
         """Line of ``path`` in the manifest, or of the nearest enclosing field that exists."""
@@ -182,18 +182,27 @@ class RuleContext:
     def _deletion_trace(self) -> tuple[float, list[Any], bool] | None:
         """(when the Pod is deleted, the trace of that run, whether it is the timeline's own): the same for
         every container, so simulated at most once per Pod."""
+        run = self.deletion_run
+        return None if run is None else (run.at, run.events, run.on_trace)
+
+    @functools.cached_property
+    def deletion_run(self) -> DeletionRun | None:
+        """The scenario's deletion, else the one the model assumes (lifecycle/deletion.py): the run the
+        traffic lane draws and the findings about stopping read."""
         if self.simulation is None:
             return None
-        events = self.simulation.events
-        at = next((e.t for e in events if e.type == "delete_requested"), None)
-        on_trace = at is not None
-        if at is None:   # once everything has started (the last start, ready or hook end of the trace)
-            at = max((e.t for e in events if e.type in ("started", "ready", "poststart_done", "startup_probe_ok")),
-                     default=0.0) + 1.0
-            scenario = dataclasses.replace(self.scenario, delete_at=at, until=None, sandbox_lost_at=None)
-            events = simulate(self.pod, scenario, container_restart_rules=any(
-                x.restart_rules for x in self.pod.all_containers), version=self.version).events
-        return at, events, on_trace
+        return deletion_run(self.pod, self.scenario, self.simulation, self.version)
+
+    @functools.cached_property
+    def traffic(self) -> Traffic | None:
+        """When a Service sends the Pod requests, and the failure windows (docs/lifecycle-model.md §27)."""
+        if self.simulation is None:
+            return None
+        serving = serving_for(self.pod, self.services)
+        if serving is None:
+            return None   # no Service would select it: no second simulation for the lane
+        run = self.deletion_run
+        return None if run is None else traffic_for(self.pod, self.scenario, run, serving)
 
     def behaviour(self, c: Container) -> Behaviour:
         """How ``c`` behaves: the simulation's view when there is one, else the same guesses."""

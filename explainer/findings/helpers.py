@@ -31,6 +31,11 @@ OUTBOUND: tuple[tuple[str, re.Pattern[str]], ...] = (
 # Inbound proxies and exporters: they dial the app, per request; the app does not wait for them.
 INBOUND = re.compile(r"kube-rbac-proxy|oauth2?[-_]?proxy|^nginx|^haproxy|^traefik|^caddy|^ingress|auth[-_]proxy", re.I)
 EXPORTER = re.compile(r"exporter", re.I)
+# A configuration reloader (jimmidyson/configmap-reload, prometheus-operator's config-reloader, ...): it calls
+# the program's reload endpoint (`--webhook-url=http://localhost:9090/-/reload`) when a mounted file changes,
+# and retries (configmap-reload `--webhook-retries`): a call on change, not a dependency at start-up.
+RELOADER = re.compile(r"config-?map-?reload|config-reloader|(^|[-_/])reloader($|[-_:])", re.I)
+_RELOAD_ARG = re.compile(r"^--?(?:webhook|reload)[-_]url[= ]", re.I)
 
 # --port=5432, --listen=:8080, --http-address=0.0.0.0:4180, -instances=p:r:db=tcp:5432, --admin-port 9091
 _PORT_ARG = re.compile(r"(?:^|\s)--?(?:[\w-]*?(?:port|listen|address|bind)[\w-]*)[= ](?:[\w.\[\]:-]*:)?(\d{1,5})\b")
@@ -73,6 +78,12 @@ def outbound_kind(c: Container) -> str | None:
 
 
 @per_run
+def calls_on_change(c: Container) -> bool:
+    """A configuration reloader: whatever it dials on localhost it dials when a file changes, with retries
+    (docs/lifecycle-model.md §31.4)."""
+    return any(RELOADER.search(w) for w in _words(c)) or any(_RELOAD_ARG.match(a) for a in c.args + c.command)
+
+
 def is_inbound_or_exporter(c: Container) -> bool:
     """A reverse proxy in front of the app, or an exporter scraping it: it dials the app, lazily."""
     if outbound_kind(c) is not None:

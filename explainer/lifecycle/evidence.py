@@ -252,10 +252,11 @@ def loopback_bind(c: Container) -> Bind | None:
 _SHELLLESS = re.compile(
     r"(distroless|(^|/)coredns/coredns|(^|/)coredns:|csi-node-driver-registrar|cloud-sql-connectors/cloud-sql-proxy|"
     r"cloudsql-docker/gce-proxy|linkerd/proxy|(^|/)kube-state-metrics|(^|/)metrics-server|cgr\.dev/chainguard/static|"
-    r"envoyproxy/envoy-distroless)", re.I)
+    r"envoyproxy/envoy-distroless|(^|/)fluent/fluent-bit([:@]|$))", re.I)
 _HAS_SHELL_TAG = re.compile(r":[^/@]*(debug|alpine|buster|bullseye|bookworm|busybox|-dev\b|shell)", re.I)
 _TOOLS = frozenset({"sh", "bash", "ash", "dash", "zsh", "sleep", "curl", "wget", "kill", "pkill", "killall",
-                    "nc", "rm", "echo", "cat", "test", "true", "touch", "timeout"})
+                    "nc", "rm", "echo", "cat", "test", "true", "touch", "timeout", "ls", "pidof", "pgrep", "ps",
+                    "grep", "stat", "[", "nslookup", "ping"})
 
 
 def shellless_image(image: str) -> bool:
@@ -266,9 +267,17 @@ def shellless_image(image: str) -> bool:
 def missing_hook_binary(c: Container, kind: str = "preStop") -> str | None:
     """The program an exec hook runs when ``c``'s image (by its name) cannot have it."""
     hook = c.pre_stop if kind == "preStop" else c.post_start
-    if hook is None or hook.handler != "exec" or not hook.command or not shellless_image(c.image):
+    if hook is None or hook.handler != "exec":
         return None
-    prog = posixpath.basename(hook.command[0])
+    return missing_binary(c, hook.command)
+
+
+def missing_binary(c: Container, command: tuple[str, ...]) -> str | None:
+    """The program an exec command (a hook's or a probe's) starts, when ``c``'s image (by its name) has no
+    such program: a shell or a common tool in a distroless or scratch-based image (§24.3, §29.2)."""
+    if not command or not shellless_image(c.image):
+        return None
+    prog = posixpath.basename(command[0])
     return prog if prog in _TOOLS else None
 
 

@@ -133,7 +133,7 @@ class FastForwardMixin(KubeletState):
                     enc.append(a.spec.name)
                     busy.add(a.spec.name)
                 elif isinstance(a, Kill):
-                    enc.append((a.deadline - now, a.reason, a.ordered, a.stage))
+                    enc.append((a.deadline - now, a.reason, a.ordered, a.stage, a.override))
                 elif isinstance(a, int) and not isinstance(a, bool) and isinstance(prev, CState):
                     enc.append(prev.gen - a)      # a generation: only "still current" matters
                 else:
@@ -155,7 +155,7 @@ class FastForwardMixin(KubeletState):
             since_exit = None if ts is None else ("long ago" if now - ts >= self.bo_max else now - ts)
             k = c.kill
             per_container.append((
-                c.alive, c.in_poststart, None if k is None else (k.deadline - now, k.reason, k.ordered, k.stage),
+                c.alive, c.in_poststart, None if k is None else (k.deadline - now, k.reason, k.ordered, k.stage, k.override),
                 c.bo_delay, reset, since_exit, c.img_delay,
                 None if c.img_delay is None else max(c.img_retry_at - now, 0.0),
                 c.announced, c.force_restart, c.requested, c.ever_created, c.has_status,

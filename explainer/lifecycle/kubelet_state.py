@@ -49,6 +49,7 @@ class KubeletState:
     default_wait: str                   # PodInitializing or ContainerCreating
     bo_initial: float                   # the node's crash-loop back-off: first delay and cap
     bo_max: float
+    legacy_kill: bool                   # before 1.27: the pod worker's override after preStop (§33)
     # the clock and the record
     s: Scheduler
     events: list[TraceEvent]
@@ -138,10 +139,13 @@ class KubeletState:
         raise NotImplementedError
 
     # termination.py
-    def _kill_pod(self, reason: str, grace: float, why: Text) -> None:
+    def _kill_pod(self, reason: str, grace: float, why: Text, override: float | None = None) -> None:
         raise NotImplementedError
 
-    def _begin_kill(self, c: CState, grace: float, reason: str, ordered: bool) -> None:
+    def _worker_kill(self, reason: str, grace: float, why: Text) -> None:
+        raise NotImplementedError
+
+    def _begin_kill(self, c: CState, grace: float, reason: str, ordered: bool, override: float | None = None) -> None:
         raise NotImplementedError
 
     def _mark_alive(self, c: CState) -> None:

@@ -36,6 +36,7 @@ class Probe:
     port: int | str | None = None  # httpGet/tcpSocket/grpc port as written: a number or a port name
     host: str | None = None        # httpGet.host (empty: the Pod's IP)
     scheme: str | None = None      # httpGet.scheme (HTTP by default)
+    command: tuple[str, ...] = ()  # exec.command
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +158,18 @@ class Volume:
 
 
 @dataclass(frozen=True, slots=True)
+class ServicePort:
+    """One entry of a Service's spec.ports, as the EndpointSlice controller reads it (FindPort)."""
+
+    target: int | str              # targetPort (port when absent): a number, or a port name
+    port: int | None               # the Service's own port
+    protocol: str                  # TCP by default
+    name: str | None
+    path: str                      # spec.ports[0].targetPort (or .port when it has no targetPort)
+    line: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class ServiceRef:
     """A Service of the same input: which Pods it selects and the ports it sends traffic to."""
 
@@ -167,6 +180,11 @@ class ServiceRef:
     line: int | None
     publish_not_ready: bool = False       # spec.publishNotReadyAddresses: not-ready Pods are endpoints too
     ports_line: int | None = None         # the line of spec.ports, for findings about a targetPort
+    ports: tuple[ServicePort, ...] = ()   # spec.ports with protocols and lines (target_ports: their targets)
+    namespace: str | None = None          # metadata.namespace as written (None: whatever kubectl -n says)
+    selector_line: int | None = None      # the line of spec.selector
+    at: tuple[Any, ...] = ()              # where the Service sits in its document (a List's items)
+    raw: Any = field(default=None, repr=False, compare=False)   # the document, for line look-ups
 
     def selects(self, labels: dict[str, str]) -> bool:
         """A Service with no selector selects nothing (its endpoints are managed by hand)."""

@@ -333,19 +333,34 @@ def _volume_sources(m: dict, vtype: str) -> tuple[tuple[str, str], ...]:
     if vtype == "hostPath" and isinstance(body.get("path"), str):
         return (("path", body["path"]),)
     if vtype == "projected" and isinstance(body.get("sources"), list):
+        # every source a projected volume gathers (docs/lifecycle-model.md §32.4): Secrets and ConfigMaps by
+        # name, the downward API's fields, a service account token (its audience), a cluster trust bundle
         found = []
         for s in body["sources"]:
-            if isinstance(s, dict):
-                for key, kind in (("secret", "secret"), ("configMap", "configMap")):
-                    if isinstance(s.get(key), dict) and isinstance(s[key].get("name"), str):
-                        found.append((kind, s[key]["name"]))
+            if not isinstance(s, dict):
+                continue
+            for key, kind in (("secret", "secret"), ("configMap", "configMap")):
+                if isinstance(s.get(key), dict) and isinstance(s[key].get("name"), str):
+                    found.append((kind, s[key]["name"]))
+            api = s.get("downwardAPI")
+            if isinstance(api, dict):
+                paths = [str(i.get("path")) for i in api.get("items") or [] if isinstance(i, dict) and i.get("path")]
+                found.append(("downwardAPI", ",".join(paths) or "-"))
+            token = s.get("serviceAccountToken")
+            if isinstance(token, dict):
+                found.append(("token", str(token.get("audience") or token.get("path") or "token")))
+            bundle = s.get("clusterTrustBundle")
+            if isinstance(bundle, dict):
+                found.append(("bundle", str(bundle.get("name") or bundle.get("signerName") or "-")))
         return tuple(found)
     return ()
 
 
 def _probe_target(m: dict, handler: str) -> dict[str, Any]:
-    """The port (a number or a name), host and scheme a network probe connects to."""
+    """The port (a number or a name), host and scheme a network probe connects to; an exec probe's command."""
     body = m.get(handler)
+    if handler == "exec" and isinstance(body, dict) and isinstance(body.get("command"), list):
+        return {"command": tuple(str(x) for x in body["command"] if isinstance(x, (str, int, float)))}
     if handler not in ("httpGet", "tcpSocket", "grpc") or not isinstance(body, dict):
         return {}
     port = body.get("port")

@@ -102,9 +102,11 @@ class ProbingMixin(KubeletState):
             return
         probe = c.spec.liveness_probe if kind == "liveness" else c.spec.startup_probe
         assert probe is not None
+        fault = c.b.probe_faults.get(kind)
         self.emit(c, EventKind.LIVENESS_FAILED if kind == "liveness" else EventKind.STARTUP_PROBE_FAILED, reason="Unhealthy",
                   message=Text(_("{kind} probe failed {n} times in a row ({detail})"),
-                               {"kind": kind, "n": probe.failure_threshold, "detail": probe.detail}))
+                               {"kind": kind, "n": probe.failure_threshold, "detail": probe.detail}),
+                  assumed=fault is not None and fault.assumed)
         grace = probe.termination_grace_period or self.pod.termination_grace_period
         # `IsContainerRestartable` (pkg/api/v1/pod/util.go): container policy and Restart rules first
         restart = c.spec.role == "sidecar" or is_restartable(c.spec, self.pod.restart_policy)

@@ -9,11 +9,14 @@ from .status import RuntimeStatus
 class Kill:
     """One container's kill in progress (`killContainer`): preStop, its turn, then the signals."""
 
-    __slots__ = ("deadline", "reason", "ordered", "stage")
+    __slots__ = ("deadline", "reason", "ordered", "stage", "override")
 
-    def __init__(self, deadline: float, reason: str, ordered: bool) -> None:
+    def __init__(self, deadline: float, reason: str, ordered: bool, override: float | None = None) -> None:
         self.deadline, self.reason, self.ordered = deadline, reason, ordered
         self.stage = "prestop"
+        # before 1.27 the pod worker's grace-period override replaced what preStop left: the stop call gets
+        # all of it (docs/lifecycle-model.md §33); None: the stop call gets what is left, at least 2 s
+        self.override = override
 
 
 class CState:

@@ -15,7 +15,6 @@ from .model import Container
 from .runtime import CState
 from .scenario import DebugRequest
 from .status import EXITED, WAITING, RuntimeStatus
-from .termination import pod_worker_grace
 from .trace import EventKind
 
 _GONE_WITH_SANDBOX = Text(_("gone with the sandbox"))
@@ -45,8 +44,12 @@ class ScenarioActionsMixin(KubeletState):
                 "The grace period is 0, so the API server removes the Pod object at once, as a forced deletion "
                 "would: its name is free again and a controller may start a replacement while these containers "
                 "still stop. The kubelet still stops them with its own minimum grace: 1 s for preStop, then "
-                "the stop signal with at least 2 s before SIGKILL.")))
-        self._kill_pod("Deleted", float(pod_worker_grace(grace)), Text(_("the Pod was deleted")))
+                "the stop signal with at least 2 s before SIGKILL.")) if not self.legacy_kill else Text(_(
+                "The grace period is 0, so the API server removes the Pod object at once, as a forced deletion "
+                "would: its name is free again and a controller may start a replacement while these containers "
+                "still stop. Before 1.27 the kubelet skips preStop (no grace left for it) and gives the stop "
+                "signal its own minimum grace of 1 s before SIGKILL.")))
+        self._worker_kill("Deleted", float(grace), Text(_("the Pod was deleted")))
 
     def _deadline(self) -> None:
         if self.terminal or self.pod_kill is not None:
@@ -55,7 +58,7 @@ class ScenarioActionsMixin(KubeletState):
         self.forced_phase = "Failed"
         self.emit(None, EventKind.DEADLINE_EXCEEDED, reason="DeadlineExceeded",
                   message=Text(_("Pod was active on the node longer than the specified deadline")))
-        self._kill_pod("DeadlineExceeded", pod_worker_grace(self.pod.termination_grace_period),
+        self._worker_kill("DeadlineExceeded", self.pod.termination_grace_period,
                        Text(_("activeDeadlineSeconds passed")))
 
     def _sandbox_lost(self) -> None:
@@ -102,7 +105,12 @@ class ScenarioActionsMixin(KubeletState):
         c.spec = dataclasses.replace(c.spec, image=image)
         self.emit(c, EventKind.IMAGE_UPDATED, reason="SpecChanged",
                   message=Text(_("kubectl set image: {image}"), {"image": image}))
-        if self.terminal or self.deleting or self.pod_kill is not None or not c.alive or c.kill:
+        if self.terminal or self.deleting or self.pod_kill is not None:
+            return
+        if not c.alive and c.st.state == WAITING and c.st.waiting_reason == "InvalidImageName":
+            self.request_sync()     # the next sync parses the new reference (docs/lifecycle-model.md §28)
+            return
+        if not c.alive or c.kill:
             return
         if c.spec.role == "init":
             return

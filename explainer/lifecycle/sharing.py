@@ -22,7 +22,8 @@ ALWAYS_READ_ONLY_TYPES = ("secret", "configMap", "downwardAPI", "projected")
 _DATA_TYPES = ("secret", "configMap", "projected")
 # Volume.sources kinds from parse.py -> the prefix shown to people.
 _SOURCE_PREFIX = {"secret": "secret", "configMap": "configMap",
-                  "claim": "persistentVolumeClaim", "path": "hostPath"}
+                  "claim": "persistentVolumeClaim", "path": "hostPath", "token": "serviceAccountToken",
+                  "downwardAPI": "downwardAPI", "bundle": "clusterTrustBundle"}
 FILESYSTEM = {"shared": False, "because": "each container has its own root filesystem from its "
               "image; only mounted volumes are shared"}
 _POD_BECAUSE = {
@@ -58,8 +59,10 @@ def analyse_sharing(pod: Pod, debug_containers: tuple[Container, ...] = ()) -> S
         namespaces=namespaces,
         volumes=volumes,
         undeclared=undeclared,
+        # an ephemeral container may not declare ports (validation.go `allowedEphemeralContainerFields`): the API
+        # server refuses them, so a debug container never holds one (docs/lifecycle-model.md §31.3)
         ports=tuple(PortUse(c.name, p.container_port, p.protocol, p.name, p.host_port)
-                    for c in everyone for p in c.ports),
+                    for c in everyone if c.role != "ephemeral" for p in c.ports),
         conflicts=tuple(PortConflict(x["port"], x["protocol"], tuple(x["containers"])) for x in _conflicts(pod)),
         exposure=_exposure(pod, everyone),
         filesystem=Filesystem(bool(FILESYSTEM["shared"]), str(FILESYSTEM["because"])),
@@ -117,16 +120,40 @@ def _volumes(pod: Pod, everyone: tuple[Container, ...]) -> tuple[tuple[VolumeSha
         forced = v.type in ALWAYS_READ_ONLY_TYPES
         mounts = tuple(Mount(c.name, m.mount_path, forced or m.read_only, m.sub_path)
                        for c in everyone for m in c.mounts if m.volume == v.name)
-        writable: dict[str, bool] = {}
-        for m in mounts:
-            writable[m.container] = writable.get(m.container, False) or not m.read_only
         out.append(VolumeShare(
             v.name, v.type, mounts,
             tuple(_source_label(kind, name) for kind, name in v.sources),
-            tuple(Exchange(w, r) for w, rw in writable.items() if rw for r in writable if r != w),
+            _exchanges(mounts),
             forced,
         ))
     return tuple(out), undeclared
+
+
+def _exchanges(mounts: tuple[Mount, ...]) -> tuple[Exchange, ...]:
+    """Who can pass files to whom through one volume: a container that mounts it read-write to another that
+    mounts it, when the directories they see overlap.  A subPath mount sees only that directory of the volume
+    (`pkg/kubelet/kubelet_pods.go` `makeMounts` bind-mounts volume/subPath), so two containers at different
+    subPaths see different directories and exchange nothing (docs/lifecycle-model.md §32.1)."""
+    by: dict[str, list[Mount]] = {}
+    for m in mounts:
+        by.setdefault(m.container, []).append(m)
+    out = []
+    for w, ws in by.items():
+        for r, rs in by.items():
+            if r != w and any(not a.read_only and _overlap(a.sub_path, b.sub_path) for a in ws for b in rs):
+                out.append(Exchange(w, r))
+    return tuple(out)
+
+
+def _overlap(a: str | None, b: str | None) -> bool:
+    """Whether mounts at subPaths ``a`` and ``b`` (None: the whole volume) see a common directory; a
+    subPathExpr (``$(POD_NAME)``) is known only at run time: taken to overlap."""
+    if a is None or b is None or "$(" in a or "$(" in b:
+        return True
+    pa = [x for x in a.split("/") if x not in ("", ".")]
+    pb = [x for x in b.split("/") if x not in ("", ".")]
+    n = min(len(pa), len(pb))
+    return pa[:n] == pb[:n]
 
 
 def _clashes(containers: list[Container]) -> list[dict]:
@@ -253,8 +280,9 @@ def _volume_text(v: dict) -> list[str]:
                      f"via {v['type']} {where}")
     if not v["exchanges"]:
         for m in v["mounts"]:
+            sub = f" (subPath {m['subPath']})" if m.get("subPath") else ""
             lines.append(f"    mounted by {m['container']} ({'ro' if m['readOnly'] else 'rw'}) "
-                         f"at {m['mountPath']}")
+                         f"at {m['mountPath']}{sub}")
         if not v["mounts"]:
             lines.append("    not mounted by any container")
     return lines

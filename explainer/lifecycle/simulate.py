@@ -11,6 +11,7 @@ image updates).  Section numbers (§) refer to docs/lifecycle-model.md.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from . import defaults as d
@@ -28,7 +29,7 @@ from .runtime import CState
 from .startup import StartupMixin
 from .termination import TerminationMixin
 from .trace import Dependency, EventKind, StatusPoint, TraceEvent
-from .versions import crash_loop_backoff, gate_enabled
+from .versions import crash_loop_backoff, gate_enabled, version_tuple
 
 
 @dataclass
@@ -56,7 +57,8 @@ _NO_LONGER_RUNNING = Text(_("the container is no longer running"))
 
 
 def simulate(pod: Pod, scenario: Scenario = Scenario(), *, container_restart_rules: bool = False,
-             version: str | None = None, fast_forward: bool | None = None) -> Simulation:
+             version: str | None = None, fast_forward: bool | None = None,
+             behaviours: Mapping[str, Behaviour] | None = None) -> Simulation:
     """Simulate ``pod`` under ``scenario``; deterministic, bounded by the horizon.
 
     ``pod`` is the Pod as admitted (validate.py): per-container restart fields are only still there when
@@ -64,10 +66,13 @@ def simulate(pod: Pod, scenario: Scenario = Scenario(), *, container_restart_rul
     ``version`` picks the kubelet's crash-loop back-off settings (the newest version's when omitted).
     ``fast_forward`` jumps over whole periods of steady crash loops (fastforward.py; on unless turned off
     here or by ``fastforward.ENABLED``); the answer is the same without it, only slower.
+    ``behaviours`` are the containers' resolved behaviours of an earlier run of the same Pod under the same
+    scenario entries (``behaviour_for`` reads nothing else), so a second run need not resolve them again.
     """
     if fast_forward is None:
         fast_forward = fastforward.ENABLED
-    return _Kubelet(pod, scenario, container_restart_rules, version or d.DEFAULT_VERSION, fast_forward).run()
+    return _Kubelet(pod, scenario, container_restart_rules, version or d.DEFAULT_VERSION, fast_forward,
+                    behaviours).run()
 
 
 def horizon(pod: Pod, scenario: Scenario) -> float:
@@ -111,9 +116,10 @@ def _ready_condition(c: Container) -> str:
 
 class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin, ScenarioActionsMixin):
     def __init__(self, pod: Pod, scenario: Scenario, container_restart_rules: bool, version: str,
-                 fast_forward: bool = True) -> None:
+                 fast_forward: bool = True, behaviours: Mapping[str, Behaviour] | None = None) -> None:
         self.pod, self.scenario = pod, scenario
         self.restart_rules = container_restart_rules
+        self.legacy_kill = version_tuple(version) < d.TERMINAL_PHASE_ON_DELETE   # docs/lifecycle-model.md §33
         self.notes: list[Text] = []
         self.bo_initial, self.bo_max = self._node_backoff(version, scenario)
         self.restart_all: tuple | None = None     # (container, exit code, rule) for the next sync
@@ -128,14 +134,15 @@ class _Kubelet(StartupMixin, TerminationMixin, RestartAllMixin, FastForwardMixin
         for c in pod.init_containers + pod.containers:
             st = RuntimeStatus(c.role, c.index, default_wait)
             statuses.append(st)
-            self.cs[c.name] = CState(c, behaviour_for(c, pod, scenario), st)
+            known = behaviours.get(c.name) if behaviours else None
+            self.cs[c.name] = CState(c, known if known is not None else behaviour_for(c, pod, scenario), st)
         self.init = [self.cs[c.name] for c in pod.init_containers]
         self.apps = [self.cs[c.name] for c in pod.containers]
         self.ephemeral: list[CState] = []
         self.debug_specs: list[Container] = []
         self.book = StatusBook(statuses, len(pod.init_containers),
                                len(pod.sidecars) + len(pod.containers), pod.restart_policy,
-                               pod.readiness_gates)
+                               pod.readiness_gates, terminal_on_delete=not self.legacy_kill)
         self.sandbox = False
         self.sandbox_ever = False
         self.initialized = False      # regular containers have been started in this sandbox

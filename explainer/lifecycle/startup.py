@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from . import defaults as d
 from .i18n import Text, gettext_noop as _
+from .images import kubelet_message, reference_error
 from .probes import Checks, success_time
 from .probing import ProbingMixin
 from .runtime import CState
 from .scenario import Run
 from .scheduler import HAPPEN
 from .status import EXITED, RUNNING, WAITING
-from .termination import pod_worker_grace
 from .trace import EventKind
 
 _SANDBOX = Text(_("the kubelet creates the Pod sandbox: network namespace and IP"))
@@ -176,6 +176,8 @@ class StartupMixin(ProbingMixin):
         now = self.s.now
         if c.ever_created and not self._backoff_allows(c):
             return "backoff"
+        if self._image_invalid(c):
+            return "pull"
         if c.b.image_pull_fails:
             if now + 1e-9 < c.img_retry_at:
                 return "pull"
@@ -211,6 +213,23 @@ class StartupMixin(ProbingMixin):
             how = "oom" if run.reason == "OOMKilled" else "natural"
             self.s.at(now + run.seconds, HAPPEN, self._exit, c, c.gen, run.exit_code, how)
         return "started"
+
+    def _image_invalid(self, c: CState) -> bool:
+        """`EnsureImageExists` (pkg/kubelet/images/image_manager.go): an image reference the parser refuses is
+        an InspectFailed event and the waiting reason InvalidImageName, on every sync, with no pull and no
+        back-off; the model records it once (docs/lifecycle-model.md §28)."""
+        if c.spec.role == "ephemeral":
+            return False
+        error = reference_error(c.spec.image)
+        if error is None:
+            return False
+        if c.st.state != WAITING or c.st.waiting_reason != "InvalidImageName":
+            self._set(c, WAITING, reason="InvalidImageName")
+            # the kubelet's own words stay English, as `kubectl describe` shows them
+            self.emit(c, EventKind.IMAGE_PULL_FAILED, reason="InvalidImageName",
+                      message=Text(_("event InspectFailed: {message}"),
+                                   {"message": kubelet_message(c.spec.image, error)}))
+        return True
 
     @staticmethod
     def _run_text(c: CState, run: Run) -> Text:
@@ -309,7 +328,7 @@ class StartupMixin(ProbingMixin):
             "(BackoffLimitExceeded) and the Job controller deletes the Pod, and the logs of every attempt "
             "go with it. With restartPolicy Never each retry would be a new Pod, the failed ones kept."),
             {"t": f"{self.s.now:g}", "limit": limit}))
-        self._kill_pod("BackoffLimitExceeded", pod_worker_grace(self.pod.termination_grace_period),
+        self._worker_kill("BackoffLimitExceeded", self.pod.termination_grace_period,
                        Text(_("the Job's backoffLimit was reached")))
 
 

@@ -130,8 +130,10 @@ class StatusBook:
     """Counters over all containers, and the answers the Pod-level rules need."""
 
     def __init__(self, statuses: list[RuntimeStatus], n_init: int, n_ready_needed: int,
-                 restart_policy: str, readiness_gates: int) -> None:
+                 restart_policy: str, readiness_gates: int, terminal_on_delete: bool = True) -> None:
         self.counts = [0] * _SLOTS
+        # since 1.27 a deleted Pod is moved to a terminal phase before it goes (docs/lifecycle-model.md §33)
+        self.terminal_on_delete = terminal_on_delete
         self.n_init = n_init
         self.n_ready_needed = n_ready_needed
         self.restart_policy = restart_policy
@@ -212,7 +214,8 @@ class StatusBook:
     def point(self, forced_phase: str | None, status_reason: str | None, initialized: bool, deleting: bool,
               terminal: bool) -> tuple[str, str, bool, str, int, bool]:
         """(STATUS, phase, Ready, READY, RESTARTS, initializing): a status point's fields in one call."""
-        phase = forced_phase or self.phase(initialized, terminal)
+        # before 1.27 a deleted Pod kept the phase `getPhase` gave it until it left the API (k/k #116410)
+        phase = forced_phase or self.phase(initialized, terminal and (self.terminal_on_delete or not deleting))
         status, initializing = self.kubectl_status(phase, status_reason, initialized, deleting)
         return (status, phase, self.ready(phase), self.ready_count(initializing, initialized),
                 self.restarts(initializing, initialized), initializing)

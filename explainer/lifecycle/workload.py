@@ -96,3 +96,4 @@ def labels_of(obj: Any) -> tuple[tuple[str, str], ...]:
     if not isinstance(labels, dict):
         return ()
     return tuple(sorted((str(k), str(v)) for k, v in labels.items()))
+

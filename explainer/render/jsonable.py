@@ -24,6 +24,9 @@ def explanation_to_dict(expl: Explanation) -> dict[str, Any]:
         "errors": [error_to_dict(e) for e in expl.errors],
         "warnings": [error_to_dict(w) for w in expl.warnings],
         "nothingToExplain": expl.empty,
+        # findings about the input's other objects (a Service's: findings/inputs.py), each naming it
+        "findings": [f.to_dict() for f in expl.findings],
+        "suppressedFindings": [s.to_dict() for s in expl.suppressed],
     }
 
 
@@ -64,6 +67,8 @@ def pod_to_dict(r: PodReport) -> dict[str, Any]:
         "findings": [f.to_dict() if hasattr(f, "to_dict") else f for f in r.findings],
         "suppressedFindings": [s.to_dict() for s in r.suppressed],
         "rollout": r.rollout.jsonable() if r.rollout is not None else None,
+        # when a Service sends it requests (docs/lifecycle-model.md §27); null: none would select it
+        "traffic": r.traffic.jsonable() if r.traffic is not None else None,
     }
     if sim:
         out.update({

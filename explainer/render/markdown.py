@@ -13,6 +13,7 @@ from urllib.parse import quote
 
 from ..explain import Explanation, PodReport
 from .i18n import Text, gettext_noop as _
+from .rollout_story import story as rollout_story, summary as rollout_summary
 from .story import story
 
 Gettext = Callable[[str], str]
@@ -99,8 +100,21 @@ def _pod(r: PodReport, gettext: Gettext, picture: str) -> list[str]:
     out += _findings(r, gettext)
     if sim is not None:
         out.append(text(_t(_("What happens:"), gettext)))
-        for n, step in enumerate(story(r.pod, sim), 1):
+        for n, step in enumerate(story(r.pod, sim, r.traffic), 1):
             out.append(f"{n}. {code(f'{step.t:g} s')} {text(step.text.render(gettext))}")
+    if r.rollout is not None:
+        out += _rollout(r, gettext)
+    return out
+
+
+def _rollout(r: PodReport, gettext: Gettext) -> list[str]:
+    """The workload's rollout (issue 22): its numbers, then the controller's steps."""
+    ro = r.rollout
+    assert ro is not None
+    out = ["", f"**{text(_t(_('Rollout'), gettext))}** · "
+           + " · ".join(f"{text(k)} {text(v)}" for k, v in rollout_summary(ro, gettext)), ""]
+    for n, (t, said, _pod) in enumerate(rollout_story(ro), 1):
+        out.append(f"{n}. {code(f'{t:g} s')} {text(said.render(gettext))}")
     return out
 
 

@@ -6,8 +6,10 @@ no colour) give the golden files.  ``summary_line`` ends the output with the cou
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from ..explain import Explanation, PodReport
+from ..lifecycle.traffic import Traffic
 from ..lifecycle.parse import Skipped
 from ..lifecycle.rollout import Rollout
 from ..lifecycle.sharing import sharing_as_text
@@ -28,7 +30,10 @@ def explanation_as_text(expl: Explanation, style: TextStyle = PLAIN) -> str:
     lines = [f"Kubernetes {expl.version}"]
     if expl.skipped:
         lines.extend(style.wrap(skipped_line(expl.skipped), "", "  "))
-    loose = [e for e in expl.errors if e.pod is None]
+    # every error no Pod report shows: the input's own, and those of a Pod that never became one (a
+    # flattened object: the diagnosis of lost indentation is a message per field, each with its line)
+    shown = {id(e) for r in expl.pods for e in r.errors}
+    loose = [e for e in expl.errors if id(e) not in shown]
     for e in loose:
         lines.extend(style.wrap(f"{style.paint('error', 'error')}: {e.one_line()}", "", "  "))
     if expl.empty:
@@ -38,7 +43,33 @@ def explanation_as_text(expl: Explanation, style: TextStyle = PLAIN) -> str:
     for report in expl.pods:
         lines.append("")
         lines.extend(pod_as_text(report, style))
+    lines.extend(input_findings_as_text(expl, style))
     return "\n".join(lines) + "\n"
+
+
+def input_findings_as_text(expl: Explanation, style: TextStyle = PLAIN) -> list[str]:
+    """The findings about the input's Services (findings/inputs.py), under each Service's own heading."""
+    lines: list[str] = []
+    objects: dict[tuple[int, str, str], list[Any]] = {}
+    for f in expl.findings:
+        objects.setdefault((f.document, f.kind, f.name), []).append(f)
+    lines_of = {(s.document, s.name): s.line for s in _services(expl)}
+    for (document, kind, name), found in objects.items():
+        line = lines_of.get((document, name))
+        head = f"{kind} {name}" + (f" (line {line})" if line else "")
+        lines += ["", style.paint(head, "heading"), "=" * len(head), "Pitfalls:"]
+        for f in found:
+            lines.extend(_finding_lines(f.to_dict(), style))
+    for s in expl.suppressed:
+        f, why = s.finding, s.suppression
+        text = f"suppressed {f.id} ({f'line {f.line}' if f.line else 'line ?'}, Service {f.name}) by the " \
+               f"annotation on line {why.line or '?'}" + (f": {why.reason}" if why.reason else "")
+        lines.extend(style.wrap(style.paint(text, "dim"), "  - ", "      "))
+    return lines
+
+
+def _services(expl: Explanation) -> list[Any]:
+    return [s for s in expl.skipped if s.kind == "Service"]
 
 
 def skipped_line(skipped: list[Skipped]) -> str:
@@ -86,6 +117,8 @@ def pod_as_text(r: PodReport, style: TextStyle = PLAIN) -> list[str]:
     if r.observed is not None:   # only when kubectl's output was given: loaded then (the CLI starts lean)
         from .observed_text import observed_as_text
         lines.extend(observed_as_text(r.observed, style))
+    if r.traffic is not None:
+        lines += [""] + traffic_as_text(r.traffic, style)
     lines.extend(_sharing_and_pitfalls(r, style))
     if r.rollout is not None:
         lines.extend(rollout_as_text(r.rollout, style))
@@ -155,14 +188,7 @@ def _sharing_and_pitfalls(r: PodReport, style: TextStyle) -> list[str]:
     if not findings:
         lines.append("  (none)")
     for f in findings:
-        where = f"line {f['line']}" if f["line"] else "line ?"
-        who = f", container {f['container']}" if f["container"] else ""
-        severity = style.paint(f["severity"], f["severity"])
-        lines.extend(style.wrap(f"{severity} {f['id']} ({where}{who}): {f['title']}", "  - ", "      "))
-        for paragraph in f["explanation"].splitlines():
-            lines.extend(style.wrap(paragraph, "      "))
-        lines.append("      Fix:")
-        lines.extend(f"        {line}".rstrip() for line in f["fix"].rstrip("\n").splitlines())
+        lines.extend(_finding_lines(f, style))
     for s in r.suppressed:
         f, why = s.finding, s.suppression
         reason = f": {why.reason}" if why.reason else ""
@@ -173,11 +199,47 @@ def _sharing_and_pitfalls(r: PodReport, style: TextStyle) -> list[str]:
     return lines
 
 
+def _finding_lines(f: dict[str, Any], style: TextStyle) -> list[str]:
+    """One finding (its JSON shape): severity, id, line, container; the explanation; the fix."""
+    where = f"line {f['line']}" if f["line"] else "line ?"
+    who = f", container {f['container']}" if f["container"] else ""
+    severity = style.paint(f["severity"], f["severity"])
+    lines = style.wrap(f"{severity} {f['id']} ({where}{who}): {f['title']}", "  - ", "      ")
+    for paragraph in f["explanation"].splitlines():
+        lines.extend(style.wrap(paragraph, "      "))
+    lines.append("      Fix:")
+    lines.extend(f"        {line}".rstrip() for line in f["fix"].rstrip("\n").splitlines())
+    return lines
+
+
+def traffic_as_text(t: Traffic, style: TextStyle = PLAIN) -> list[str]:
+    """When a Service sends the Pod requests (docs/lifecycle-model.md §27): the lane, its failure windows
+    and what it assumes."""
+    who = "a Service assumed (none of this input selects it)" if t.service_assumed else \
+        "Service " + ", ".join(t.services)
+    others = f"{t.other_ready_replicas} other ready Pod{'' if t.other_ready_replicas == 1 else 's'}"
+    p = f"changes reach the proxies after {_secs(t.propagation_seconds)}" + (", assumed" if t.propagation_assumed else "")
+    deletion = "" if t.deletion_at is None else \
+        f"; deleted at {_secs(t.deletion_at)}" + (" (assumed)" if t.deletion_assumed else "")
+    lines = style.wrap(f"Traffic ({who}; {others}; {p}{deletion}):", "")
+    for i in t.intervals:
+        lead = f"  [{_secs(i.start):>7}] {i.state:10} "
+        lines.extend(style.wrap(str(i.text) if i.text else "", lead, " " * len(lead)))
+    for w in t.failure_windows:
+        lines.extend(style.wrap(f"{style.paint('failure window', 'warning')} {_secs(w.start)}-{_secs(w.end)} "
+                                f"({w.container}, {w.reason}): {w.text}", "  - ", "      "))
+    for n in t.notes:
+        lines.extend(style.wrap(str(n), "  note: ", "        "))
+    return lines
+
+
 def summary_line(explanations: list[Explanation], files: int | None = None) -> str:
     """One closing line: files, Pods, findings by severity, suppressed and errors."""
     pods = sum(len(e.pods) for e in explanations)
     counts = Counter(f.severity.value for e in explanations for p in e.pods for f in p.findings)
-    suppressed = sum(len(p.suppressed) for e in explanations for p in e.pods)
+    counts.update(f.severity.value for e in explanations for f in e.findings)
+    suppressed = sum(len(p.suppressed) for e in explanations for p in e.pods) + sum(len(e.suppressed)
+                                                                                  for e in explanations)
     errors = sum(len(e.errors) for e in explanations)
     parts = []
     if files is not None:

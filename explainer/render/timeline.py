@@ -77,6 +77,7 @@ from .timeline_place import (
 )
 from .timeline_axis import AxisBreak, TimeAxis, fit_axis
 from .timeline_svg import svg_document
+from . import timeline_traffic as traffic_row
 from .timeline_walk import (
     _collect,
     _debug_names,
@@ -111,6 +112,11 @@ def default_view_end(report: PodReport) -> tuple[float, bool]:
         return 10.0, False
     last = max([e.t for e in sim.events] + [p.t for p in sim.timeline] + [0.0])
     end = sim.end_time
+    if report.traffic is not None:    # the proxies may learn of a deletion after the containers are gone
+        beyond = max(traffic_row.moments(report.traffic) + [0.0])
+        if beyond > end:              # a little room after the last change, to see what it became
+            end = float(math.ceil(beyond + max(2.0, 0.05 * beyond)))
+        last = max(last, beyond)
     cut = float(math.ceil(last + max(10.0, 0.1 * last)))
     if cut < end:
         return cut, True
@@ -136,6 +142,7 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
     bar_end = min(view_end, end_time)
 
     found = _collect(report, containers)
+    traffic = report.traffic          # a Service sends the Pod requests: one more strip row (docs/lifecycle-model.md §27)
     raw_bars: list[_Raw] = []
     raw_marks: list[_RawMarker] = []
     deps = sim.dependencies if sim is not None else []
@@ -157,6 +164,8 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
         axis = TimeAxis(view_end, px_per_second, ())
     else:
         moments = [e.t for e in sim.events] + [p.t for p in sim.timeline] if sim is not None else []
+        if traffic is not None:
+            moments += traffic_row.moments(traffic)
         axis = fit_axis(moments + [bar_end], view_end, label=_("… {s} s …"))
     plot_w = _r(axis.width)
     name_w = min(max([text_width(c.name) for c in containers] + [text_width(_("Status")), 40.0]), NAME_MAX)
@@ -179,7 +188,8 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
     y = float(MARGIN)
     heading_y = y + 16
     y += HEADING_ROW
-    legend, y = _legend(raw_marks, deps, y, width, _, bool(axis.breaks))
+    legend, y = _legend(raw_marks, deps, y, width, _, bool(axis.breaks),
+                        traffic_row.legend_entries(traffic, _) if traffic is not None else ())
     note = ""
     if sim is None:
         note = _("This Pod is not simulated: the API server would reject it, so it never runs.")
@@ -202,13 +212,16 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
 
     strip_rows = []
     strip_top = y
-    for key, label in (("phase", _("Phase")), ("status", _("Status")), ("ready", _("Ready"))):
+    rows = (("phase", _("Phase")), ("status", _("Status")), ("ready", _("Ready")))
+    for key, label in rows + ((("traffic", _("Traffic")),) if traffic is not None else ()):
         strip_rows.append(StripRow(key, label, _r(y), STRIP_ROW))
         y += STRIP_ROW + STRIP_GAP
     # a break's gap (its zig-zags included) hides what is under it: labels keep clear of it
     gaps = [(plot_x + b.x0 + 6, plot_x + b.x1 - 6) for b in axis.breaks]
-    segments = _strip_segments(sim.timeline, strip_rows, view_end, bar_end, x_of, _, gaps) \
+    segments = _strip_segments(sim.timeline, strip_rows[:3], view_end, bar_end, x_of, _, gaps) \
         if sim is not None else []
+    if traffic is not None and sim is not None:
+        segments += traffic_row.segments(traffic, strip_rows[3], view_end, view_end, x_of, _, gaps)
     y += 4
     axis_y = _r(y + 12)
     y += AXIS_ROW
@@ -240,6 +253,15 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
         for e, kind, label, x, label_x, row in placed)
     ticks = tuple(Tick(t, _r(plot_x + x), f"{t:g}") for t, x in axis.ticks())   # f"{t:g}": _secs
     breaks = tuple(AxisBreak(b.t0, b.t1, _r(plot_x + b.x0), _r(plot_x + b.x1), b.label) for b in axis.breaks)
+    failures: tuple = ()
+    reaches: tuple = ()
+    deletions: tuple = ()
+    if traffic is not None and sim is not None:
+        row = strip_rows[3]
+        failures = tuple(traffic_row.failure_marks(traffic, row, (_r(lanes_top - 2), _r(lanes_bottom + 2)),
+                                                   view_end, x_of, _))
+        reaches = tuple(traffic_row.reach_marks(traffic, row, view_end, x_of, _))
+        deletions = tuple(traffic_row.deletion_marks(traffic, row, view_end, x_of, _))
 
     return TimelineLayout(
         pod=report.pod.name, width=width, height=_r(y), plot_x=plot_x, plot_width=plot_w,
@@ -250,7 +272,8 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
         strip_rows=tuple(strip_rows), segments=tuple(segments), ticks=ticks, arrows=tuple(arrows),
         guides=guides, legend=tuple(legend), axis_label=_("seconds"), note=note, note_y=note_y,
         simulated=sim is not None, breaks=breaks,
-        knots=tuple((t, _r(plot_x + x)) for t, x in axis.knots()))
+        knots=tuple((t, _r(plot_x + x)) for t, x in axis.knots()), failures=failures, reaches=reaches,
+        deletions=deletions)
 
 
 def render_timeline_svg(report: PodReport, *, gettext: Gettext = _identity, title: str | None = None,
@@ -299,4 +322,6 @@ def timeline_rows(report: PodReport, *, gettext: Gettext = _identity) -> list[di
             "restart_count": e.restart_count,
             "exit_code": e.exit_code,
         })
+    if report.traffic is not None:   # traffic changes after the events of their moment (docs/lifecycle-model.md §27)
+        out = sorted(out + traffic_row.table_rows(report.traffic, _), key=lambda row: row["t"])
     return out

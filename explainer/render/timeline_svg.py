@@ -6,55 +6,16 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .svg_text import _n, _q, _t
 from .timeline_model import GROUP_GAP, MARGIN, Gettext, LegendItem, TimelineLayout, _identity, _secs
-from .timeline_style import STYLE
+from .timeline_style import STYLE, TRAFFIC_STYLE
+from . import timeline_traffic_svg as traffic_svg
 
 if TYPE_CHECKING:
     from ..explain import PodReport
-
-_INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-
-
-@functools.lru_cache(maxsize=4096, typed=True)
-def _t(s: str) -> str:
-    """Escape text content (and drop characters XML 1.0 cannot hold).  Cached (bounded): a
-    chart's labels (ticks, lanes, legend, strip values) are mostly the ones of the last chart.
-    Strings only: a cache would take 0.0 for -0.0.
-
-    What ``xml.sax.saxutils.escape`` does, inline; the substitution only runs when the text has a
-    non-printable character (every character XML 1.0 cannot hold is one: controls, surrogates,
-    U+FFFE/U+FFFF), which labels and tooltips rarely have but for their line breaks."""
-    s = str(s)
-    if not s.isprintable():
-        s = _INVALID_XML.sub("\ufffd", s)
-    return s.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
-
-
-@functools.lru_cache(maxsize=4096, typed=True)
-def _q(s: str) -> str:
-    """A double-quoted attribute value (`_t`, and quotes, line breaks and tabs as references)."""
-    s = str(s).replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;").replace('"', "&quot;")
-    if not s.isprintable():
-        s = _INVALID_XML.sub("\ufffd", s).replace("\n", "&#10;").replace("\t", "&#9;")
-    return '"' + s + '"'
-
-
-@functools.lru_cache(maxsize=8192)
-def _n(v: float) -> str:
-    """A coordinate with one decimal at most ("12", "12.5").  Cached: a chart writes a few hundred
-    coordinates, mostly the same rows and columns again."""
-    s = f"{v:.1f}"
-    if s[-1] == "0":          # "12.0" -> "12" (one decimal is always written)
-        s = s[:-2]
-        if s == "-0":
-            return "0"
-    return s
-
-
 
 def _glyph(kind: str, x: float, y: float, css: str) -> str:
     """The shape of a marker, centred on (x, y)."""
@@ -148,7 +109,7 @@ def svg_document(report: PodReport, lay: TimelineLayout, *, gettext: Gettext = _
     o: list[str] = start + [
         f'<title id="{sid}-title">{_t(heading)}</title>',
         f'<desc id="{sid}-desc">{_t(desc)}</desc>',
-        f"<style>{STYLE}</style>",
+        f"<style>{STYLE}{TRAFFIC_STYLE if report.traffic is not None else ''}</style>",
         _defs(sid, lay),
         f'<rect class="tl-bg" width="{w}" height="{h}"/>',
         f'<text class="tl-head" x="{MARGIN}" y="{_n(lay.heading_y)}">{_t(heading)}</text>',
@@ -158,6 +119,7 @@ def svg_document(report: PodReport, lay: TimelineLayout, *, gettext: Gettext = _
         o.append(f'<text class="tl-note" x="{_n(lay.plot_x)}" y="{_n(lay.note_y)}">{_t(lay.note)}</text>')
     o += _svg_background(lay)
     o += _svg_strip(lay, sid)
+    o += traffic_svg.markup(lay, sid)
     o += _svg_lanes(lay, sid)
     o += ["</svg>" if placement is None else "</g></svg>", ""]     # "" for the last line's \n (no copy)
     return "\n".join(o)
@@ -174,7 +136,8 @@ def _defs(sid: str, lay: TimelineLayout) -> str:
             '<path class="tl-stripe" d="M0 1h6"/></pattern>'
             f'<clipPath id="{sid}-plot"><rect x="{_n(lay.plot_x - 6)}" y="0" width="{_n(lay.width - lay.plot_x + 6)}"'
             f' height="{_n(lay.height)}"/></clipPath>'
-            '</defs>')
+            + (traffic_svg.defs(sid) if lay.failures or any(i.kind == "failure" for i in lay.legend) else "")
+            + '</defs>')
 
 
 _PATTERNS = {"terminating": "hatch", "backoff": "stripes"}
@@ -192,6 +155,8 @@ def _bar_shape(css: str, box: str, state: str, sid: str, assumed: bool = False) 
         out += f'<rect class="tl-pattern" {box} fill="{_pattern(state, sid)}"/>'
     if assumed:
         out += f'<rect class="tl-assumed" {box} fill="url(#{sid}-dots)"/>'
+    if " ro-old" in css:          # a rollout's old revision (rollout_svg defines the pattern)
+        out += f'<rect class="tl-pattern" {box} fill="url(#{sid}-old)"/>'
     return out
 
 
@@ -231,6 +196,8 @@ def _legend_markup(legend: tuple[LegendItem, ...]) -> tuple[str, ...]:
         elif item.kind == "arrow":
             o.append(f'<path class={_q(item.css_class)} d="M{_n(x)} {_n(cy)}h10"/>')
             o.append(_arrow_head(((x, cy), (x + 14, cy)), "tl-arrow-head"))
+        else:                                # the traffic row's (docs/lifecycle-model.md §27)
+            o += traffic_svg.legend_item(item, sid)
         o.append(f'<text class="tl-text tl-small" x="{_n(x + 20)}" y="{_n(y + 11)}">{_t(item.label)}</text>')
     o.append("</g>")
     return tuple(o)
@@ -290,9 +257,10 @@ def _svg_strip(lay: TimelineLayout, sid: str) -> list[str]:
                  f"{_t(row.label)}</text>")
     o.append(f'<g class="tl-plot" clip-path="url(#{sid}-plot)">')
     for seg in lay.segments:
+        box = f'x="{_n(seg.x)}" y="{_n(seg.y)}" width="{_n(seg.width)}" height="{_n(seg.height)}"'
         o.append(f'<g class="tl-item" data-t0="{seg.t0:g}" data-t1="{seg.t1:g}"><title>{_t(seg.tooltip)}</title>'
-                 f'<rect class={_q(seg.css_class)} x="{_n(seg.x)}"'
-                 f' y="{_n(seg.y)}" width="{_n(seg.width)}" height="{_n(seg.height)}"/>')
+                 f'<rect class={_q(seg.css_class)} {box}/>'
+                 + (traffic_svg.segment_overlay(seg, box, sid) if seg.row == "traffic" else ""))
         if seg.label:
             o.append(f'<text class="tl-seg-text" x="{_n(seg.label_x if seg.label_x is not None else seg.x + 4)}" y="{_n(seg.y + 12.5)}">{_t(seg.label)}</text>')
         o.append("</g>")

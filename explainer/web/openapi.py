@@ -9,6 +9,7 @@ from typing import Any
 
 from explainer.lifecycle import defaults as d
 from explainer.lifecycle.trace import EVENT_TYPES
+from explainer.lifecycle.traffic import TRAFFIC_STATES, WINDOW_REASONS
 from explainer.render.jsonable import SCHEMA_VERSION
 from explainer.web.openapi_observed import observed_schema
 from explainer.web.openapi_rollout import rollout_schemas
@@ -90,7 +91,8 @@ def _schemas() -> dict[str, Any]:
         "Scenario": {
             "description": "The what-if document: how each container behaves and what happens to the Pod "
                            "(deleteAt, deleteGracePeriodSeconds, sandboxLostAt, until, containers, debug, "
-                           "featureGates, imageUpdates, crashLoopBackOff, kubernetesVersion). As an object, or as YAML text.",
+                           "featureGates, imageUpdates, crashLoopBackOff, kubernetesVersion, trafficPropagationSeconds, "
+                           "rollout). As an object, or as YAML text.",
             "oneOf": [{"type": "object"}, {"type": "string"}, {"type": "null"}]},
         "ExplainRequest": _obj(["manifest"], {
             "manifest": {"type": "string", "description": "YAML or JSON text of the manifest."},
@@ -137,6 +139,13 @@ def _schemas() -> dict[str, Any]:
                                         "and the API server does not): the Pod is still explained."},
             "nothingToExplain": {"type": "boolean", "description": "true: the input holds no object at all "
                                                                    "(empty, only comments or ---)."},
+            "findings": {"type": "array", "items": _ref("InputFinding"),
+                         "description": "Findings about an object of the input that holds no Pod (a Service: "
+                                        "service-selects-no-pod, service-target-port-missing), once per input."},
+            "suppressedFindings": {"type": "array", "items": {"allOf": [_ref("InputFinding"),
+                                                                        _ref("SuppressedFinding")]},
+                                   "description": "Those silenced by an ignore-check.podlife.io/<rule-id> "
+                                                  "annotation on their object."},
             "answerTruncated": _obj(["limit", "cuts"], {
                 "limit": INT, "cuts": {"type": "array", "items": _obj(["path", "kept", "of"], {
                     "path": STR, "kept": INT, "of": INT, "lastKeptT": _nullable(NUM)})}},
@@ -172,8 +181,8 @@ def _schemas() -> dict[str, Any]:
             "rollout": {"anyOf": [{"type": "null"}, _ref("Rollout")],
                         "description": "Deployments, StatefulSets and DaemonSets: kubectl rollout restart as the "
                                        "controller does it; null for other kinds and for Pods not admitted"},
-
             "observed": _ref("Observed"),
+            "traffic": _nullable(_ref("Traffic")),
             "endTime": NUM, "until": NUM, "truncated": BOOL,
             "dependencies": {"type": "array", "items": _obj(["container", "waitsFor", "condition", "guaranteed"], {
                 "container": STR, "waitsFor": STR, "condition": STR, "guaranteed": BOOL})}}),
@@ -199,6 +208,10 @@ def _schemas() -> dict[str, Any]:
             "fixable": {"type": "boolean", "description": "whether the fix applies without a human choice "
                         "(`podlife explain --fix`, the page's Apply fix); false: it needs a person"},
             "references": names}),
+        "InputFinding": {"allOf": [_ref("Finding"), _obj(["object"], {
+            "object": _obj(["kind", "name", "document"], {"kind": STR, "name": STR, "document": INT},
+                           description="The object the finding is about (a Service), and its 0-based document.")})]},
+        **_traffic_schemas(),
         "SuppressedFinding": {"allOf": [_ref("Finding"), _obj(["suppression"], {
             "suppression": _obj(["kind", "rule", "reason"], {
                 "kind": {"type": "string", "enum": ["annotation"]}, "rule": STR, "reason": STR,
@@ -220,6 +233,48 @@ def _schemas() -> dict[str, Any]:
             "filesystem": {"type": "object"}}),
         **rollout_schemas(),
     }
+
+
+def _traffic_schemas() -> dict[str, Any]:
+    """`pods[].traffic` (docs/lifecycle-model.md §27); times in seconds on the Pod's axis, `to: null` = open."""
+    until = _nullable({"type": "number", "description": "seconds; null: to the end of the simulation"})
+    return {"Traffic": _obj(["propagationSeconds", "intervals", "failureWindows"], {
+        "propagationSeconds": {"type": "number", "description": "how long an endpoint change takes to reach "
+                               "kube-proxy, ingress controllers and load balancers (trafficPropagationSeconds)"},
+        "propagationAssumed": {"type": "boolean", "description": "true: the scenario does not say; the model's "
+                                                                 "default"},
+        "services": {"type": "array", "items": STR, "description": "the Services of the input that select the "
+                                                                   "Pod; [\"\"] when one is assumed"},
+        "serviceAssumed": {"type": "boolean", "description": "no Service of the input selects this long-running "
+                                                             "Pod that declares a port: one is assumed"},
+        "otherReadyReplicas": {"type": "integer", "description": "other ready Pods serving the Service while this "
+                               "one goes (rollout.otherReadyReplicas; default: the workload's replicas - 1, a bare "
+                               "Pod 0); with none, kube-proxy keeps using a serving terminating endpoint (KEP-1669)"},
+        "publishNotReadyAddresses": BOOL,
+        "deletionAt": _nullable({"type": "number", "description": "the deletion the lane shows"}),
+        "deletionAssumed": {"type": "boolean", "description": "true: the scenario deletes nothing; the lane shows "
+                                                              "the deletion the findings assume"},
+        "containers": {"type": "array", "items": STR, "description": "the containers the requests are for"},
+        "routes": {"type": "array", "items": _obj(["service", "container"], {
+            "service": STR, "port": NINT, "targetPort": _nullable({"type": ["integer", "string"]}),
+            "container": _nullable({"type": "string", "description": "null: a named targetPort no container "
+                                                                     "declares (no endpoint port)"})})},
+        "intervals": {"type": "array", "items": _obj(["from", "to", "state"], {
+            "from": NUM, "to": until,
+            "state": {"type": "string", "enum": list(TRAFFIC_STATES),
+                      "description": "as the proxies see the Pod: not-ready, serving, draining (out of the "
+                                     "endpoints, the change still on its way), gone"}})},
+        "endpoints": {"type": "array", "description": "the Pod's endpoint in the EndpointSlice (discovery/v1): "
+                                                      "its conditions over time, while it is listed",
+                      "items": _obj(["from", "to", "ready", "serving", "terminating"], {
+                          "from": NUM, "to": until, "ready": BOOL, "serving": BOOL, "terminating": BOOL})},
+        "failureWindows": {"type": "array", "description": "requests may arrive while nothing listens",
+                           "items": _obj(["from", "to", "reason"], {
+                               "from": NUM, "to": NUM, "container": NSTR,
+                               "reason": {"type": "string", "enum": list(WINDOW_REASONS),
+                                          "description": "why nothing listens: it stopped at SIGTERM, was "
+                                                         "killed, exited, or does not listen yet"}})},
+        "notes": {"type": "array", "items": STR}})}
 
 
 def _json(schema: str) -> dict[str, Any]:

@@ -207,7 +207,13 @@ def pod_html(pod: Any, counter: int, gettext: Gettext) -> SafeString:
             f'    <details class="events">\n      <summary>{gettext("The same events as a table")}</summary>\n'
             f'      <table>\n        <thead><tr><th>{gettext("t (s)")}</th><th>{gettext("Container")}</th>'
             f'<th>{gettext("Event")}</th><th>{gettext("Detail")}</th></tr></thead>\n'
-            f'        <tbody>{_safe(pod.rows_html)}</tbody>\n      </table>\n    </details>\n  </section>\n  ')
+            f'        <tbody>{_safe(pod.rows_html)}</tbody>\n      </table>\n    </details>\n  ')
+        notes = getattr(pod, "traffic_notes", None)
+        if notes:           # what the traffic row rests on (docs/lifecycle-model.md §27)
+            items = "".join(f"<li>{_v(n)}</li>" for n in notes)
+            out.append(f'<details class="traffic-notes">\n      <summary>{gettext("What the traffic row rests on")}'
+                       f'</summary>\n      <ul>{items}</ul>\n    </details>\n  ')
+        out.append("</section>\n  ")
     out.append(f"\n\n  {_safe(pod.findings_html)}\n\n  ")
     if pod.steps:
         out.append(f'\n  <section class="panel story" data-story="pod-{counter}">\n'
@@ -218,7 +224,10 @@ def pod_html(pod: Any, counter: int, gettext: Gettext) -> SafeString:
             out.append(f'\n    <details><summary>{gettext("Assumptions")}</summary>\n'
                        f'      <ul class="muted">{items}</ul>\n    </details>\n    ')
         out.append("\n  </section>\n  ")
-    out.append(f'\n\n  <section class="panel" data-diagram="pod-{counter}">\n'
+    out.append("\n\n  ")
+    if pod.rollout_html:      # the workload's rollout (web/rollout_panel.py)
+        out.append(f"{_safe(pod.rollout_html)}\n\n  ")
+    out.append(f'<section class="panel" data-diagram="pod-{counter}">\n'
                f'    <h3>{gettext("What the containers share")}</h3>\n    ')
     if pod.diagram_url:
         out.append(f'\n    <div class="scroll diagram"><img src="{_v(pod.diagram_url)}" loading="lazy" '
@@ -272,6 +281,7 @@ def whatif_panel_html(context: Any, gettext: Gettext) -> SafeString:
             f'        {debug_target_options(pod.containers, control("debug_target"))}\n      </select></label>\n'
             f'    <label>{gettext("image")} <input name="debug_image" '
             f'value="{_v(control("debug_image") or "busybox:1.36")}" size="14"></label>\n  </div>\n  ')
+        out.append(_rollout_controls(pod, control, context.get("newrev_values"), gettext))
     else:
         out.append(f'\n  <p class="muted">{gettext("Explain a manifest first: its containers appear here.")}</p>\n  ')
     invalid = ' aria-invalid="true"' if errors else ""
@@ -285,3 +295,62 @@ def whatif_panel_html(context: Any, gettext: Gettext) -> SafeString:
         out.append(f'<p class="muted">{gettext("In effect:")}</p><pre class="scenario-effective">{_v(scenario_yaml)}</pre>')
     out.append("\n  </details>\n</details>\n")
     return mark_safe("".join(out))
+
+
+def _rollout_controls(pod: Any, control: Callable[[str], Any], values: Any, gettext: Gettext) -> str:
+    """The traffic and rollout controls (issue 22): the propagation time (its assumed value shown when
+    the scenario has none), other ready replicas, the rollout's replicas (and a DaemonSet's nodes),
+    and per container how the new revision behaves."""
+    traffic, rollout = getattr(pod, "traffic_info", None), getattr(pod, "rollout_info", None)
+    out = []
+    if traffic or rollout:
+        out.append(f'\n  <fieldset class="rollout-controls">\n    <legend>{gettext("Traffic and rollout")}</legend>\n    ')
+        if traffic:
+            out.append(f'<label>{gettext("Propagation to the proxies (s)")} <input type="number" min="0" max="600" '
+                       f'step="any" name="traffic_propagation" value="{_v(control("traffic_propagation"))}" '
+                       f'placeholder="{_v(traffic["propagation"])}"></label>')
+            if traffic["assumed"]:
+                said = gettext("assumed: %(s)s s") % {"s": _v(traffic["propagation"])}
+                out.append(f' <span class="muted assumed-value">{said}</span>')
+            out.append(f'\n    <label>{gettext("Other ready replicas")} <input type="number" min="0" max="1000" '
+                       f'step="1" name="other_ready" value="{_v(control("other_ready"))}" '
+                       f'placeholder="{_v(traffic["others"])}"></label>')
+        out.append("\n    ")
+        if rollout:
+            out.append(f'<label>{gettext("Rollout replicas")} <input type="number" min="0" max="1000" step="1" '
+                       f'name="rollout_replicas" value="{_v(control("rollout_replicas"))}" '
+                       f'placeholder="{_v(rollout["replicas"])}"></label>\n    ')
+            if rollout["kind"] == "DaemonSet":
+                out.append(f'<label>{gettext("Nodes")} <input type="number" min="1" max="1000" step="1" '
+                           f'name="rollout_nodes" value="{_v(control("rollout_nodes"))}" '
+                           f'placeholder="{_v(rollout["nodes"])}"></label>')
+        out.append("\n  </fieldset>\n  ")
+    out.append("\n  ")
+    if rollout:
+        out.append(f'\n  <table class="whatif-table newrev-table">\n'
+                   f'    <caption>{gettext("The new revision (rollout)")}</caption>\n    <thead><tr>\n'
+                   f'      <th>{gettext("Container")}</th><th>{gettext("Never Ready")}</th>\n'
+                   f'      <th>{gettext("Crashes")}</th><th>{gettext("Ready after (s)")}</th>\n'
+                   f'    </tr></thead>\n    <tbody>\n    ')
+        no_probe = gettext("No readinessProbe: Ready as soon as it runs")
+        no_wait = gettext("No startup or readiness probe: nothing waits for it")
+        for c in pod.containers:
+            if c["role"] == "ephemeral":
+                continue
+            w = values.get(c["name"], {}) if isinstance(values, dict) else {}
+            name, aria = _v(c["name"]), c["aria"]
+            never = " checked" if w.get("never_ready") else ""
+            never += "" if c.get("readiness") else ' disabled title="' + no_probe + '"'
+            crashes = " checked" if w.get("crashes") else ""
+            slower = "" if c.get("probes") else ' disabled title="' + no_wait + '"'
+            out.append(
+                f'\n      <tr>\n        <th scope="row">{name}</th>\n'
+                f'        <td><input type="checkbox" name="n.{name}.never_ready"{never} '
+                f'aria-label="{_v(aria["never_ready"])}"></td>\n'
+                f'        <td><input type="checkbox" name="n.{name}.crashes"{crashes} '
+                f'aria-label="{_v(aria["new_crashes"])}"></td>\n'
+                f'        <td><input type="number" min="0" step="1" name="n.{name}.startup" '
+                f'value="{_v(w.get("startup", ""))}"{slower} aria-label="{_v(aria["new_startup"])}"></td>\n'
+                f'      </tr>\n    ')
+        out.append("\n    </tbody>\n  </table>\n  ")
+    return "".join(out)

@@ -19,6 +19,7 @@ from explainer.render.bounded import bound_answer
 from explainer.render.jsonable import explanation_to_dict
 from explainer.render.markdown import explanation_as_markdown
 from explainer.render.png import PngError, svg_to_png
+from explainer.render.rollout_svg import render_rollout_svg
 from explainer.render.timeline import render_timeline_svg
 from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Failure
 from explainer.web.forms import ExplainForm
@@ -89,7 +90,8 @@ def _page_parts(request: HttpRequest, link: Permalink) -> dict[str, Any]:
                                             request=request),
             "summary": _summary(context),
             "titles": [f"{p.kind} {p.name}" for p in context["pods"]],
-            "names": ", ".join(p.name for p in context["pods"])}
+            "names": ", ".join(p.name for p in context["pods"]),
+            "has_rollout": bool(context["pods"] and context["pods"][0].rollout_html)}
 
 
 def _summary(context: dict[str, Any]) -> str:
@@ -200,6 +202,11 @@ def _draw(request: HttpRequest, link: Permalink, which: str, fmt: str) -> bytes 
             raise Http404("the API server would reject this Pod: there is no timeline")
         svg = render_timeline_svg(report, gettext=gettext)
         return svg if fmt == "svg" else svg_to_png(svg)
+    if which == "rollout":          # the workload's rollout (issue 22)
+        if report.rollout is None:
+            raise Http404("this Pod's kind has no rollout")
+        svg = render_rollout_svg(report.rollout, report.pod.source.name or report.pod.name, gettext=gettext)
+        return svg if fmt == "svg" else svg_to_png(svg)
     dot = sharing_diagram(report, gettext=gettext)
     if fmt == "dot":
         return dot
@@ -210,7 +217,8 @@ def _draw(request: HttpRequest, link: Permalink, which: str, fmt: str) -> bytes 
 
 @require_GET
 def picture(request: HttpRequest, pid: str, which: str, fmt: str) -> HttpResponse:
-    """/p/<id>/timeline.svg, timeline.png, sharing.svg, sharing.png, sharing.dot (``?pod=N`` for other Pods)."""
+    """/p/<id>/timeline.svg, timeline.png, rollout.svg, rollout.png, sharing.svg, sharing.png, sharing.dot
+    (``?pod=N`` for other Pods)."""
     return _picture(request, pid, which, fmt)
 
 

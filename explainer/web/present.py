@@ -25,14 +25,18 @@ from explainer.render.timeline import layout_timeline, timeline_rows
 from explainer.render.timeline_frames import timeline_frames
 from explainer.render.timeline_svg import svg_document
 from explainer.web.lists import rows_html, steps_html
-from explainer.web.panels import findings_html
+from explainer.web.panels import findings_html, secs
+from explainer.web.rollout_panel import rollout_section
 
 # The what-if panel's controls, labelled for screen readers per container (here, not in the
 # template: twenty {% blocktranslate %} per page cost more than the rest of the panel).
 WHATIF_LABELS = {"crashes": gettext_noop("%(n)s: crashes before it runs"),
                  "startup": gettext_noop("%(n)s: seconds until healthy"),
                  "run": gettext_noop("%(n)s: seconds each run lasts"),
-                 "ignore_term": gettext_noop("%(n)s: ignores SIGTERM")}
+                 "ignore_term": gettext_noop("%(n)s: ignores SIGTERM"),
+                 "never_ready": gettext_noop("%(n)s of the new revision: never Ready"),
+                 "new_crashes": gettext_noop("%(n)s of the new revision: crashes"),
+                 "new_startup": gettext_noop("%(n)s of the new revision: seconds until Ready")}
 SVG_CACHE_SECONDS = 24 * 3600   # the drawing of a DOT text never changes; the day bounds the cache
 ROLE_LABELS = {"init": "Init container", "sidecar": "Native sidecar", "app": "App container",
                "ephemeral": "Ephemeral container"}
@@ -65,6 +69,10 @@ class PodView:
     svg: str = ""
     error: str = ""
     diagram_url: str = ""                  # drawn on demand (Pods after the first few)
+    rollout_html: str = ""                 # the workload's rollout (web/rollout_panel.py), written out
+    traffic_info: dict[str, Any] = field(default_factory=dict)   # what the what-if panel shows of the traffic
+    traffic_notes: list[str] = field(default_factory=list)       # what the traffic row rests on, in words
+    rollout_info: dict[str, Any] = field(default_factory=dict)   # ... and of the rollout (issue 22)
     pending: Any = field(default=None, repr=False, compare=False)   # a `dot` still drawing
 
     # `dot` draws in its own process; the page waits for it only where it shows the diagram,
@@ -203,9 +211,18 @@ def _pod(r: PodReport, gettext: Callable[[str], str], eager: bool = True, dot_me
     sim = r.simulation
     for c in pod.all_containers + (tuple(sim.debug_containers) if sim else ()):
         view.containers.append({"name": c.name, "role": c.role, "role_label": gettext(ROLE_LABELS[c.role]),
-                                "image": c.image, "line": c.line,
+                                "image": c.image, "line": c.line, "readiness": c.readiness_probe is not None,
+                                "probes": c.readiness_probe is not None or c.startup_probe is not None,
                                 "aria": {k: gettext(msgid) % {"n": c.name} for k, msgid in WHATIF_LABELS.items()}})
     _simulation_views(view, r, gettext)
+    view.rollout_html = rollout_section(r, counter, gettext)
+    if r.traffic is not None:
+        view.traffic_notes = [render(n, gettext) for n in r.traffic.notes]
+        view.traffic_info = {"propagation": secs(r.traffic.propagation_seconds), "assumed": r.traffic.propagation_assumed,
+                             "others": r.traffic.other_ready_replicas}
+    if r.rollout is not None:
+        view.rollout_info = {"kind": r.rollout.kind, "replicas": r.rollout.replicas,
+                             "nodes": r.rollout.nodes if r.rollout.nodes is not None else r.rollout.replicas}
     return view
 
 
@@ -250,7 +267,7 @@ def _simulation_views(view: PodView, r: PodReport, gettext: Callable[[str], str]
                                         separators=(",", ":"))
     rows = timeline_rows(r, gettext=gettext)
     view.rows = rows[:MAX_PAGE_ROWS]
-    steps = story(r.pod, sim)
+    steps = story(r.pod, sim, r.traffic)
     view.steps = [{"t": s.t, "text": s.text.render(gettext), "assumed": s.assumed, "container": s.container,
                    "steps": [{"t": c.t, "text": c.text.render(gettext), "container": c.container}
                              for c in s.steps]}

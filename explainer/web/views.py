@@ -29,7 +29,7 @@ from explainer.web.forms import ExplainForm
 from explainer.web.models import KIND_EXPLAIN, Permalink
 from explainer.web.present import present, result_view, translate_errors
 from explainer.web.security import error_response, rate_limited, request_limits
-from explainer.web.whatif import CONTROLS, scenario_as_yaml, scenario_from_post
+from explainer.web.whatif import CONTROLS, NEW_CONTROLS, POD_CONTROLS, scenario_as_yaml, scenario_from_post
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -174,7 +174,9 @@ def keep_whatif_values(context: dict[str, Any], post: Any) -> None:
     for pod in context.get("pods", ())[:1]:   # kept apart from the (cached) analysis
         context["whatif_values"] = {c["name"]: {k: post.get(f"c.{c['name']}.{k}", "") for k in CONTROLS}
                                     for c in pod.containers}
-    context["pod_controls"] = {k: post.get(k, "") for k in ("delete_at", "debug_at", "debug_target", "debug_image")}
+        context["newrev_values"] = {c["name"]: {k: post.get(f"n.{c['name']}.{k}", "") for k in NEW_CONTROLS}
+                                    for c in pod.containers}
+    context["pod_controls"] = {k: post.get(k, "") for k in POD_CONTROLS}
 
 
 def form_errors(form: ExplainForm) -> list[ErrorRecord]:

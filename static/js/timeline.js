@@ -278,12 +278,15 @@
       body.appendChild(tr);
     });
     p.appendChild(table);
-    var pod = frame.pod || {};
+    var pod = frame.pod || {}, facts = [];
     if (pod.phase) {
+      facts = [[T.phase, pod.phase], [T.status, pod.status], [T.ready, pod.ready],
+       [T.conditions, pod.conditions.map(function (c) { return c.type + "=" + (c.status ? "True" : "False"); }).join(", ")]];
+    }
+    facts = facts.concat(frame.facts || []);        // the traffic row's state; a rollout's counts
+    if (facts.length) {
       var dl = el("dl", {"class": "tl-pod"});
-      [[T.phase, pod.phase], [T.status, pod.status], [T.ready, pod.ready],
-       [T.conditions, pod.conditions.map(function (c) { return c.type + "=" + (c.status ? "True" : "False"); }).join(", ")]]
-        .forEach(function (kv) { dl.appendChild(el("dt", {}, kv[0])); dl.appendChild(el("dd", {}, kv[1])); });
+      facts.forEach(function (kv) { dl.appendChild(el("dt", {}, kv[0])); dl.appendChild(el("dd", {}, kv[1])); });
       p.appendChild(dl);
     }
     var doing = el("ul", {"class": "tl-doing"});
@@ -394,7 +397,12 @@
   };
   Timeline.prototype.place = function (g) {
     var self = this;
-    if (g.hasAttribute("data-t0")) {
+    if (g.hasAttribute("data-steps")) {            // a step line (a rollout's counts): "t,y t,y …"
+      var pts = g.getAttribute("data-steps").split(" ").map(function (p) { return p.split(",").map(parseFloat); });
+      var d = "M" + this.xOf(pts[0][0]) + " " + pts[0][1];
+      for (var i = 1; i < pts.length; i++) { d += "H" + this.xOf(pts[i][0]) + "V" + pts[i][1]; }
+      g.querySelector("path").setAttribute("d", d);
+    } else if (g.hasAttribute("data-t0")) {
       var t0 = num(g, "data-t0"), t1 = num(g, "data-t1");
       var x0 = this.xOf(t0), x1 = this.xOf(t1);
       g.querySelectorAll("rect").forEach(function (r) {
@@ -447,7 +455,7 @@
   // ---- tooltips on bars and markers --------------------------------------------------------------
   Timeline.prototype.tooltips = function () {
     var self = this;
-    this.svg.querySelectorAll(".tl-bar-g, .tl-markers .tl-item").forEach(function (g) {
+    this.svg.querySelectorAll(".tl-bar-g, .tl-markers .tl-item, .tl-fail-g, .tl-reach-g, .tl-series").forEach(function (g) {
       var title = g.querySelector("title");
       if (!title) { return; }
       g.setAttribute("tabindex", "0");

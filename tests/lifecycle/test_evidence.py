@@ -178,7 +178,12 @@ def test_an_env_var_that_sets_the_address_counts() -> None:
     ("registry.k8s.io/sig-storage/csi-node-driver-registrar:v2.10.0", True),
     ("gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.11.0", True),
     ("gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.11.0-alpine", False),
-    ("registry.k8s.io/coredns/coredns:v1.11.1", True), ("nginx:1.27", False), ("busybox", False)])
+    ("registry.k8s.io/coredns/coredns:v1.11.1", True), ("nginx:1.27", False), ("busybox", False),
+    # fluent-bit's own images are distroless, its -debug tags add busybox (docs.fluentbit.io, "Docker");
+    # Bitnami's and AWS's builds have a shell (docs/lifecycle-model.md §29.2)
+    ("fluent/fluent-bit:3.0", True), ("cr.fluentbit.io/fluent/fluent-bit:2.2", True),
+    ("fluent/fluent-bit:3.0-debug", False), ("bitnami/fluent-bit:3.0", False),
+    ("public.ecr.aws/aws-observability/aws-for-fluent-bit:2.32.0", False)])
 def test_images_known_to_have_no_shell(image, expected) -> None:
     assert shellless_image(image) is expected
 

@@ -112,7 +112,10 @@ def explained(path: Path) -> Explanation:
 
 
 def found(expl: Explanation) -> Counter[tuple[str, str]]:
-    return Counter((f.id, f.container or "-") for report in expl.pods for f in report.findings)
+    """(rule, container) of every finding; "-" for one about the Pod, or about a Service of the input."""
+    counts = Counter((f.id, f.container or "-") for report in expl.pods for f in report.findings)
+    counts.update((f.id, "-") for f in expl.findings)
+    return counts
 
 
 def rows() -> list[Row]:

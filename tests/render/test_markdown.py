@@ -99,3 +99,16 @@ def test_code_spans_hold_any_backticks(value: str) -> None:
     html = MarkdownIt("commonmark").renderInline(code(value))
     assert html.startswith("<code>") and html.endswith("</code>")
     assert html[len("<code>"):-len("</code>")] == value.strip() or value == " lead"
+
+
+def test_a_workloads_rollout_is_in_the_export_and_inert() -> None:
+    from explainer.examples import BY_SLUG
+    manifest = BY_SLUG["statefulset-update"].manifest().replace("name: queue\nspec:\n  serviceName",
+                                                               f'name: "{HOSTILE_NAME}"\nspec:\n  serviceName', 1)
+    expl = explain(manifest)
+    assert expl.pods and expl.pods[0].rollout is not None, expl.errors
+    markdown = explanation_as_markdown(expl, URL, timeline_urls=[SVG])
+    out = assert_inert(markdown)
+    words = "".join(out.text)
+    assert "Rollout" in words and "Capacity floor 2" in words and "Complete at 54 s" in words
+    assert "the rollout is complete" in words

@@ -151,7 +151,11 @@ POD = """{% load i18n explainer_tags %}
         <tbody>{{ pod.rows_html }}</tbody>
       </table>
     </details>
-  </section>
+  {% if pod.traffic_notes %}<details class="traffic-notes">
+      <summary>{% translate "What the traffic row rests on" %}</summary>
+      <ul>{% for n in pod.traffic_notes %}<li>{{ n }}</li>{% endfor %}</ul>
+    </details>
+  {% endif %}</section>
   {% endif %}
 
   {{ pod.findings_html }}
@@ -168,7 +172,9 @@ POD = """{% load i18n explainer_tags %}
   </section>
   {% endif %}
 
-  <section class="panel" data-diagram="pod-{{ forloop.counter }}">
+  {% if pod.rollout_html %}{{ pod.rollout_html }}
+
+  {% endif %}<section class="panel" data-diagram="pod-{{ forloop.counter }}">
     <h3>{% translate "What the containers share" %}</h3>
     {% if pod.diagram_url %}
     <div class="scroll diagram"><img src="{{ pod.diagram_url }}" loading="lazy" alt="{% translate 'The sharing diagram of this Pod' %}"></div>
@@ -207,6 +213,8 @@ def test_the_pod_article_escapes_as_the_template_did(language: str) -> None:
     hostile.steps = [{"t": 1}]
     hostile.assumed = [{"container": "c<1>", "field": "f&", "why": "w'"}]
     hostile.findings_html = mark_safe("<section></section>")
+    hostile.traffic_notes = ["<b>propagation</b> & 'x'", '"y"']
+    hostile.rollout_html = "<section>not marked safe: escaped</section>"
     hostile.containers = [{"name": "c<1>"}, {"name": "d&"}]
     hostile.svg = "<svg id='d'/>"
     lazy = PodView("p", "Pod", 1, True, [], [])
@@ -253,7 +261,34 @@ WHATIF = """{% load i18n reference_tags %}
       </select></label>
     <label>{% translate "image" %} <input name="debug_image" value="{{ pod_controls.debug_image|default:'busybox:1.36' }}" size="14"></label>
   </div>
-  {% else %}
+  {% if pod.traffic_info or pod.rollout_info %}
+  <fieldset class="rollout-controls">
+    <legend>{% translate "Traffic and rollout" %}</legend>
+    {% if pod.traffic_info %}<label>{% translate "Propagation to the proxies (s)" %} <input type="number" min="0" max="600" step="any" name="traffic_propagation" value="{{ pod_controls.traffic_propagation }}" placeholder="{{ pod.traffic_info.propagation }}"></label>{% if pod.traffic_info.assumed %} <span class="muted assumed-value">{% blocktranslate with s=pod.traffic_info.propagation %}assumed: {{ s }} s{% endblocktranslate %}</span>{% endif %}
+    <label>{% translate "Other ready replicas" %} <input type="number" min="0" max="1000" step="1" name="other_ready" value="{{ pod_controls.other_ready }}" placeholder="{{ pod.traffic_info.others }}"></label>{% endif %}
+    {% if pod.rollout_info %}<label>{% translate "Rollout replicas" %} <input type="number" min="0" max="1000" step="1" name="rollout_replicas" value="{{ pod_controls.rollout_replicas }}" placeholder="{{ pod.rollout_info.replicas }}"></label>
+    {% if pod.rollout_info.kind == "DaemonSet" %}<label>{% translate "Nodes" %} <input type="number" min="1" max="1000" step="1" name="rollout_nodes" value="{{ pod_controls.rollout_nodes }}" placeholder="{{ pod.rollout_info.nodes }}"></label>{% endif %}{% endif %}
+  </fieldset>
+  {% endif %}
+  {% if pod.rollout_info %}
+  <table class="whatif-table newrev-table">
+    <caption>{% translate "The new revision (rollout)" %}</caption>
+    <thead><tr>
+      <th>{% translate "Container" %}</th><th>{% translate "Never Ready" %}</th>
+      <th>{% translate "Crashes" %}</th><th>{% translate "Ready after (s)" %}</th>
+    </tr></thead>
+    <tbody>
+    {% for c in pod.containers %}{% if c.role != "ephemeral" %}{% with w=newrev_values|lookup:c.name %}
+      <tr>
+        <th scope="row">{{ c.name }}</th>
+        <td><input type="checkbox" name="n.{{ c.name }}.never_ready"{% if w.never_ready %} checked{% endif %}{% if not c.readiness %} disabled title="{% translate 'No readinessProbe: Ready as soon as it runs' %}"{% endif %} aria-label="{{ c.aria.never_ready }}"></td>
+        <td><input type="checkbox" name="n.{{ c.name }}.crashes"{% if w.crashes %} checked{% endif %} aria-label="{{ c.aria.new_crashes }}"></td>
+        <td><input type="number" min="0" step="1" name="n.{{ c.name }}.startup" value="{{ w.startup }}"{% if not c.probes %} disabled title="{% translate 'No startup or readiness probe: nothing waits for it' %}"{% endif %} aria-label="{{ c.aria.new_startup }}"></td>
+      </tr>
+    {% endwith %}{% endif %}{% endfor %}
+    </tbody>
+  </table>
+  {% endif %}{% else %}
   <p class="muted">{% translate "Explain a manifest first: its containers appear here." %}</p>
   {% endif %}{% endwith %}
   <details class="advanced">
@@ -293,6 +328,18 @@ def _whatif_contexts():
                "pod_controls": {"delete_at": "30", "debug_at": "", "debug_target": "app", "debug_image": ""},
                "scenario_yaml": "deleteAt: 30\n"}
         yield {"request": request(True), "pods": pods, "pod_controls": {"debug_target": "nothing", "debug_image": "a\"b"}}
+        # the traffic and rollout controls, with values full of markup (the gallery's rollouts show them too)
+        marked = present(explain(example.manifest(), example.scenario or None))
+        marked[0].traffic_info = {"propagation": "5<", "assumed": True, "others": "2&"}
+        marked[0].rollout_info = {"kind": "DaemonSet", "replicas": '3"', "nodes": "<4>"}
+        marked[0].containers[0] = {**marked[0].containers[0], "readiness": True, "probes": True}
+        newrev = {marked[0].containers[0]["name"]: {"never_ready": "on", "crashes": "", "startup": "<7>"}}
+        yield {"request": request(True), "pods": marked, "newrev_values": newrev,
+               "pod_controls": {"traffic_propagation": "<1>", "other_ready": "\"2", "rollout_replicas": "3&",
+                                "rollout_nodes": "'4'"}}
+        marked[0].traffic_info = {"propagation": "5", "assumed": False, "others": 0}
+        marked[0].rollout_info = {"kind": "Deployment", "replicas": 10, "nodes": 1}
+        yield {"request": request(False), "pods": marked, "newrev_values": "not a mapping"}
         bad = ExplainForm({"manifest": "", "version": "1.34", "scenario": ""})
         bad.is_valid()
         bad.add_error("scenario", "bad <scenario> & 'more'")

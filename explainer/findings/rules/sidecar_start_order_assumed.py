@@ -10,7 +10,7 @@ from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
-from ..helpers import dials, hold_setting, is_inbound_or_exporter, listen_ports, outbound_kind, reachable
+from ..helpers import calls_on_change, dials, hold_setting, is_inbound_or_exporter, listen_ports, outbound_kind, reachable
 from ..helpers import waited_ports, waits_in_post_start
 from ..i18n import Text, gettext_noop
 from ..memo import sidecars_enabled
@@ -44,7 +44,8 @@ QUIET_WHEN = gettext_noop(
     "the helper is listed first with a postStart hook that waits for it (Istio's "
     "holdApplicationUntilProxyStarts, linkerd-await); the manifest turns that wait off on purpose; the "
     "dialling container is an inbound proxy (kube-rbac-proxy, oauth2-proxy) or an exporter, which reach the "
-    "app per request, not at start-up.")
+    "app per request, not at start-up, or a configuration reloader (configmap-reload's --webhook-url), which "
+    "calls the app when a file changes and retries.")
 __doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 initContainers:
@@ -86,7 +87,9 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     # index, so each helper is compared only with the containers that touch one of its ports
     kinds = [outbound_kind(a) for a in apps]     # by position, as each container's own
     reaches = [reachable(a) for a in apps]
-    dials_out = [not is_inbound_or_exporter(a) for a in apps]
+    # an inbound proxy or an exporter dials the app per request, a reloader when a file changes: neither waits
+    # for it at start-up
+    dials_out = [not is_inbound_or_exporter(a) and not calls_on_change(a) for a in apps]
     dialling = [a for i, a in enumerate(apps) if dials_out[i]]
     reach = {a.name: reaches[i] for i, a in enumerate(apps) if dials_out[i]}
     waits = {a.name: waited_ports(a) for a in dialling}
