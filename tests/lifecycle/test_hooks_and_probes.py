@@ -12,7 +12,8 @@ import pytest
 from explainer.lifecycle.files import missing_file, tested_file as file_tested
 from explainer.lifecycle.commands import runs_only_known
 from explainer.lifecycle.parse import parse_pod
-from tests.lifecycle.engine import count, events, first, run
+from tests.conftest import load_manifest
+from tests.lifecycle.engine import count, events, first, run, simulated
 
 
 @pytest.mark.parametrize("command,found", [
@@ -103,3 +104,16 @@ def test_a_distroless_exec_readiness_probe_is_never_ready() -> None:
 def test_a_distroless_exec_startup_probe_never_lets_the_container_count_as_started() -> None:
     pod = run("findings/cases/probe_distroless_startup")
     assert count(pod, "api", "startup_probe_ok") == 0 and count(pod, "api", "startup_probe_failed") == 0
+
+
+# ---- a timeout above the period: one check at a time (§8.2) ----------------------------------------------------
+@pytest.mark.parametrize("timeout,expected_kill", [(10, 30.0), (5, 10.0), (3, 10.0)])
+def test_a_hanging_probe_runs_one_check_at_a_time(timeout: int, expected_kill: float) -> None:
+    """§8.2: period 5 s, 3 failures: with timeoutSeconds 10 the checks that hang start every 10 s and the
+    third failure lands at 30 s; at or below the period the spec's 10 s holds."""
+    text = load_manifest("findings/probe-timeout-exceeds-period/fires")
+    text = text.replace("timeoutSeconds: 10", f"timeoutSeconds: {timeout}")
+    ran = simulated("", {"containers": {"app": {"failingProbes": ["liveness"]}}, "until": 60}, text=text)
+    assert [e.t for e in ran.events if e.container == "app" and e.type == "liveness_failed"][0] == expected_kill
+    noted = any("one check at a time" in n for n in ran.notes)
+    assert noted is (timeout > 5)

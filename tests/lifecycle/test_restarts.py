@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.lifecycle.engine import assert_in_order, count, events, first, run, statuses
+from tests.conftest import load_manifest
+from tests.lifecycle.engine import Ran, assert_in_order, count, events, first, run, simulated, statuses
 
 CRASH = "containers: {app: {runSeconds: 0, exitCode: 1}}\nuntil: 1000"
 
@@ -109,3 +110,45 @@ def test_readiness_of_sidecars_counts_for_the_pod_and_plain_init_containers_do_n
     ok = run("pods/readiness_counts")
     assert ok["statusTimeline"][-1]["ready"] is True and ok["statusTimeline"][-1]["readyContainers"] == "2/2"
     assert count(ok, "setup", "ready") == 0
+
+
+# ---- a command that ends under restartPolicy Always (§7.7), and Jobs that retry in place (§13.1) ----------------
+def _finding_fixture(rule: str, case: str) -> str:
+    return load_manifest(f"findings/{rule}/{case}")
+
+
+def _at(ran: Ran, container: str | None, kind: str) -> list[float]:
+    return [e.t for e in ran.events if e.container == container and e.type == kind]
+
+
+def test_a_command_that_ends_under_always_exits_0_and_crash_loops() -> None:
+    """§7.7: exit 0 counts: restarted at once, then CrashLoopBackOff with 10 s, 20 s, ..."""
+    ran = simulated("", text=_finding_fixture("finite-command-under-always", "fires"))
+    exits = [e for e in ran.events if e.container == "report" and e.type == "exited"]
+    assert [e.t for e in exits[:3]] == [20, 40, 70] and {e.exit_code for e in exits} == {0}
+    assert _at(ran, "report", "backoff")[:2] == [40, 70]
+    assert _at(ran, "report", "started")[:4] == [0, 20, 50, 90]
+
+
+def test_a_script_that_sleeps_then_execs_a_server_keeps_running() -> None:
+    """§7.7: `sleep 2; exec nginx` is no longer read as ending after its sleeps in a long-running Pod."""
+    ran = simulated("", text=_finding_fixture("finite-command-under-always", "quiet"))
+    assert not [e for e in ran.events if e.type == "exited"]
+
+
+def test_onfailure_job_restarts_in_the_same_pod_until_backoff_limit_then_the_pod_is_deleted() -> None:
+    """§13.1: restarts with the kubelet's back-off in one Pod; at backoffLimit 3 the Job controller deletes it."""
+    ran = simulated("", {"containers": {"migrate": {"runSeconds": 5, "exitCode": 1}}},
+                    text=_finding_fixture("job-onfailure-restarts-in-place", "fires"))
+    assert _at(ran, "migrate", "started") == [0, 5, 20, 45]        # back-off 0, 10, 20 s
+    (deleted,) = [e for e in ran.events if e.type == "delete_requested"]
+    assert (deleted.t, deleted.reason) == (45, "BackoffLimitExceeded")
+    assert ran.final_phase == "Failed" and ran.restart_counts["migrate"] == 3
+
+
+def test_the_same_job_under_never_fails_once_and_keeps_its_pod() -> None:
+    ran = simulated("", {"containers": {"migrate": {"runSeconds": 5, "exitCode": 1}}},
+                    text=_finding_fixture("job-onfailure-restarts-in-place", "quiet"))
+    assert _at(ran, "migrate", "started") == [0]
+    assert not [e for e in ran.events if e.type == "delete_requested"]
+    assert ran.final_phase == "Failed" and ran.restart_counts["migrate"] == 0

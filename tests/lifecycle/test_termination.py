@@ -1,7 +1,7 @@
 """Termination (issue 2 rule 7; docs/lifecycle-model.md §12)."""
 from __future__ import annotations
 
-from tests.lifecycle.engine import assert_in_order, count, events, first, run
+from tests.lifecycle.engine import Ran, assert_in_order, count, events, first, run, simulated
 
 DELETE = "deleteAt: 10\n"
 
@@ -101,3 +101,33 @@ def test_liveness_failure_of_the_only_app_under_never_kills_the_pod_with_the_pod
     killed = [e["t"] for e in pod["events"] if e["type"] == "killed" and e["container"] == "app"]
     assert killed == [5 + 30]                    # the Pod's 30 s, not the probe's 3 s
     assert pod["finalPhase"] == "Failed"
+
+
+# ---- a grace period of 0 (§12.6), and a Pod template's deadline ------------------------------------------------
+def _at(ran: Ran, container: str | None, kind: str) -> list[float]:
+    return [e.t for e in ran.events if e.container == container and e.type == kind]
+
+
+def test_grace_zero_deletion_is_forced_and_the_kubelet_still_gives_one_second() -> None:
+    """§12.6: preStop cut after 1 s (the pod worker's floor), SIGTERM then, SIGKILL 2 s later."""
+    ran = simulated("findings/termination-grace-zero/fires", {"deleteAt": 20})
+    assert _at(ran, "queue", "prestop_started") == [20]
+    (done,) = [e for e in ran.events if e.container == "queue" and e.type == "prestop_done"]
+    assert (done.t, done.reason) == (21, "GracePeriodExceeded")
+    assert _at(ran, "queue", "terminating") == [21]
+    assert any("forced deletion" in n for n in ran.notes)
+
+
+def test_grace_zero_without_a_hook_gets_sigterm_then_sigkill_two_seconds_later() -> None:
+    text = ("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  terminationGracePeriodSeconds: 0\n"
+            "  containers:\n    - name: app\n      image: example/app:1.0\n")
+    ran = simulated("", {"deleteAt": 5, "containers": {"app": {"stopSeconds": "never"}}}, text=text)
+    assert _at(ran, "app", "terminating") == [5]
+    assert _at(ran, "app", "killed") == [7]
+
+
+def test_a_pod_template_deadline_fails_the_pod_itself() -> None:
+    """The Pod field: the kubelet fails this Pod at 600 s (DeadlineExceeded); the Job would replace it."""
+    ran = simulated("findings/active-deadline-on-pod-template/fires",
+                    {"containers": {"import": {"runSeconds": "forever"}}, "until": 700})
+    assert _at(ran, None, "deadline_exceeded") == [600]
