@@ -13,7 +13,7 @@ from explainer.lifecycle.files import missing_file, tested_file as file_tested
 from explainer.lifecycle.commands import runs_only_known
 from explainer.lifecycle.parse import parse_pod
 from tests.conftest import load_manifest
-from tests.lifecycle.engine import count, events, first, run, simulated
+from tests.lifecycle.engine import count, events, first, simulated
 
 
 @pytest.mark.parametrize("command,found", [
@@ -67,42 +67,42 @@ def test_who_may_create_the_file(spec: str, missing: bool) -> None:
 def test_seed_004_liveness_kills_at_60_s_and_again_after_every_restart() -> None:
     """initialDelaySeconds 30, periodSeconds 15, failureThreshold 3: checks at 30, 45, 60 fail, the kill comes
     at the third (docs/lifecycle-model.md §4.4), after every start; the failure is marked assumed."""
-    pod = run("pods/liveness_file_never_created", "until: 400")
+    pod = simulated("pods/liveness_file_never_created", "until: 400")
     assert first(pod, "package-handler", "liveness_failed") == 60
     assert first(pod, "package-handler", "liveness_failed", 2) == 90 + 60
-    assert all(e["assumed"] for e in pod["events"] if e["type"] == "liveness_failed")
+    assert all(e.assumed for e in pod.events if e.type == "liveness_failed")
     assert count(pod, "package-handler", "backoff") >= 2
 
 
 def test_a_scenario_that_says_how_the_probes_behave_replaces_the_assumption() -> None:
-    pod = run("pods/liveness_file_never_created", "containers: {package-handler: {startupSeconds: 0}}\nuntil: 400")
+    pod = simulated("pods/liveness_file_never_created", "containers: {package-handler: {startupSeconds: 0}}\nuntil: 400")
     assert count(pod, "package-handler", "liveness_failed") == 0
 
 
 def test_a_poststart_that_tests_a_missing_file_fails_at_every_start() -> None:
-    pod = run("findings/cases/poststart_tests_missing_file")
-    failed = [e for e in pod["events"] if e["type"] == "poststart_done"]
-    assert failed and all(e["reason"] == "FailedPostStartHook" and e["assumed"] for e in failed)
+    pod = simulated("findings/cases/poststart_tests_missing_file")
+    failed = [e for e in pod.events if e.type == "poststart_done"]
+    assert failed and all(e.reason == "FailedPostStartHook" and e.assumed for e in failed)
     assert count(pod, "app", "backoff") >= 2
 
 
 def test_a_distroless_poststart_fails_with_126_and_the_container_crash_loops() -> None:
     """fluent/fluent-bit is distroless: /bin/sh cannot start, the hook fails (126), startContainer kills it."""
-    pod = run("findings/cases/poststart_distroless_fluent_bit")
-    done = [e for e in pod["events"] if e["type"] == "poststart_done"]
-    assert done[0]["reason"] == "FailedPostStartHook" and done[0]["exitCode"] == 126
+    pod = simulated("findings/cases/poststart_distroless_fluent_bit")
+    done = [e for e in pod.events if e.type == "poststart_done"]
+    assert done[0].reason == "FailedPostStartHook" and done[0].exit_code == 126
     assert count(pod, "log-agent", "backoff") >= 2
     # its exec liveness probe cannot start either: every check errors, and errored results never kill
     assert count(pod, "log-agent", "liveness_failed") == 0
 
 
 def test_a_distroless_exec_readiness_probe_is_never_ready() -> None:
-    pod = run("findings/cases/probe_distroless_readiness")
+    pod = simulated("findings/cases/probe_distroless_readiness")
     assert "0 api started" in events(pod) and count(pod, "api", "ready") == 0
 
 
 def test_a_distroless_exec_startup_probe_never_lets_the_container_count_as_started() -> None:
-    pod = run("findings/cases/probe_distroless_startup")
+    pod = simulated("findings/cases/probe_distroless_startup")
     assert count(pod, "api", "startup_probe_ok") == 0 and count(pod, "api", "startup_probe_failed") == 0
 
 
