@@ -22,7 +22,7 @@ from explainer.lifecycle.validate import sidecars_enabled
 from explainer.lifecycle.versions import gate_enabled
 from explainer.lifecycle.yamlload import format_path, parse_path, position
 
-from .facts import Facts, answer
+from .facts import Facts
 from .i18n import Text, gettext_noop
 
 
@@ -146,7 +146,7 @@ class RuleContext:
             known = self._facts[id(c)] = Facts(c, self.pod)   # holds ``c``: its id is not reused meanwhile
         return known
 
-    @answer
+    @functools.cached_property
     def sidecars_enabled(self) -> bool:
         """Whether this version (and gates) runs native sidecars (validate.py `sidecars_enabled`)."""
         return sidecars_enabled(self.version, self.gates)

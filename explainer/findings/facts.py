@@ -24,18 +24,21 @@ from explainer.lifecycle.probe_reach import ProbeFault, probe_faults
 from . import helpers, scripts
 
 T = TypeVar("T")
+_UNREAD: Any = object()     # an answer's slot before it is first read
 
 
 class answer(Generic[T]):   # noqa: N801  (used as a decorator, as functools.cached_property is)
-    """`functools.cached_property` without its lock (Python 3.11 takes one on every first read, which
-    costs more than most answers): the first read stores the value in the instance, where every later
-    read finds it before the class.  A rule context is read by one thread."""
+    """A cached property of a slotted class: the first read computes the value and keeps it in the slot
+    ``_<name>`` (which the class declares), every later read finds it there.  `functools.cached_property`
+    needs an instance ``__dict__`` (an allocation per object, and more for the collector to walk) and takes a
+    lock on every first read in Python 3.11.  A rule context is read by one thread."""
 
     def __init__(self, fn: Callable[[Any], T]) -> None:
-        self.fn, self.name, self.__doc__ = fn, fn.__name__, fn.__doc__
+        self.fn, self.__doc__ = fn, fn.__doc__
+        self.slot: Any = None
 
     def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
+        self.slot = owner.__dict__[f"_{name}"]      # the member descriptor of the slot that keeps the value
 
     @overload
     def __get__(self, obj: None, owner: type | None = None) -> answer[T]: ...
@@ -46,15 +49,26 @@ class answer(Generic[T]):   # noqa: N801  (used as a decorator, as functools.cac
     def __get__(self, obj: object | None, owner: type | None = None) -> T | answer[T]:
         if obj is None:
             return self
-        value = obj.__dict__[self.name] = self.fn(obj)
-        return value
+        value = self.slot.__get__(obj)
+        if value is _UNREAD:
+            value = self.fn(obj)
+            self.slot.__set__(obj, value)
+        return value  # type: ignore[no-any-return]
 
 
 class Facts:
     """One container's readings (``c`` of ``pod``), each computed once."""
 
+    __slots__ = ("c", "pod", "_program", "_names", "_words", "_outbound_kind", "_calls_on_change",
+                 "_inbound_or_exporter", "_listen_ports", "_reachable", "_waited_ports", "_mentioned_paths",
+                 "_localhost_use", "_looks_like_proxy", "_run_guess", "_loopback_bind", "_probe_faults")
+
     def __init__(self, c: Container, pod: Pod) -> None:
         self.c, self.pod = c, pod
+        self._program = self._names = self._words = self._outbound_kind = self._calls_on_change = \
+            self._inbound_or_exporter = self._listen_ports = self._reachable = self._waited_ports = \
+            self._mentioned_paths = self._localhost_use = self._looks_like_proxy = self._run_guess = \
+            self._loopback_bind = self._probe_faults = _UNREAD
 
     @answer
     def program(self) -> str | None:
