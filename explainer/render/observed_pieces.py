@@ -258,18 +258,21 @@ def _seen(obs: ObservedReport, names: list[str], out: Pieces) -> None:
 
 def _setup(obs: ObservedReport, out: Pieces) -> tuple[float, float, bool] | None:
     """The time before the first container acted: from the Scheduled event (or the Pod's start, where an
-    absolute startTime aligns the paste) to the first pull or start the paste shows.  A restarted container
-    whose first runs are only inferred moves the end back to where they are drawn; without anything that
-    says when a container first acted, nothing is drawn."""
+    absolute startTime aligns the paste) to the first pull or start the paste shows.  Where a container's first
+    runs are only inferred and no event says when the first container acted, or nothing says it at all,
+    nothing is drawn."""
     view = obs.view
     assert view is not None
     scheduled = [s.first for s in view.events if s.reason == "Scheduled" and s.first is not None]
     start = min(scheduled) if scheduled else (0.0 if view.clock.start is not None else None)
     if start is None:
         return None
-    firsts = [b.t0 for bs in out.bars.values() for b in bs]
-    firsts += [s.first for s in view.events if s.reason in ("Pulling", "Pulled", "Created", "Started")
-               and s.first is not None]
+    acted = [s.first for s in view.events if s.reason in ("Pulling", "Pulled", "Created", "Started")
+             and s.first is not None]
+    bars = [b for bs in out.bars.values() for b in bs]
+    if not acted and any(b.state == "inferred" for b in bars):
+        return None                   # the first runs are only placed by a guess: when the first acted is unknown
+    firsts = [b.t0 for b in bars] + acted
     if not firsts:
         return None
     start, end = max(start, 0.0), min(firsts)

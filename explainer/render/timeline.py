@@ -286,7 +286,7 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
     if seen is not None:
         by_name = {r.name: r for r in obs_rows}
         obs_bars = tuple(observed_row.bars(seen, by_name, view_end, x_of, _))
-        obs_marks = tuple(observed_row.marks(seen, by_name, row_of["observed"], view_end, x_of, right_edge, _))
+        obs_marks = tuple(observed_row.marks(seen, by_name, row_of["observed"], view_end, x_of, right_edge, _, gaps))
 
     return TimelineLayout(
         pod=report.pod.name, width=width, height=_r(y), plot_x=plot_x, plot_width=plot_w,

@@ -174,9 +174,10 @@ def bars(p: Pieces, rows: dict[str, ObsLane], view_end: float, x_of: Callable[[f
 
 
 def marks(p: Pieces, rows: dict[str, ObsLane], strip: StripRow, view_end: float, x_of: Callable[[float], float],
-          right_edge: float, _: Gettext) -> list[ObsMark]:
-    """Glyphs on each row's middle; glyphs at the same place move right; an exit code or a snapshot's STATUS
-    is written after its glyph where there is room before the next one."""
+          right_edge: float, _: Gettext, gaps: Sequence[tuple[float, float]] = ()) -> list[ObsMark]:
+    """Glyphs on each row's middle; glyphs at the same place move right; an exit code, a snapshot's STATUS or
+    a printed state is written after its glyph where there is room before the next glyph and the next axis
+    break (``gaps``: the x ranges the breaks cover), a state or a snapshot's STATUS else before it."""
     placed: list[tuple[int, float, RawMark]] = []
     for m in p.marks:
         if m.t > view_end + 1e-9:
@@ -193,7 +194,8 @@ def marks(p: Pieces, rows: dict[str, ObsLane], strip: StripRow, view_end: float,
     nexts = _next_x(placed, x_of, right_edge)
     for i, (lane, t, m) in enumerate(placed):
         x = x_of(t)
-        gx = max(x, used.get(lane, -math.inf) + _GLYPH / 2)
+        before = used.get(lane, -math.inf)
+        gx = max(x, before + _GLYPH / 2)
         used[lane] = gx + _GLYPH / 2
         tip = m.text.render(_)
         for more in m.more:
@@ -202,9 +204,14 @@ def marks(p: Pieces, rows: dict[str, ObsLane], strip: StripRow, view_end: float,
         if m.label:
             w = text_width(m.label, SMALL) + 4
             lx = gx + 5
-            if lx + w <= nexts[i]:
+            limit = min([nexts[i]] + [g0 for g0, g1 in gaps if g1 > lx])
+            if lx + w <= limit:
                 label, label_x = m.label, _r(lx)
                 used[lane] = lx + w
+            elif m.kind in ("seen", "snapshot"):      # else before the glyph, where that is free
+                lx = gx - 5 - w
+                if lx >= max([before + 2, x_of(0.0)] + [g1 for g0, g1 in gaps if g0 < gx]):
+                    label, label_x = m.label, _r(lx)
         css = f"tl-obs-m tl-obs-m-{m.kind}" + (" tl-m-assumed" if m.dashed else "")
         if m.kind == "exit" and m.label not in ("", "0"):
             css += " tl-m-exit-error"

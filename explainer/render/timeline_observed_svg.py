@@ -27,7 +27,7 @@ OBSERVED_STYLE = """
 .tl-obs-inferred{fill-opacity:.4;stroke:#374151;stroke-width:1;stroke-dasharray:2.5 2}
 .tl-obs-pull,.tl-obs-setup{fill:#e5e7eb}
 .tl-obs-unmod{stroke:#4b5563;stroke-width:.9;stroke-opacity:.8}
-.tl-obs-text{fill:#1f2937;font-size:10px}
+.tl-obs-text{fill:#1f2937;font-size:10px;paint-order:stroke;stroke:#f4f6fb;stroke-width:3px}
 .tl-obs-m{fill:none;stroke:#374151;stroke-width:1.5}
 .tl-obs-m-kill{fill:#d97a1e;stroke:none}
 .tl-obs-m-probe-failed,.tl-obs-m-failed{stroke:#c0392b;stroke-width:2}
@@ -48,7 +48,7 @@ OBSERVED_STYLE = """
 .tl-obs-inferred{stroke:#d1d5db}
 .tl-obs-pull,.tl-obs-setup{fill:#374151}
 .tl-obs-unmod{stroke:#d1d5db}
-.tl-obs-text{fill:#e5e7eb}
+.tl-obs-text{fill:#e5e7eb;stroke:#18202f}
 .tl-obs-m{stroke:#d1d5db}
 .tl-obs-m-kill{fill:#fbbf24}
 .tl-obs-m-probe-failed,.tl-obs-m-failed{stroke:#f87171}

@@ -85,8 +85,9 @@ def _v(value: Any) -> str:
     return escape(str(value))
 
 
-def _columns(obs: dict[str, Any], gettext: Gettext) -> str:
+def _columns(obs: dict[str, Any], counter: int, gettext: Gettext) -> str:
     """kubectl get pod's columns as the cluster printed them, and the prediction's at the same moment."""
+    ident = f"observed-{counter}-columns"
     k, p = obs["kubectl"], obs["predicted"]
     if k is None:
         return f'<p class="muted">{gettext("The paste holds no status of this Pod to print its columns from.")}</p>'
@@ -103,7 +104,8 @@ def _columns(obs: dict[str, Any], gettext: Gettext) -> str:
         rows += (f'<tr{differs}><th scope="row">{said}</th><td>{_v(obs["name"])}</td><td>{_v(p["ready"])}</td>'
                  f'<td>{_v(p["status"])}</td><td>{_v(p["restarts"])}</td></tr>')
     caption = gettext("kubectl get pod: READY, STATUS and RESTARTS as kubectl prints them")
-    return (f'<div class="scroll" tabindex="0"><table class="kubectl-columns"><caption>{caption}</caption>'
+    return (f'<p class="obs-caption" id="{ident}">{caption}</p><div class="scroll" tabindex="0" '
+            f'aria-labelledby="{ident}"><table class="kubectl-columns" aria-labelledby="{ident}">'
             f"{head}<tbody>{rows}</tbody></table></div>")
 
 
@@ -126,8 +128,8 @@ def _match(obs: dict[str, Any], counter: int, gettext: Gettext, link_id: str | N
         none = gettext("No scenario reproduces these differences: the model has no knob for them (see each one).")
         return f'<p class="muted">{none}</p>'
     label = gettext("Make the prediction match")
-    what = gettext("Writes the scenario below into “What if…” and explains again, so the timeline shows what the "
-                   "cluster did and what comes next (the next back-off, CrashLoopBackOff at its cap).")
+    what = gettext("Writes the scenario below into “What if…” and explains again: the timeline then shows what the "
+                   "cluster did, and what comes next (in a crash loop: the next back-off, CrashLoopBackOff at its cap).")
     if link_id is None:
         control = (f'<button type="submit" form="manifest-form" name="match" value="{counter - 1}" '
                    f'class="match-button" aria-describedby="match-{counter}-what">{label}</button>')
@@ -148,7 +150,7 @@ def observed_html(obs: dict[str, Any], counter: int, gettext: Gettext, link_id: 
            f'    <h3 id="observed-{counter}-h">{gettext("What the cluster shows")}</h3>\n'
            f'    <p class="muted">{gettext("Read from:")} {sources or gettext("nothing about this Pod")}. '
            f'{gettext("Drawn under each container’s lane of the timeline (“↳ observed”).")}</p>\n    ',
-           _columns(obs, gettext)]
+           _columns(obs, counter, gettext)]
     divergences = obs["divergences"]
     if divergences:
         head = (gettext("1 difference from the prediction") if len(divergences) == 1 else

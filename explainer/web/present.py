@@ -202,8 +202,9 @@ def _pod(r: PodReport, gettext: Callable[[str], str], eager: bool = True, dot_me
          counter: int = 1) -> PodView:
     """The view of one Pod, the ``counter``-th of its page."""
     pod = r.pod
+    told = {id(n) for n in r.observed.notes} if r.observed is not None else set()   # in the observed panel
     view = PodView(pod.name, pod.source.kind, pod.source.line, r.admitted, translate_errors(r.errors, gettext),
-                   [render(n, gettext) for n in r.notes])
+                   [render(n, gettext) for n in r.notes if id(n) not in told])
     _start_diagram(view, r, gettext, eager, dot_memo)   # first: dot lays it out in its own process while this one does the rest
     view.qos_class = r.qos.qos_class if r.qos else ""
     view.findings = [finding_view(f, gettext) for f in r.findings]
