@@ -220,3 +220,13 @@ def test_each_gallery_case_loads_with_its_output_in_both_languages(client: Clien
         assert "让预测与集群一致</button>" in html and "↳ 观测" in html
         with translation.override("zh-hans"):
             assert translation.gettext(BY_SLUG[slug].title) != BY_SLUG[slug].title
+
+
+def test_compare_from_the_editor_stores_its_observed_output_with_the_after_side(client: Client) -> None:
+    manifest, observed = case(OOM)
+    left, _token = Permalink.store(manifest, None, "1.37")
+    response = client.post("/compare/", {"left": left.id, "manifest": manifest, "version": "1.37",
+                                         "observed": observed})
+    assert response.status_code == 303
+    right = Permalink.objects.exclude(pk=left.id).get(kind="explain")
+    assert right.observed.strip() == observed.strip() and left.observed == ""
