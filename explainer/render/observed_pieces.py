@@ -83,6 +83,8 @@ S_DIFF_ONE = _("Differs from the prediction ({kind}).")
 
 # events that say what the kubelet did, drawn as marks (the others are the lanes' bars: Pulling, Started, ...)
 MARK_OF = {"Killing": "kill", "Unhealthy": "probe-failed", "ProbeWarning": "probe-failed", "BackOff": "backoff"}
+MAX_EVENT_MARKS = 240     # events drawn at most (the first and the last half of them), whatever the paste holds
+DROPPED = _("{n} events of the paste are not drawn: the chart shows its first {k} and its last {k}.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +118,7 @@ class Pieces:
     until: dict[str, float] = field(default_factory=dict)   # container -> where its open bars end
     notes: dict[str, Text] = field(default_factory=dict)   # container -> what its row says when it shows nothing
     end: float | None = None                           # the latest instant the paste shows
+    dropped: int = 0                                   # events not drawn (beyond MAX_EVENT_MARKS)
 
     def moments(self) -> list[float]:
         out = [b.t0 for bs in self.bars.values() for b in bs]
@@ -166,10 +169,13 @@ def pieces(obs: ObservedReport, names: list[str], spec: SpecInfo | None = None) 
                 out.marks.append(RawMark(name, "exit", b.t1, words, "" if b.exit_code is None else str(b.exit_code)))
     if view is None:
         return out
-    for s in view.events:
-        kind = MARK_OF.get(s.reason) or ("failed" if s.type == "Warning" else None)
-        if kind is None or (s.first is None and s.last is None):
-            continue
+    events = [s for s in view.events if (MARK_OF.get(s.reason) or s.type == "Warning")
+              and (s.first is not None or s.last is not None)]
+    if len(events) > MAX_EVENT_MARKS:      # a chart of a few hundred glyphs says what it can: the first and the last
+        out.dropped = len(events) - MAX_EVENT_MARKS
+        events = events[:MAX_EVENT_MARKS // 2] + events[-MAX_EVENT_MARKS // 2:]
+    for s in events:
+        kind = MARK_OF.get(s.reason) or "failed"
         container = s.container if s.container in names else None
         more: list[Text | str] = []
         if s.count > 1 and s.first is not None and s.last is not None:

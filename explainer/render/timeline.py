@@ -206,8 +206,8 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
         quiet = view_end >= max((e.t for e in sim.events), default=0.0)
         note = (_("… continues to {end} s (no further events)") if quiet
                 else _("… continues to {end} s")).format(end=_secs(end_time))
-    if seen is not None and not note:
-        note = observed_row.note(seen, end_time, view_end, _)
+    if seen is not None:
+        note = " ".join(x for x in (note, observed_row.note(seen, end_time, view_end, _)) if x)
     note_y = _r(y + 10) if note else 0.0
     y += 18 if note else 0
 

@@ -220,16 +220,20 @@ def marks(p: Pieces, rows: dict[str, ObsLane], strip: StripRow, view_end: float,
 
 
 def _next_x(placed: list[tuple[int, float, RawMark]], x_of: Callable[[float], float], right_edge: float) -> list[float]:
-    """For each placed mark: the x of the next mark on its row further right (where its label must end)."""
+    """For each placed mark (sorted by row and time): the x of the next mark on its row further right (where
+    its label must end), in one pass from the right."""
     out = [right_edge] * len(placed)
-    for i, (lane, t, _m) in enumerate(placed):
+    lane_now, after = None, [right_edge + 2]        # the x's further right on the current row, nearest last
+    for i in range(len(placed) - 1, -1, -1):
+        lane, t, _m = placed[i]
+        if lane != lane_now:
+            lane_now, after = lane, [right_edge + 2]
         x = x_of(t)
-        for lane2, t2, _m2 in placed[i + 1:]:
-            if lane2 != lane:
-                break
-            if x_of(t2) > x + 0.5:
-                out[i] = x_of(t2) - 2
-                break
+        while len(after) > 1 and after[-1] <= x + 0.5:
+            after.pop()
+        out[i] = after[-1] - 2
+        if x < after[-1]:
+            after.append(x)
     return out
 
 
@@ -251,11 +255,14 @@ def setup_segment(p: Pieces, strip: StripRow, view_end: float, x_of: Callable[[f
 
 
 def note(p: Pieces, end_time: float, view_end: float, _: Gettext) -> str:
-    """The chart's note when what the cluster shows goes on after the prediction ends."""
+    """The chart's note: what the cluster shows goes on after the prediction ends; events not drawn."""
     seen = reach(p)
-    if seen is None or seen <= end_time + 1e-9 or view_end <= end_time + 1e-9:
-        return ""
-    return _(op.BEYOND_NOTE).format(end=_secs(end_time), seen=_secs(seen))
+    out = []
+    if seen is not None and seen > end_time + 1e-9 and view_end > end_time + 1e-9:
+        out.append(_(op.BEYOND_NOTE).format(end=_secs(end_time), seen=_secs(seen)))
+    if p.dropped:
+        out.append(_(op.DROPPED).format(n=p.dropped, k=op.MAX_EVENT_MARKS // 2))
+    return " ".join(out)
 
 
 # ---- the table, the cursor -----------------------------------------------------------------------------

@@ -232,3 +232,13 @@ def test_golden_observed_timeline(golden) -> None:
 def test_no_time_is_called_left_out_where_the_first_runs_are_only_inferred() -> None:
     layout = layout_timeline(restarted_pod(3))
     assert not [s for s in layout.segments if s.row == "observed"]
+
+
+def test_a_paste_of_thousands_of_events_draws_a_bounded_chart_and_says_so() -> None:
+    rows = "".join(f"  Warning  BackOff  {i + 1}s (x{i} over 5m)  kubelet  Back-off\n" for i in range(3000))
+    r = case(LIVENESS, observed="Events:\n  Normal  Scheduled  9000s  default-scheduler  ok\n" + rows)
+    layout = layout_timeline(r)
+    assert len([m for m in layout.obs_marks if m.kind == "backoff"]) <= 2 * 240
+    assert "events of the paste are not drawn: the chart shows its first 120 and its last 120." in layout.note
+    data = timeline_frames(r, layout)
+    assert len(data["frames"]) < 600
