@@ -78,14 +78,14 @@ EXAMPLES: tuple[Example, ...] = (
             _("Highest ordinal first, one Pod at a time, each replacement Ready before the next goes; Parallel "
               "does not change that."), True),
     # what a cluster showed, drawn under the prediction and compared with it (issue 23)
-    Example("observed-oom-crash-loop", _("OOMKilled crash loop, as the cluster shows it"),
+    Example("observed-oom-crash-loop", _("OOMKilled crash loop"),
             _("kubectl shows OOMKilled and RESTARTS climbing where the prediction has the container run: the "
               "250M it allocates exceed its 100Mi limit. Make the prediction match writes the kills in."), False,
             seen=True),
-    Example("observed-liveness-kill", _("Liveness kill, as the cluster shows it"),
+    Example("observed-liveness-kill", _("Liveness probe kills the container"),
             _("describe's events: Unhealthy three times, then Killing. The probe's file is removed after 30 s; the "
               "prediction, which cannot know that, has the probe pass."), False, seen=True),
-    Example("observed-init-waits-for-service", _("Init container waiting on a Service, as the cluster shows it"),
+    Example("observed-init-waits-for-service", _("Init container waiting on a Service"),
             _("The Pod sat at Init:0/2 for minutes while init-myservice looped on nslookup; the prediction has it "
               "finish at once. Make the prediction match writes how long it ran."), False, seen=True),
 )

@@ -177,7 +177,8 @@ def marks(p: Pieces, rows: dict[str, ObsLane], strip: StripRow, view_end: float,
           right_edge: float, _: Gettext, gaps: Sequence[tuple[float, float]] = ()) -> list[ObsMark]:
     """Glyphs on each row's middle; glyphs at the same place move right; an exit code, a snapshot's STATUS or
     a printed state is written after its glyph where there is room before the next glyph and the next axis
-    break (``gaps``: the x ranges the breaks cover), a state or a snapshot's STATUS else before it."""
+    break (``gaps``: the x ranges the breaks cover; kubectl's STATUS on the strip may cross one), a printed
+    state else before it."""
     placed: list[tuple[int, float, RawMark]] = []
     for m in p.marks:
         if m.t > view_end + 1e-9:
@@ -204,7 +205,8 @@ def marks(p: Pieces, rows: dict[str, ObsLane], strip: StripRow, view_end: float,
         if m.label:
             w = text_width(m.label, SMALL) + 4
             lx = gx + 5
-            limit = min([nexts[i]] + [g0 for g0, g1 in gaps if g1 > lx])
+            # kubectl's STATUS on the strip may cross a break (drawn over it, with a halo): it says where it was
+            limit = min([nexts[i]] + [g0 for g0, g1 in gaps if g1 > lx and m.kind != "snapshot"])
             if lx + w <= limit:
                 label, label_x = m.label, _r(lx)
                 used[lane] = lx + w

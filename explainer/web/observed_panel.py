@@ -91,17 +91,17 @@ def _columns(obs: dict[str, Any], counter: int, gettext: Gettext) -> str:
     k, p = obs["kubectl"], obs["predicted"]
     if k is None:
         return f'<p class="muted">{gettext("The paste holds no status of this Pod to print its columns from.")}</p>'
-    head = (f'<thead><tr><td></td><th scope="col">NAME</th><th scope="col">READY</th><th scope="col">STATUS</th>'
+    head = (f'<thead><tr><td></td><th scope="col" class="obs-name">NAME</th><th scope="col">READY</th><th scope="col">STATUS</th>'
             f'<th scope="col">RESTARTS</th></tr></thead>')
     seen = (gettext("In the cluster, at %(t)s s") % {"t": _v(k["t"])} if k["t"] is not None
             else gettext("In the cluster"))
-    rows = (f'<tr class="obs-seen"><th scope="row">{seen}</th><td>{_v(obs["name"])}</td><td>{_v(k["ready"])}</td>'
+    rows = (f'<tr class="obs-seen"><th scope="row">{seen}</th><td class="obs-name">{_v(obs["name"])}</td><td>{_v(k["ready"])}</td>'
             f'<td>{_v(k["status"])}</td><td>{_v(k["restarts"])}</td></tr>')
     if p is not None:
         said = gettext("Predicted, at %(t)s s") % {"t": _v(p["t"])}
         differs = ' class="obs-differs"' if (p["ready"], p["status"], p["restarts"].split()[0]) != (
             k["ready"], k["status"], k["restarts"].split()[0]) else ""
-        rows += (f'<tr{differs}><th scope="row">{said}</th><td>{_v(obs["name"])}</td><td>{_v(p["ready"])}</td>'
+        rows += (f'<tr{differs}><th scope="row">{said}</th><td class="obs-name">{_v(obs["name"])}</td><td>{_v(p["ready"])}</td>'
                  f'<td>{_v(p["status"])}</td><td>{_v(p["restarts"])}</td></tr>')
     caption = gettext("kubectl get pod: READY, STATUS and RESTARTS as kubectl prints them")
     return (f'<p class="obs-caption" id="{ident}">{caption}</p><div class="scroll" tabindex="0" '

@@ -177,7 +177,7 @@ def test_a_permalink_carries_the_observation_and_its_match_link_opens_the_editor
     expect(page.locator(f"{PANEL} .no-divergence")).to_be_visible()
 
 
-def test_in_simplified_chinese(page: Page, live_server, shot) -> None:
+def test_observed_in_simplified_chinese(page: Page, live_server, shot) -> None:
     page.set_viewport_size({"width": 1024, "height": 768})
     page.goto(live_server.url + f"/?example={LIVENESS}")
     page.locator("#language").select_option("zh-hans")

@@ -105,7 +105,7 @@ def test_the_panel_shows_kubectl_columns_beside_the_prediction_and_each_divergen
     panel = html[html.index('id="observed-1"'):]
     panel = panel[:panel.index("</section>")]
     assert "In the cluster, at 60 s" in panel and "Predicted, at 60 s" in panel
-    cells = re.findall(r"<td>([^<]*)</td>", panel.split("<tbody>")[1])
+    cells = re.findall(r"<td[^>]*>([^<]*)</td>", panel.split("<tbody>")[1])
     assert cells[:4] == ["liveness-exec", "1/1", "Running", "1"] and cells[4:8] == ["liveness-exec", "1/1", "Running", "0"]
     assert 'class="obs-differs"' in panel                      # RESTARTS differ
     assert panel.count('<li class="divergence"') == 1
