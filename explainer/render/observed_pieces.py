@@ -317,8 +317,8 @@ def story_steps(p: Pieces) -> list[Step]:
         bars = sorted(p.bars.get(name, []), key=lambda b: b.t0)
         inferred = [b for b in bars if b.state == "inferred"]
         if inferred:
-            out.append(Step(inferred[0].t0, name, Text(S_INFERRED, {"c": name, "n": len(inferred)}), True,
-                            "observed"))
+            out.append(Step(inferred[0].t0, name, Text(S_INFERRED, {"c": name, "n": len(inferred)}), False,
+                            "observed"))       # inferred from the paste, not assumed by the model: the text says so
         for b in bars:
             if b.state == "pull":
                 text = Text(S_PULL, {"c": name, "t0": _s(b.t0), "t1": "?" if b.t1 is None else _s(b.t1)})
