@@ -156,7 +156,8 @@ def bars(p: Pieces, rows: dict[str, ObsLane], view_end: float, x_of: Callable[[f
             value = _words(b, _)
             tip = _(op.BAR_TIP).format(c=name, state=value, t0=_secs(t0), t1=_secs(t1))
             if b.t1 is not None and (b.exit_code is not None or b.reason) and b.state == "running":
-                tip += "\n" + _(op.ENDED).format(reason=b.reason or "?", code="?" if b.exit_code is None else b.exit_code)
+                code = "?" if b.exit_code is None else b.exit_code
+                tip += "\n" + _(op.ENDED).format(reason=b.reason or "?", code=code)
             if b.t1 is None:
                 tip += "\n" + _(op.OPEN).format(t=_secs(open_end))
             if b.state == "inferred":

@@ -91,22 +91,30 @@ def _columns(obs: dict[str, Any], counter: int, gettext: Gettext) -> str:
     k, p = obs["kubectl"], obs["predicted"]
     if k is None:
         return f'<p class="muted">{gettext("The paste holds no status of this Pod to print its columns from.")}</p>'
-    head = (f'<thead><tr><td></td><th scope="col" class="obs-name">NAME</th><th scope="col">READY</th><th scope="col">STATUS</th>'
-            f'<th scope="col">RESTARTS</th></tr></thead>')
+    head = ('<thead><tr><td></td><th scope="col" class="obs-name">NAME</th><th scope="col">READY</th>'
+            '<th scope="col">STATUS</th><th scope="col">RESTARTS</th></tr></thead>')
     seen = (gettext("In the cluster, at %(t)s s") % {"t": _v(k["t"])} if k["t"] is not None
             else gettext("In the cluster"))
-    rows = (f'<tr class="obs-seen"><th scope="row">{seen}</th><td class="obs-name">{_v(obs["name"])}</td><td>{_v(k["ready"])}</td>'
+    name = f'<td class="obs-name">{_v(obs["name"])}</td>'
+    rows = (f'<tr class="obs-seen"><th scope="row">{seen}</th>{name}<td>{_v(k["ready"])}</td>'
             f'<td>{_v(k["status"])}</td><td>{_v(k["restarts"])}</td></tr>')
+    differs = ""
     if p is not None:
         said = gettext("Predicted, at %(t)s s") % {"t": _v(p["t"])}
         differs = ' class="obs-differs"' if (p["ready"], p["status"], p["restarts"].split()[0]) != (
             k["ready"], k["status"], k["restarts"].split()[0]) else ""
-        rows += (f'<tr{differs}><th scope="row">{said}</th><td class="obs-name">{_v(obs["name"])}</td><td>{_v(p["ready"])}</td>'
+        rows += (f'<tr{differs}><th scope="row">{said}</th>{name}<td>{_v(p["ready"])}</td>'
                  f'<td>{_v(p["status"])}</td><td>{_v(p["restarts"])}</td></tr>')
     caption = gettext("kubectl get pod: READY, STATUS and RESTARTS as kubectl prints them")
+    same = ""
+    if p is not None and differs and not obs["divergences"]:    # one course seen at two of its moments
+        words = gettext("The columns differ at this moment, the course does not: a crash loop shows Running, Error "
+                        "and CrashLoopBackOff by turns, and restart counts one apart differ only by when the back-off "
+                        "ends.")
+        same = f'<p class="muted obs-same">{words}</p>'
     return (f'<p class="obs-caption" id="{ident}">{caption}</p><div class="scroll" tabindex="0" '
             f'aria-labelledby="{ident}"><table class="kubectl-columns" aria-labelledby="{ident}">'
-            f"{head}<tbody>{rows}</tbody></table></div>")
+            f"{head}<tbody>{rows}</tbody></table></div>{same}")
 
 
 def _divergence(d: dict[str, Any], gettext: Gettext) -> str:
@@ -128,8 +136,9 @@ def _match(obs: dict[str, Any], counter: int, gettext: Gettext, link_id: str | N
         none = gettext("No scenario reproduces these differences: the model has no knob for them (see each one).")
         return f'<p class="muted">{none}</p>'
     label = gettext("Make the prediction match")
-    what = gettext("Writes the scenario below into “What if…” and explains again: the timeline then shows what the "
-                   "cluster did, and what comes next (in a crash loop: the next back-off, CrashLoopBackOff at its cap).")
+    what = gettext("Writes the scenario below into “What if…” and explains again: the timeline then shows what "
+                   "the cluster did, and what comes next (in a crash loop: the next back-off, CrashLoopBackOff at "
+                   "its cap).")
     if link_id is None:
         control = (f'<button type="submit" form="manifest-form" name="match" value="{counter - 1}" '
                    f'class="match-button" aria-describedby="match-{counter}-what">{label}</button>')

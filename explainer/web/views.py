@@ -110,7 +110,7 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
             else:
                 written = matched_scenario(request.POST.get("match"), data["manifest"], scenario, data["version"],
                                            observed)
-                if written is not None:   # "Make the prediction match": the scenario in the editor, the controls cleared
+                if written is not None:   # "Make the prediction match": the scenario into the editor, controls emptied
                     scenario = written
                     context["form"] = matched_form(request.POST, written)
                 context.update(run_explain(data["manifest"], scenario, data["version"], defer_cache=True,

@@ -106,7 +106,8 @@ def test_the_panel_shows_kubectl_columns_beside_the_prediction_and_each_divergen
     panel = panel[:panel.index("</section>")]
     assert "In the cluster, at 60 s" in panel and "Predicted, at 60 s" in panel
     cells = re.findall(r"<td[^>]*>([^<]*)</td>", panel.split("<tbody>")[1])
-    assert cells[:4] == ["liveness-exec", "1/1", "Running", "1"] and cells[4:8] == ["liveness-exec", "1/1", "Running", "0"]
+    assert cells[:4] == ["liveness-exec", "1/1", "Running", "1"]
+    assert cells[4:8] == ["liveness-exec", "1/1", "Running", "0"]
     assert 'class="obs-differs"' in panel                      # RESTARTS differ
     assert panel.count('<li class="divergence"') == 1
     assert "RESTARTS 0 at 60 s" in panel and "RESTARTS 1 at 60 s" in panel
@@ -146,7 +147,10 @@ def test_make_the_prediction_match_writes_the_scenario_and_explains_again(client
     # the controls are emptied (the YAML holds what they said), and the prediction now crash-loops to the cap
     assert 'name="c.memory-demo-2-ctr.startup" value=""' in html
     assert "OOMKilled" in html and "CrashLoopBackOff" in html and "300 s" in html
-    assert "killed for memory (OOMKilled)" not in html.split('id="observed-1"')[1].split("</section>")[0]
+    panel = html.split('id="observed-1"')[1].split("</section>")[0]
+    assert "killed for memory (OOMKilled)" not in panel and "No difference from the prediction." in panel
+    # kubectl's columns at 40 s: Running with 2 restarts, the prediction CrashLoopBackOff with 3: one course
+    assert 'class="obs-differs"' in panel and "the course does not" in panel
 
 
 def test_a_match_that_names_no_pod_explains_as_usual(client: Client) -> None:
