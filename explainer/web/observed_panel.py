@@ -112,8 +112,8 @@ def _columns(obs: dict[str, Any], counter: int, gettext: Gettext) -> str:
                         "and CrashLoopBackOff by turns, and restart counts one apart differ only by when the back-off "
                         "ends.")
         same = f'<p class="muted obs-same">{words}</p>'
-    return (f'<p class="obs-caption" id="{ident}">{caption}</p><div class="scroll" tabindex="0" '
-            f'aria-labelledby="{ident}"><table class="kubectl-columns" aria-labelledby="{ident}">'
+    return (f'<p class="obs-caption" id="{ident}">{caption}</p><div class="scroll" tabindex="0">'
+            f'<table class="kubectl-columns" aria-labelledby="{ident}">'
             f"{head}<tbody>{rows}</tbody></table></div>{same}")
 
 

@@ -115,6 +115,11 @@ def test_the_panel_shows_kubectl_columns_beside_the_prediction_and_each_divergen
     assert 'name="match" value="0"' in panel and 'form="manifest-form"' in panel
     assert "failingProbes" in panel                            # the scenario it writes, shown
     assert "Events are merged: Unhealthy happened 3 times" in panel   # what the paste cannot show
+    # the table twin and the story say what the chart shows
+    table = html[html.index('<details class="events">'):]
+    assert "Observed: Killing" in table.split("</table>")[0]
+    story = html[html.index('data-story="pod-1"'):]
+    assert "In the cluster: Killing for liveness." in story.split("</section>")[0]
 
 
 def test_a_divergence_the_scenario_cannot_reproduce_says_so_and_offers_no_button(client: Client) -> None:
