@@ -1,0 +1,96 @@
+"""The first words a class reads about a Pod's run, in teaching terms (issue 25, "Words a class sees first").
+
+A Pod that a deletion (or its activeDeadlineSeconds) ends usually ends with phase Failed and STATUS Error,
+because its containers end on a signal: exit code 143 (128 + SIGTERM) or 137 (128 + SIGKILL), and the kubelet
+counts any non-zero exit as a failure (pkg/kubelet/kubelet_pods.go `getPhase`).  Read alone, "Error · phase
+Failed" says something broke; `headline` says what happened first: when the Pod was stopped, how each
+container ended, and why the phase follows.  The pills with STATUS and phase stay beside it, exact.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from ..explain import PodReport
+from ..lifecycle.i18n import Text, gettext_noop as _
+from ..lifecycle.trace import EventKind, TraceEvent
+
+# 128 + the signal's number: what a shell reports for a process a signal ended
+_SIGNALS = {1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 6: "SIGABRT", 9: "SIGKILL", 15: "SIGTERM"}
+_SIGKILL_CODE = 137
+
+
+def _names(names: Iterable[str]) -> Text | str:
+    """"a", "a and b", "a, b and c"."""
+    names = list(names)
+    if len(names) < 2:
+        return "".join(names)
+    return Text(_("{names} and {last}"), {"names": ", ".join(names[:-1]), "last": names[-1]})
+
+
+def _how(code: int | None, killed: bool, names: Text | str) -> Text:
+    params = {"names": names, "code": code}
+    if code == 0:
+        return Text(_("{names} exited cleanly (0)"), params)
+    if code == _SIGKILL_CODE and killed:
+        return Text(_("{names} ended on SIGKILL when the grace period ran out (137)"), params)
+    if code == _SIGKILL_CODE:
+        return Text(_("{names} ended on SIGKILL (137)"), params)
+    if code is not None and code - 128 in _SIGNALS:
+        return Text(_("{names} exited on {signal} ({code})"), {**params, "signal": _SIGNALS[code - 128]})
+    return Text(_("{names} exited with code {code}"), params)
+
+
+def _endings(events: list[TraceEvent], start: int) -> list[tuple[int | None, bool, list[str]]]:
+    """How the containers running at ``events[start]`` ended after it: (exit code, killed when the grace
+    period ran out, names), in the order first met."""
+    killed: set[str] = set()
+    last: dict[str, int | None] = {}
+    for e in events[start:]:
+        if e.container is None:
+            continue
+        if e.type == EventKind.KILLED:
+            killed.add(e.container)
+        elif e.type == EventKind.EXITED:
+            last[e.container] = e.exit_code
+    groups: dict[tuple[int | None, bool], list[str]] = {}
+    for name, code in last.items():
+        groups.setdefault((code, name in killed), []).append(name)
+    return [(code, was_killed, names) for (code, was_killed), names in groups.items()]
+
+
+def headline(report: PodReport) -> Text | None:
+    """What ended the Pod's run and how its phase follows, when a deletion or the active deadline ended it;
+    None for every other run (its STATUS and phase say enough)."""
+    sim = report.simulation
+    if sim is None or not sim.timeline:
+        return None
+    at = next((i for i, e in enumerate(sim.events)
+               if (e.type == EventKind.DELETE_REQUESTED and e.reason == "Deleted")
+               or e.type == EventKind.DEADLINE_EXCEEDED), None)
+    if at is None:
+        return None
+    cause = sim.events[at]
+    final = sim.timeline[-1]
+    when = {"t": f"{round(cause.t, 3):g}"}
+    what = (Text(_("Deleted at {t} s"), when) if cause.type == EventKind.DELETE_REQUESTED
+            else Text(_("activeDeadlineSeconds ran out at {t} s"), when))
+    if final.phase not in ("Succeeded", "Failed"):
+        return Text(_("{what}; at the end of the run ({end} s) the Pod is still {status}."),
+                    {"what": what, "end": f"{round(sim.end_time, 3):g}", "status": final.status})
+    endings = _endings(sim.events, at)
+    if not endings:      # nothing was running: the Pod had already ended
+        return Text(_("{what}; no container was running any more, and the Pod stays {phase}."),
+                    {"what": what, "phase": final.phase})
+    parts = [_how(code, killed, _names(names)) for code, killed, names in endings]
+    how = parts[0]
+    for part in parts[1:]:
+        how = Text(_("{first}, {rest}"), {"first": how, "rest": part})
+    signals = all(code == 0 or (code is not None and code - 128 in _SIGNALS) for code, _k, _n in endings)
+    if final.phase == "Failed" and signals:
+        tail = (_("{what}; {how}, so the Pod ends Failed — normal for a deletion.")
+                if cause.type == EventKind.DELETE_REQUESTED else
+                _("{what}; {how}, so the Pod ends Failed — what the deadline is for."))
+    else:
+        tail = _("{what}; {how}, so the Pod ends {phase}.")
+    return Text(tail, {"what": what, "how": how, "phase": final.phase})
+
