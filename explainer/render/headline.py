@@ -27,8 +27,10 @@ def _names(names: Iterable[str]) -> Text | str:
     return Text(_("{names} and {last}"), {"names": ", ".join(names[:-1]), "last": names[-1]})
 
 
-def _how(code: int | None, killed: bool, names: Text | str) -> Text:
+def _how(code: int | None, killed: bool, names: Text | str, paused: bool = False) -> Text:
     params = {"names": names, "code": code}
+    if code == _SIGKILL_CODE and paused:
+        return Text(_("{names} ended on SIGKILL when the Pod's pause process exited (137)"), params)
     if code == 0:
         return Text(_("{names} exited cleanly (0)"), params)
     if code == _SIGKILL_CODE and killed:
@@ -40,22 +42,25 @@ def _how(code: int | None, killed: bool, names: Text | str) -> Text:
     return Text(_("{names} exited with code {code}"), params)
 
 
-def _endings(events: list[TraceEvent], start: int) -> list[tuple[int | None, bool, list[str]]]:
+def _endings(events: list[TraceEvent], start: int) -> list[tuple[int | None, bool, bool, list[str]]]:
     """How the containers running at ``events[start]`` ended after it: (exit code, killed when the grace
-    period ran out, names), in the order first met."""
+    period ran out, killed with the sandbox when its pause process exited, names), in the order they ended."""
     killed: set[str] = set()
-    last: dict[str, int | None] = {}
+    paused = False
+    last: dict[str, tuple[int | None, bool]] = {}
     for e in events[start:]:
+        if e.type == EventKind.SANDBOX_LOST and e.reason == "PauseExited":
+            paused = True      # a preStop's `kill 1` in a shared PID namespace: termination.py
         if e.container is None:
             continue
         if e.type == EventKind.KILLED:
             killed.add(e.container)
         elif e.type == EventKind.EXITED:
-            last[e.container] = e.exit_code
-    groups: dict[tuple[int | None, bool], list[str]] = {}
-    for name, code in last.items():
-        groups.setdefault((code, name in killed), []).append(name)
-    return [(code, was_killed, names) for (code, was_killed), names in groups.items()]
+            last[e.container] = (e.exit_code, paused and e.container not in killed)
+    groups: dict[tuple[int | None, bool, bool], list[str]] = {}
+    for name, (code, with_pause) in last.items():
+        groups.setdefault((code, name in killed, with_pause), []).append(name)
+    return [(code, was_killed, with_pause, names) for (code, was_killed, with_pause), names in groups.items()]
 
 
 def headline(report: PodReport) -> Text | None:
@@ -81,11 +86,14 @@ def headline(report: PodReport) -> Text | None:
     if not endings:      # nothing was running: the Pod had already ended
         return Text(_("{what}; no container was running any more, and the Pod stays {phase}."),
                     {"what": what, "phase": final.phase})
-    parts = [_how(code, killed, _names(names)) for code, killed, names in endings]
+    parts = [_how(code, killed, _names(names), paused) for code, killed, paused, names in endings]
     how = parts[0]
     for part in parts[1:]:
         how = Text(_("{first}, {rest}"), {"first": how, "rest": part})
-    signals = all(code == 0 or (code is not None and code - 128 in _SIGNALS) for code, _k, _n in endings)
+    # a container that ends on a signal counts as failed: the Failed phase is what a deletion leads to, unless
+    # something else ended a container (its own error, or the pause process's exit)
+    signals = all((code == 0 or (code is not None and code - 128 in _SIGNALS)) and not paused
+                  for code, _k, paused, _n in endings)
     if final.phase == "Failed" and signals:
         tail = (_("{what}; {how}, so the Pod ends Failed — normal for a deletion.")
                 if cause.type == EventKind.DELETE_REQUESTED else

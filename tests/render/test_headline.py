@@ -51,8 +51,8 @@ def test_the_deleted_gallery_examples_open_with_what_happened() -> None:
         "Deleted at 30 s; app and helper exited on SIGTERM (143), so the Pod ends Failed — normal for a deletion.")
     production = BY_SLUG["web-app-pod"]
     assert said(production.manifest(), production.scenario) == (
-        "Deleted at 60 s; fluentbit-sidecar exited on SIGTERM (143), app and envoy-sidecar ended on SIGKILL (137), "
-        "so the Pod ends Failed — normal for a deletion.")
+        "Deleted at 60 s; fluentbit-sidecar exited on SIGTERM (143), app and envoy-sidecar ended on SIGKILL when "
+        "the Pod's pause process exited (137), so the Pod ends Failed.")     # its preStop's kill 1: a pitfall
 
 
 def test_a_run_nothing_stopped_has_no_headline() -> None:

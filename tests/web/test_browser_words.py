@@ -93,3 +93,53 @@ def test_compare_tells_what_moved_and_shows_the_manifests_line_by_line(viewer: P
     no_sideways_scroll(viewer)
     shot(viewer, "compare")
     axe_clean(viewer, browser)
+
+
+# 5. Words a class sees first ------------------------------------------------------------------------------
+
+def test_a_deleted_example_opens_with_what_happened(viewer: Page, browser: Browser, live_server, shot) -> None:
+    viewer.goto(f"{live_server.url}/?example=lifecycle-demo")
+    headline = viewer.locator("#result .pod-head .headline")
+    expect(headline).to_have_text("Deleted at 30 s; app and helper exited on SIGTERM (143), so the Pod ends Failed — "
+                                  "normal for a deletion.")
+    status = viewer.locator("#result .pod-head .pill.status")
+    expect(status).to_have_text("Error")                          # STATUS and phase stay exact, after it
+    expect(viewer.locator("#result .pod-head .pill", has_text="phase Failed")).to_be_visible()
+    h, s = headline.bounding_box(), status.bounding_box()
+    assert h is not None and s is not None and h["y"] + h["height"] <= s["y"] + 1
+    assert "`" not in viewer.locator("#result .note").all_inner_texts().__str__()
+    shot(viewer, "headline")
+    axe_clean(viewer, browser)
+
+
+def test_the_rules_page_has_an_index_and_a_filter(viewer: Page, browser: Browser, live_server, shot) -> None:
+    from explainer.findings import RULES
+    viewer.goto(f"{live_server.url}/rules/")
+    index = viewer.locator(".rules-index li")
+    expect(index).to_have_count(len(RULES))
+    expect(viewer.locator("article.rule[data-severity]:visible")).to_have_count(len(RULES))
+    expect(viewer.locator("#kill-pid1-shared-namespace code", has_text="shareProcessNamespace: true").first).to_be_visible()
+    no_sideways_scroll(viewer)
+    axe_clean(viewer, browser)
+    viewer.get_by_label("Find").fill("PID 1 shareProcessNamespace preStop signals")
+    if not scripting(viewer):
+        viewer.get_by_role("button", name="Filter").click()       # the server filters
+        viewer.wait_for_url("**/rules/?q=PID+1+shareProcessNamespace+preStop+signals&severity=")
+    expect(viewer.locator("article.rule[data-severity]:visible")).to_have_count(1)
+    expect(viewer.locator("article.rule[data-severity]:visible")).to_have_id("kill-pid1-shared-namespace")
+    expect(viewer.locator("#rules-count")).to_have_text(f"Showing 1 of {len(RULES)} rules.")
+    expect(viewer.locator(".rules-index li:visible")).to_have_count(1)
+    if scripting(viewer):
+        assert "q=PID+1+shareProcessNamespace" in viewer.url       # the address follows: a shareable filter
+    viewer.locator(".rules-index a").filter(visible=True).click()
+    expect(viewer.locator("#kill-pid1-shared-namespace")).to_be_in_viewport()
+    viewer.get_by_label("Find").fill("")
+    viewer.get_by_label("Severity").select_option("error")
+    if not scripting(viewer):
+        viewer.get_by_role("button", name="Filter").click()
+        viewer.wait_for_url("**/rules/?q=&severity=error")
+    errors = sum(1 for r in RULES if r.SEVERITY.value == "error")
+    expect(viewer.locator("article.rule[data-severity]:visible")).to_have_count(errors)
+    no_sideways_scroll(viewer)
+    shot(viewer, "rules")
+    axe_clean(viewer, browser)
