@@ -1,10 +1,11 @@
 """The first words a class reads about a Pod's run, in teaching terms (issue 25, "Words a class sees first").
 
 A Pod that a deletion (or its activeDeadlineSeconds) ends usually ends with phase Failed and STATUS Error,
-because its containers end on a signal: exit code 143 (128 + SIGTERM) or 137 (128 + SIGKILL), and the kubelet
-counts any non-zero exit as a failure (pkg/kubelet/kubelet_pods.go `getPhase`).  Read alone, "Error · phase
-Failed" says something broke; `headline` says what happened first: when the Pod was stopped, how each
-container ended, and why the phase follows.  The pills with STATUS and phase stay beside it, exact.
+because its containers end on a signal: exit code 143 (128 + SIGTERM) or 137 (128 + SIGKILL), and a Pod torn
+down for good is Succeeded only when each app container exited 0, else Failed (pkg/kubelet/kubelet_pods.go
+`getPhase`, docs/lifecycle-model.md §10.1 step 7; the stop itself, §12).  Read alone, "Error · phase Failed"
+says something broke; `headline` says what happened first: when the Pod was stopped, how each container ended,
+and why the phase follows.  The pills with STATUS and phase stay beside it, exact.
 """
 from __future__ import annotations
 
