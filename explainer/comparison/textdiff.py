@@ -160,11 +160,11 @@ def _anchors(a: list[str], b: list[str], a1: int, a2: int, b1: int, b2: int) -> 
         seen = count.setdefault(a[i], [0, 0, i])
         seen[0] += 1
     for j in range(b1, b2):
-        seen = count.get(b[j])
-        if seen is not None:
-            seen[1] += 1
-            if seen[1] == 1:
-                seen.append(j)
+        found = count.get(b[j])
+        if found is not None:
+            found[1] += 1
+            if found[1] == 1:
+                found.append(j)
     pairs = [(v[2], v[3]) for v in count.values() if v[0] == 1 and v[1] == 1]
     pairs.sort()
     # the longest run of pairs increasing in j: piles of patience sorting, each card linked to the top of the

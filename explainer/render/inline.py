@@ -38,11 +38,9 @@ def split_code(message: str) -> list[Span]:
         opening = _RUN.search(message, pos)
         if opening is None:
             break
-        closing = opening
-        while True:
+        closing = _RUN.search(message, opening.end())
+        while closing is not None and len(closing.group()) != len(opening.group()):
             closing = _RUN.search(message, closing.end())
-            if closing is None or len(closing.group()) == len(opening.group()):
-                break
         if closing is None:           # no partner: this run is text
             pos = opening.end()
             continue
