@@ -8,6 +8,7 @@ their `code` spans as code (`inline`): only a message's own backticks open one.
 """
 from __future__ import annotations
 
+import json
 import re
 from typing import Callable, Sequence
 from urllib.parse import quote
@@ -17,6 +18,7 @@ from ..lifecycle.i18n import Phrase
 from .headline import headline
 from .i18n import Text, gettext_noop as _
 from .inline import spans
+from .observed_pieces import KIND_LABELS
 from .rollout_story import story as rollout_story, summary as rollout_summary
 from .story import story
 
@@ -118,6 +120,31 @@ def _pod(r: PodReport, gettext: Gettext, picture: str) -> list[str]:
             out.append(f"{n}. {code(f'{step.t:g} s')} {inline(step.text, gettext)}")
     if r.rollout is not None:
         out += _rollout(r, gettext)
+    if r.observed is not None:
+        out += _observed(r, gettext)
+    return out
+
+
+def _observed(r: PodReport, gettext: Gettext) -> list[str]:
+    """What the cluster shows (issue 23): kubectl's columns, each difference from the prediction explained,
+    and the scenario that makes the prediction match (JSON, which `--scenario` reads as YAML)."""
+    o = r.observed
+    assert o is not None
+    out = ["", f"**{text(_t(_('What the cluster shows'), gettext))}**", ""]
+    if o.columns is not None:
+        out += [f"READY {code(o.columns.ready)} · STATUS {code(o.columns.status)} · RESTARTS {code(o.columns.restarts)}",
+                ""]
+    if not o.divergences:
+        return out + [text(_t(_("No difference from the prediction."), gettext))]
+    for n, d in enumerate(o.divergences, 1):
+        when = f"{code(f'{d.t:g} s')} " if d.t is not None else ""
+        who = f"{code(d.container)} " if d.container else ""
+        can = _("the scenario can reproduce it") if d.reproducible else _("the scenario cannot reproduce it")
+        out.append(f"{n}. {when}{who}**{text(_t(KIND_LABELS.get(d.kind, d.kind), gettext))}** "
+                   f"({text(_t(can, gettext))}): {text(d.explanation.render(gettext))}")
+    if any(d.reproducible for d in o.divergences):
+        out += ["", text(_t(_("The scenario that makes the prediction match:"), gettext)), "",
+                *fenced(json.dumps(o.scenario, indent=2, ensure_ascii=False), "json")]
     return out
 
 

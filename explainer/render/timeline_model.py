@@ -203,6 +203,9 @@ class TimelineLayout:
     failures: tuple = ()         # timeline_traffic.FailureMark: requests arrive, nothing listens
     reaches: tuple = ()          # timeline_traffic.ReachMark: an endpoint change reaches the proxies
     deletions: tuple = ()        # timeline_traffic.DeletionMark: a deletion only the traffic row assumes
+    observed: tuple = ()         # timeline_observed.ObsLane: what the cluster shows, under each container's lane
+    obs_bars: tuple = ()         # timeline_observed.ObsBar
+    obs_marks: tuple = ()        # timeline_observed.ObsMark
 
     def x_at(self, t: float) -> float:
         """The x of time ``t`` on this chart."""

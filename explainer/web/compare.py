@@ -255,7 +255,7 @@ def _compare_pasted(request: HtmxHttpRequest) -> HttpResponse:
             errors += list(exc.records)
     if not errors:
         outcome = share_input(request, form.cleaned_data["manifest"], scenario, form.cleaned_data["version"],
-                              request.POST.get("secrets", ""))
+                              request.POST.get("secrets", ""), form.cleaned_data.get("observed") or "")
         if outcome.status == "too_large":
             box["too_large"] = outcome.limit
         elif outcome.status == "rate_limited":

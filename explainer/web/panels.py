@@ -16,6 +16,8 @@ from typing import Any, Callable
 from django.urls import reverse
 from django.utils.safestring import SafeData, SafeString, mark_safe
 
+from explainer.web.observed_panel import observed_html
+
 Gettext = Callable[[str], str]
 Ngettext = Callable[[str, str, int], str]
 
@@ -180,8 +182,9 @@ def _safe(value: Any) -> str:
     return str(value) if isinstance(value, SafeData) else escape(str(value))
 
 
-def pod_html(pod: Any, counter: int, gettext: Gettext) -> SafeString:
-    """One Pod's article: its summary, errors, notes, timeline, pitfalls, story and diagram.
+def pod_html(pod: Any, counter: int, gettext: Gettext, link_id: str | None = None) -> SafeString:
+    """One Pod's article: its summary, errors, notes, timeline, what the cluster shows, pitfalls, story and
+    diagram (``link_id``: on a permalink's page, which has no editor to write a scenario into).
 
     Called while the page renders (the `pod_article` tag), so that `dot`, drawing the diagram in its
     own process, is waited for only at the end, where the diagram goes."""
@@ -228,6 +231,9 @@ def pod_html(pod: Any, counter: int, gettext: Gettext) -> SafeString:
             out.append(f'<details class="traffic-notes">\n      <summary>{gettext("What the traffic row rests on")}'
                        f'</summary>\n      <ul>{items}</ul>\n    </details>\n  ')
         out.append("</section>\n  ")
+    observed = getattr(pod, "observed", None)
+    if observed:              # what the cluster shows (web/observed_panel.py; issue 23)
+        out.append(observed_html(observed, counter, gettext, link_id))
     out.append(f"\n\n  {_safe(pod.findings_html)}\n\n  ")
     if pod.steps:
         out.append(f'\n  <section class="panel story" data-story="pod-{counter}">\n'

@@ -26,8 +26,10 @@ from explainer.render.diagram import DiagramError, dot_key, sharing_diagram, sta
 from explainer.render.story import collapse_crash_loops, story
 from explainer.render.timeline import layout_timeline, timeline_rows
 from explainer.render.timeline_frames import timeline_frames
+from explainer.render.timeline_observed import story_of
 from explainer.render.timeline_svg import svg_document
 from explainer.web.lists import rows_html, steps_html
+from explainer.web.observed_panel import observed_view
 from explainer.web.panels import findings_html, secs
 from explainer.web.rollout_panel import rollout_section
 
@@ -77,6 +79,7 @@ class PodView:
     traffic_info: dict[str, Any] = field(default_factory=dict)   # what the what-if panel shows of the traffic
     traffic_notes: list[str] = field(default_factory=list)       # what the traffic row rests on, in words
     rollout_info: dict[str, Any] = field(default_factory=dict)   # ... and of the rollout (issue 22)
+    observed: dict[str, Any] | None = None  # what the cluster shows (web/observed_panel.py; issue 23)
     pending: Any = field(default=None, repr=False, compare=False)   # a `dot` still drawing
 
     # `dot` draws in its own process; the page waits for it only where it shows the diagram,
@@ -203,8 +206,9 @@ def _pod(r: PodReport, gettext: Callable[[str], str], eager: bool = True, dot_me
          counter: int = 1) -> PodView:
     """The view of one Pod, the ``counter``-th of its page."""
     pod = r.pod
+    told = {id(n) for n in r.observed.notes} if r.observed is not None else set()   # in the observed panel
     view = PodView(pod.name, pod.source.kind, pod.source.line, r.admitted, translate_errors(r.errors, gettext),
-                   [mark_safe(inline.html(n, gettext)) for n in r.notes])
+                   [mark_safe(inline.html(n, gettext)) for n in r.notes if id(n) not in told])
     _start_diagram(view, r, gettext, eager, dot_memo)   # first: dot lays it out in its own process while this one does the rest
     view.qos_class = r.qos.qos_class if r.qos else ""
     view.findings = [finding_view(f, gettext) for f in r.findings]
@@ -219,6 +223,7 @@ def _pod(r: PodReport, gettext: Callable[[str], str], eager: bool = True, dot_me
                                 "probes": c.readiness_probe is not None or c.startup_probe is not None,
                                 "aria": {k: gettext(msgid) % {"n": c.name} for k, msgid in WHATIF_LABELS.items()}})
     _simulation_views(view, r, gettext)
+    view.observed = observed_view(r, gettext)
     view.rollout_html = rollout_section(r, counter, gettext)
     if r.traffic is not None:
         view.traffic_notes = [render(n, gettext) for n in r.traffic.notes]
@@ -272,10 +277,13 @@ def _simulation_views(view: PodView, r: PodReport, gettext: Callable[[str], str]
     rows = timeline_rows(r, gettext=gettext)
     view.rows = rows[:MAX_PAGE_ROWS]
     steps = story(r.pod, sim, r.traffic)
+    told = collapse_crash_loops(steps[:MAX_PAGE_ROWS])
+    if r.observed is not None:       # what the cluster shows, each at its moment (after the prediction's)
+        told = sorted(told + story_of(r)[:MAX_PAGE_ROWS], key=lambda s: s.t)
     view.steps = [{"t": s.t, "text": s.text.render(gettext), "assumed": s.assumed, "container": s.container,
                    "steps": [{"t": c.t, "text": c.text.render(gettext), "container": c.container}
                              for c in s.steps]}
-                  for s in collapse_crash_loops(steps[:MAX_PAGE_ROWS])]
+                  for s in told]
     view.rows_html = rows_html(view.rows)
     view.steps_html = steps_html(view.steps, gettext)
     if len(rows) > MAX_PAGE_ROWS or len(steps) > MAX_PAGE_ROWS:

@@ -67,8 +67,8 @@ PAGE = "{% for pod in pods %}" + FINDINGS + "{% endfor %}"
 REALWORLD = sorted(Path(__file__).parents[1].joinpath("fixtures", "realworld").glob("*.yaml"))[:40]
 
 
-def _both(manifest: str, scenario=None) -> None:
-    pods = present(explain(manifest, scenario))
+def _both(manifest: str, scenario=None, observed=None) -> None:
+    pods = present(explain(manifest, scenario, observed=observed))
     written = "".join(findings_html(p, i, translation.gettext, translation.ngettext) for i, p in enumerate(pods, 1))
     assert written == REFERENCE.from_string(PAGE).render(Context({"pods": pods}))
     _pods_both_ways(pods)
@@ -78,7 +78,7 @@ def _both(manifest: str, scenario=None) -> None:
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.slug)
 def test_the_panels_are_what_the_templates_rendered(example, language: str) -> None:
     with translation.override(language):
-        _both(example.manifest(), example.scenario or None)
+        _both(example.manifest(), example.scenario or None, example.observed())
 
 
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
@@ -157,7 +157,7 @@ POD = """{% load i18n explainer_tags %}
       <ul>{% for n in pod.traffic_notes %}<li>{{ n }}</li>{% endfor %}</ul>
     </details>
   {% endif %}</section>
-  {% endif %}
+  {% endif %}{% if pod.observed %}{% observed_panel pod %}{% endif %}
 
   {{ pod.findings_html }}
 
