@@ -142,8 +142,11 @@ def status_sentences(pair: PodPair) -> list[Text]:
 
 
 def ready_lost_sentences(lr: PodReport, rr: PodReport) -> list[Text]:
-    """When the Pod's Ready condition turns false again (its first Ready is summary.py's)."""
+    """When the Pod's Ready condition turns false again, for Pods Ready on both sides (whether and when it
+    first becomes Ready is summary.py's sentence)."""
     if lr.simulation is None or rr.simulation is None:
+        return []
+    if not any(p.ready for p in lr.simulation.timeline) or not any(p.ready for p in rr.simulation.timeline):
         return []
     b, a = ready_lost(lr), ready_lost(rr)
     if a is not None and b is not None and abs(a - b) > EPS:

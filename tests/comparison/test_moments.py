@@ -297,3 +297,10 @@ def test_runs_whose_events_differ_are_never_called_the_same(sb: dict[str, Any], 
     text = [t.render() for t in compare(left, right).summary]
     differ = first_difference(left.pods[0], right.pods[0]) is not None
     assert (text == [SAME]) == (not differ), (sb, sa, text)
+
+
+def test_a_pod_never_ready_on_one_side_gets_one_sentence_about_ready_not_two() -> None:
+    before, sb, after, sa, _expected = DIFFERENT["an init container that fails"]
+    text = summary(before, sb, after, sa)
+    assert "The Pod never becomes Ready any more (before, it was Ready at 3 s)." in text
+    assert not any(t.startswith("The Pod's Ready condition") for t in text)
