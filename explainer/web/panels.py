@@ -239,7 +239,7 @@ def pod_html(pod: Any, counter: int, gettext: Gettext, link_id: str | None = Non
         out.append(f'\n  <section class="panel story" data-story="pod-{counter}">\n'
                    f'    <h3>{gettext("What happens, step by step")}</h3>\n    <ol>{_safe(pod.steps_html)}</ol>\n    ')
         if pod.assumed:
-            items = "".join(f'<li><code>{_v(a["container"])}.{_v(a["field"])}</code>: {_v(a["why"])}</li>'
+            items = "".join(f'<li><code>{_v(a["container"])}.{_v(a["field"])}</code>: {_safe(a["why"])}</li>'
                             for a in pod.assumed)
             out.append(f'\n    <details><summary>{gettext("Assumptions")}</summary>\n'
                        f'      <ul class="muted">{items}</ul>\n    </details>\n    ')

@@ -295,7 +295,7 @@ def _simulation_views(view: PodView, r: PodReport, gettext: Callable[[str], str]
     view.headline = render(headline(r), gettext) if sim.timeline else ""
     view.final = {"status": last.status, "phase": last.phase, "ready": last.ready,
                   "ready_count": last.ready_count, "restarts": last.restarts, "t": sim.end_time}
-    view.assumed = [{"container": name, "field": f, "why": render(why, gettext)}
+    view.assumed = [{"container": name, "field": f, "why": mark_safe(inline.html(why, gettext))}
                     for name, b in behaviours.items() for f, why in b.assumed.items()]
 
 

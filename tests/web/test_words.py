@@ -121,3 +121,11 @@ def test_the_rules_filter_works_without_javascript(client: Client) -> None:
     assert '<option value="error" selected>' in errors
     odd = _rules(client, "?severity=<b>&q=" + "x" * 500)            # odd input: ignored or cut, never a 500
     assert shown(odd) == [] and "&lt;b&gt;" not in odd and 'value="' + "x" * 100 + '"' in odd
+
+
+def test_an_assumption_in_the_explainers_words_shows_its_code_as_code(client: Client) -> None:
+    manifest = ("apiVersion: v1\nkind: Pod\nmetadata: {name: trap}\nspec:\n  containers:\n    - name: app\n"
+                "      image: busybox:1.36\n      command: [\"sh\", \"-c\", \"trap 'exit 0' TERM; sleep 3600 & wait\"]\n")
+    body = client.post("/", {"manifest": manifest, "version": "1.37", "scenario": "deleteAt: 10"}).content.decode()
+    assert "<code>app.stopSeconds</code>: its script traps SIGTERM and, waiting in <code>wait</code>, exits 0" in body
+    assert "`" not in prose(body)
