@@ -129,3 +129,13 @@ def test_an_assumption_in_the_explainers_words_shows_its_code_as_code(client: Cl
     body = client.post("/", {"manifest": manifest, "version": "1.37", "scenario": "deleteAt: 10"}).content.decode()
     assert "<code>app.stopSeconds</code>: its script traps SIGTERM and, waiting in <code>wait</code>, exits 0" in body
     assert "`" not in prose(body)
+
+
+def test_the_embed_of_a_deleted_example_says_what_happened(client: Client) -> None:
+    from explainer.examples import BY_SLUG
+    from explainer.web.models import Permalink
+    example = BY_SLUG["deploy-502-race"]
+    link, _ = Permalink.store(example.manifest(), {"deleteAt": 30}, "1.37")
+    body = client.get(f"/embed/{link.id}/").content.decode()
+    assert '<p class="headline">Deleted at 30 s; web exited on SIGTERM (143), so the Pod ends Failed — normal for a ' \
+           'deletion.</p>' in body
