@@ -252,3 +252,13 @@ def test_the_summary_of_two_runs_that_differ_is_never_no_difference(client: Clie
     assert "No difference" not in summary
     assert ("The first exit of shipper now comes 30 s later (at 70 s instead of 40 s), with exit code 137 instead "
             "of 143.") in summary
+
+
+def test_markup_in_a_manifest_is_text_in_the_line_by_line_view(client: Client) -> None:
+    base = load_manifest("compare/base")
+    left, _ = Permalink.store("# <script>alert(1)</script> & `x`\n" + base, None, "1.34")
+    right, _ = Permalink.store("# <img src=x onerror=alert(2)> &amp;\n" + base, None, "1.34")
+    body = client.get(f"/compare/?left={left.id}&right={right.id}").content.decode()
+    section = body[body.index('class="panel compare-text"'):]
+    assert "<script>alert" not in section and "<img src=x" not in section
+    assert "&lt;script&gt;" in section and "&lt;img" in section and "&amp;amp;" in section
