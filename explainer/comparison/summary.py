@@ -35,8 +35,8 @@ def _summary(pair: PodPair, lr: PodReport, rr: PodReport) -> list[Text]:
             runs.append(Text(_("Restarts of {container}: {after} instead of {before}."),
                              {"container": name, "after": a, "before": b}))
     runs += status_sentences(pair)
-    if not runs:     # the runs differ in nothing named above: say where their events part
-        runs = difference_sentences(lr, rr)
+    if not runs and lr.simulation is not None and rr.simulation is not None:
+        runs = difference_sentences(lr, rr)      # the runs differ in nothing named above: where their events part
     out += runs
     out += [s.text for s in pair.sharing]
     for f in pair.new:
