@@ -101,7 +101,8 @@ def grace_sentences(pair: PodPair) -> list[Text]:
                         {"after": _secs(ra), "before": _secs(rb)}))
     if rb is None or ra is None:
         return out
-    if d.grace_before != d.grace_after and (gb == ga or (d.grace_before, d.grace_after) != (gb, ga)):
+    told = gb != ga and (d.grace_before, d.grace_after) == (gb, ga)     # the Pods' own: said above
+    if d.grace_before != d.grace_after and not told:
         out.append(Text(_("The deletion's grace period is now {after} s instead of {before} s."),
                         {"after": d.grace_after, "before": d.grace_before}))
     lb, la = d.length_before, d.length_after
