@@ -27,10 +27,13 @@ _REMOVED = Text(_("AllContainersRestarting=False: every container is removed; th
                   "kept and the kubelet starts again from the first init container"))
 
 
-_ASSUMED = Text(_("RestartAllContainers, assumed: the kubelet kills the containers one after another in one sync "
-                  "with no grace period; the model puts every kill at the instant of the exit. No back-off applies to "
-                  "the whole-Pod restart (the removed containers leave no exited status for `doBackOff`), and what "
-                  "kubectl prints in that instant is not pinned down by any test."))
+# The note a reader sees (docs/lifecycle-model.md §18): what happens, in their words; what the model draws at
+# one instant.  (The kubelet kills the containers one after another within one sync; `doBackOff` finds no
+# exited status of a removed container, so no back-off applies.)
+_ASSUMED = Text(_("Restarting every container (RestartAllContainers): the kubelet kills the running containers "
+                  "at once, with no grace period and no preStop hook, and starts the Pod again from its first init "
+                  "container, with no crash-loop back-off. The timeline draws every kill at the moment of the "
+                  "exit; what kubectl shows within that moment may differ."))
 
 
 def restart_all_rule(state: PodState, c: ContainerState, code: int) -> RestartRule | None:

@@ -14,11 +14,14 @@ from typing import Any, Callable
 
 from django.core.cache import cache
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, gettext_noop, ngettext, trans_real
 
 from explainer.explain import Explanation, PodReport
 from explainer.lifecycle.errors import ErrorRecord
 from explainer.lifecycle.i18n import render
+from explainer.render import inline
+from explainer.render.headline import headline
 from explainer.render.diagram import DiagramError, dot_key, sharing_diagram, start_svg, svg_result
 from explainer.render.story import collapse_crash_loops, story
 from explainer.render.timeline import layout_timeline, timeline_rows
@@ -66,6 +69,7 @@ class PodView:
     findings_html: str = ""                 # the pitfalls panel, written out (web/panels.py)
     steps_html: str = ""
     final: dict[str, Any] = field(default_factory=dict)
+    headline: str = ""                      # what ended the run and why the phase follows (render/headline.py)
     qos_class: str = ""                     # docs/lifecycle-model.md §25
     assumed: list[dict[str, str]] = field(default_factory=list)
     svg: str = ""
@@ -204,7 +208,7 @@ def _pod(r: PodReport, gettext: Callable[[str], str], eager: bool = True, dot_me
     pod = r.pod
     told = {id(n) for n in r.observed.notes} if r.observed is not None else set()   # in the observed panel
     view = PodView(pod.name, pod.source.kind, pod.source.line, r.admitted, translate_errors(r.errors, gettext),
-                   [render(n, gettext) for n in r.notes if id(n) not in told])
+                   [mark_safe(inline.html(n, gettext)) for n in r.notes if id(n) not in told])
     _start_diagram(view, r, gettext, eager, dot_memo)   # first: dot lays it out in its own process while this one does the rest
     view.qos_class = r.qos.qos_class if r.qos else ""
     view.findings = [finding_view(f, gettext) for f in r.findings]
@@ -263,9 +267,9 @@ def _simulation_views(view: PodView, r: PodReport, gettext: Callable[[str], str]
     layout = layout_timeline(r, gettext=gettext)     # one layout: the SVG and the cursor's data
     view.timeline_svg = svg_document(r, layout, gettext=gettext)
     if len(view.timeline_svg) > MAX_PAGE_SVG_BYTES:   # the page stays of bounded size (issue 11)
-        view.notes.append(gettext("The timeline picture is %(size)s bytes, more than a page shows (%(limit)s); "
-                                  "shorten `until` to see it.") % {"size": f"{len(view.timeline_svg):,}",
-                                                                  "limit": f"{MAX_PAGE_SVG_BYTES:,}"})
+        view.notes.append(mark_safe(inline.html(gettext(
+            "The timeline picture is %(size)s bytes, more than a page shows (%(limit)s); shorten `until` to see "
+            "it.") % {"size": f"{len(view.timeline_svg):,}", "limit": f"{MAX_PAGE_SVG_BYTES:,}"})))
         view.timeline_svg = ""
     else:
         view.timeline_json = json.dumps(timeline_frames(r, layout, gettext=gettext), ensure_ascii=False,
@@ -288,9 +292,10 @@ def _simulation_views(view: PodView, r: PodReport, gettext: Callable[[str], str]
                           % {"n": f"{MAX_PAGE_ROWS:,}", "t": f"{min(rows[-1]['t'], steps[-1].t):,g}"
                              if rows and steps else "?"})
     last = sim.timeline[-1]
+    view.headline = render(headline(r), gettext) if sim.timeline else ""
     view.final = {"status": last.status, "phase": last.phase, "ready": last.ready,
                   "ready_count": last.ready_count, "restarts": last.restarts, "t": sim.end_time}
-    view.assumed = [{"container": name, "field": f, "why": render(why, gettext)}
+    view.assumed = [{"container": name, "field": f, "why": mark_safe(inline.html(why, gettext))}
                     for name, b in behaviours.items() for f, why in b.assumed.items()]
 
 
@@ -312,8 +317,12 @@ def group_findings(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def finding_view(f: Any, gettext: Callable[[str], str] = gettext) -> dict[str, Any]:
+    """A finding as the templates show it: its fields, title and explanation in the reader's language, and
+    the explanation as HTML with its `code` spans (render/inline.py)."""
     d = f.to_dict() if hasattr(f, "to_dict") else dict(f)
     render = getattr(f, "render", None)
     if callable(render):
         d.update(render(gettext))
+    said = getattr(f, "explanation", d.get("explanation"))
+    d["explanation_html"] = mark_safe(inline.html(said, gettext))
     return d

@@ -13,7 +13,8 @@ from django.templatetags.static import static
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.template.defaultfilters import filesizeformat
-from django.utils.translation import get_language, gettext
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext, gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.middleware import HtmxDetails
 
@@ -23,6 +24,7 @@ from explainer.findings import catalogue
 from explainer.lifecycle import defaults as d
 from explainer.lifecycle.errors import ErrorRecord, ManifestError
 from explainer.lifecycle.features import SHOWN_VERSIONS, feature_table
+from explainer.render import inline
 from explainer.render.diagram import DiagramError, render_svg
 from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Failure
 from explainer.web.forms import ExplainForm
@@ -253,8 +255,30 @@ def _initial(request: HttpRequest) -> dict[str, Any]:
 
 @require_GET
 def rules(request: HttpRequest) -> HttpResponse:
-    return render(request, "pages/rules.html", {"rules": catalogue(gettext), "features": feature_table(gettext),
-                                                "feature_versions": SHOWN_VERSIONS})
+    """The catalogue with an index and a filter: ``?q=`` words every shown rule holds (in its id, title or
+    texts), ``?severity=`` one severity.  The filter works without JavaScript (this view hides what does
+    not match); static/js/rules.js filters the same way as the reader types."""
+    query = " ".join(request.GET.get("q", "").split())[:100]
+    severity = request.GET.get("severity", "")
+    if severity not in SEVERITY_WORDS:
+        severity = ""
+    words = query.lower().split()
+    entries = []
+    for r in catalogue(gettext):
+        texts = [r["id"], r["title"]] + [r[k] for k in RULE_TEXTS]
+        found = " ".join(inline.plain(t) for t in texts).lower()
+        entries.append({**r, **{f"{k}_html": mark_safe(inline.html(r[k])) for k in ("title", *RULE_TEXTS)},
+                        "shown": all(w in found for w in words) and severity in ("", r["severity"])})
+    shown = sum(1 for r in entries if r["shown"])
+    return render(request, "pages/rules.html", {
+        "rules": entries, "features": feature_table(gettext), "feature_versions": SHOWN_VERSIONS,
+        "query": query, "severity": severity, "severities": [(k, gettext(v)) for k, v in SEVERITY_WORDS.items()],
+        "count": gettext("Showing %(n)s of %(total)s rules.") % {"n": shown, "total": len(entries)},
+        "count_template": gettext("Showing %(n)s of %(total)s rules.") % {"n": "%(n)s", "total": len(entries)}})
+
+
+RULE_TEXTS = ("what", "why", "fix", "fires_when", "quiet_when")
+SEVERITY_WORDS = {"error": gettext_noop("Errors"), "warning": gettext_noop("Warnings"), "info": gettext_noop("Info")}
 
 
 @require_GET
