@@ -9,6 +9,7 @@ One FILE keeps the single-object JSON contract; several inputs (or a directory) 
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import textwrap
@@ -44,10 +45,22 @@ def run(args: list[str], scenario_path: str | None, version: str | None, fmt: st
     if scenario_path:
         read = read_input(scenario_path, SCENARIO_MAX_BYTES)
         if read.text is None:
-            why = (f"The scenario is {read.size or 'more than ' + format(SCENARIO_MAX_BYTES, ',')} bytes; the limit "
-                   f"is {SCENARIO_MAX_BYTES:,} bytes." if read.too_large else read.problem)
+            size = f"{read.size:,}" if read.size is not None else f"more than {SCENARIO_MAX_BYTES:,}"
+            why = (f"The scenario is {size} bytes; the limit is {SCENARIO_MAX_BYTES:,} bytes." if read.too_large
+                   else read.problem)
             return Outcome(None, [f"{scenario_path}: {why}"], EXIT_BAD_INPUT)
         scenario = read.text
+    if extras.observed:
+        texts = []
+        for path in extras.observed:
+            read = read_input(path, max_bytes)   # regular files only, at most the limit + 1 byte (cli_read.py)
+            if read.text is None:
+                size = f"{read.size:,}" if read.size is not None else f"more than {max_bytes:,}"
+                why = (f"The observed output is {size} bytes; the limit is {max_bytes:,} bytes (--max-bytes raises "
+                       "it)." if read.too_large else read.problem)
+                return Outcome(None, [f"{path}: {why}"], EXIT_BAD_INPUT)
+            texts.append(read.text)
+        extras = dataclasses.replace(extras, observed_texts=tuple(texts))
     paths, problems, skipped = expand(args)
     single = len(args) == 1 and paths == args
     fixed: list[Any] = []
@@ -125,7 +138,8 @@ def fails_on(results: list[FileResult], level: str | None) -> bool:
     if not level:
         return False
     threshold = Severity(level)
-    return any(f.severity.at_least(threshold) for r in results for p in r.expl.pods for f in p.findings)
+    return any(f.severity.at_least(threshold) for r in results for p in r.expl.pods for f in p.findings) or \
+        any(f.severity.at_least(threshold) for r in results for f in r.expl.findings)
 
 
 def exit_code(results: list[FileResult], fail_on: str | None, extra_problems: int = 0) -> int:

@@ -33,6 +33,8 @@ class Extras:
     style: TextStyle = PLAIN                 # text width and colour
     skip_foreign: bool = False               # files with no Kubernetes object are skipped, not errors
     fix: str | None = None                   # "fix": rewrite the files (--fix); "diff": print a diff (--diff)
+    observed: tuple[str, ...] = ()           # --observed files (kubectl's output), as given
+    observed_texts: tuple[str, ...] = ()     # their text, read once by cli.run
 
 
 def read_text(path: str, max_bytes: int) -> tuple[str | None, str | None]:
@@ -53,7 +55,8 @@ def explain_file(path: str, scenario: str | None, version: str | None, max_bytes
     limits = Limits(max_bytes=max_bytes, bytes_setting=MAX_BYTES_FLAG)
     if extras.skip_foreign and not holds_kubernetes_objects(text, limits):
         return FileResult(path, Explanation(version or d.DEFAULT_VERSION, Scenario()), foreign=True)
-    expl = explain(text, scenario, version, limits=limits, disabled=extras.disabled)
+    expl = explain(text, scenario, version, limits=limits, disabled=extras.disabled,
+                   observed=extras.observed_texts or None)
     problem = None
     if expl.errors:
         first = expl.errors[0]

@@ -5,18 +5,24 @@ Views, the JSON API and the CLI all call `explain()`; nothing else strings the c
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from .findings import BY_ID, Finding, RuleContext, run_rules
-from .findings.suppress import Suppressed, split, suppressions
+from .findings import BY_ID, Finding, InputContext, InputFinding, RuleContext, run_input_rules, run_rules
+from .findings.suppress import Suppressed, SuppressedInput, split, split_input, suppressions
 from .lifecycle import defaults as d
 from .lifecycle.errors import ErrorRecord, ManifestError
 from .lifecycle.i18n import Text, gettext_noop
 from .lifecycle.model import Pod, ServiceRef
+from .lifecycle.numbers import whole_number
+from .lifecycle.observed import Observation, ObservedReport, observe, read_observed, snapshot
+from .lifecycle.observed.read_objects import extent
+from .lifecycle.observed.reproduce import base_data
+from .lifecycle.scenario_text import plain, read_scenario_text
 from .lifecycle.parse import TEMPLATE_PATHS, Skipped, parse_manifest
 from .lifecycle.qos import Qos, compute_qos
-from .lifecycle.rollout.model import Rollout
+from .lifecycle.rollout import Rollout, simulate_rollout
 from .lifecycle.scenario import Scenario, check_names, parse_scenario, scenario_from_data
 from .lifecycle.sharing import analyse_sharing
 from .lifecycle.sharing_report import SharingReport
@@ -43,6 +49,7 @@ class PodReport:
     qos: Qos | None = None         # the QoS class the API server stores (docs/lifecycle-model.md §25)
     traffic: Traffic | None = None     # when a Service sends it requests (docs/lifecycle-model.md §27); None: nothing selects it
     rollout: Rollout | None = None     # a rollout of its workload (docs/lifecycle-model.md §26); None for kinds without one
+    observed: ObservedReport | None = None   # what the cluster shows (docs/lifecycle-model.md §34); None: nothing pasted
 
 
 @dataclass
@@ -54,6 +61,8 @@ class Explanation:
     errors: list[ErrorRecord] = field(default_factory=list)   # every error, the pods' included
     warnings: list[ErrorRecord] = field(default_factory=list)   # every warning, the pods' included
     empty: bool = False                                          # the input holds no object at all
+    findings: list[InputFinding] = field(default_factory=list)   # about the input's Services, not one Pod
+    suppressed: list[SuppressedInput] = field(default_factory=list)   # those an annotation on the Service silenced
 
     @property
     def ok(self) -> bool:
@@ -62,11 +71,13 @@ class Explanation:
 
 def explain(manifest: str, scenario: str | dict | Scenario | None = None, version: str | None = None,
             *, limits: Limits = Limits(), schema: bool = True,
-            disabled: frozenset[str] = frozenset()) -> Explanation:
+            disabled: frozenset[str] = frozenset(), observed: str | Sequence[str] | None = None) -> Explanation:
     """Parse, validate, simulate and analyse every Pod of ``manifest``.  Never raises for bad input.
 
     ``disabled`` rules are not run at all (``--disable``); a rule named by an
-    ``ignore-check.podlife.io/<rule>`` annotation runs, and its findings move to ``suppressed``."""
+    ``ignore-check.podlife.io/<rule>`` annotation runs, and its findings move to ``suppressed``.
+    ``observed`` is kubectl's output (one text, or several, read as one in order): each Pod gets what it
+    shows, compared with the prediction; a pasted Pod with a ``status`` is its own observation."""
     try:
         sc = _scenario(scenario)
     except ManifestError as exc:
@@ -74,11 +85,14 @@ def explain(manifest: str, scenario: str | dict | Scenario | None = None, versio
     version = version or sc.kubernetes_version or d.DEFAULT_VERSION
     result = Explanation(version, sc)
     if version not in d.SUPPORTED_VERSIONS:
-        result.errors.append(ErrorRecord(
-            Text(gettext_noop("Kubernetes {version} is not supported; choose one of {versions}."),
-                 {"version": version, "versions": ", ".join(d.SUPPORTED_VERSIONS)}),
-            path="kubernetesVersion", kind="scenario"))
+        result.errors.append(ErrorRecord(_unsupported(version), path="kubernetesVersion", kind="scenario"))
         return result
+    obs: Observation | None = None
+    if observed is not None and (observed if isinstance(observed, str) else "".join(observed)).strip():
+        obs = read_observed(observed, limits)
+        if obs.errors:
+            result.errors.extend(ErrorRecord(e, path="observed", kind="limit") for e in obs.errors)
+            return result
     try:
         intake = parse_manifest(manifest, limits)
     except ManifestError as exc:
@@ -98,14 +112,66 @@ def explain(manifest: str, scenario: str | dict | Scenario | None = None, versio
         result.errors.extend(scenario_errors)
         return result
     checked = _schema_errors(intake.pods, version) if schema else {}
+    obs = _own_status(intake.pods, obs)
+    base = _scenario_data(scenario, sc) if obs is not None else None
     for pod in intake.pods:
         schema_errors, warnings = checked.get(id(pod), ([], []))
-        report = _explain_pod(pod, sc, version, schema_errors, disabled, tuple(intake.services))
+        report = _explain_pod(pod, sc, version, schema_errors, disabled, tuple(intake.services),
+                              (obs, base, len(intake.pods) == 1) if obs is not None else None)
         report.warnings = warnings
         result.pods.append(report)
         result.errors.extend(report.errors)
         result.warnings.extend(warnings)
+    services = tuple(intake.services)
+    result.findings, result.suppressed = split_input(
+        run_input_rules(InputContext(services, tuple(intake.pods), version), disabled), services)
     return result
+
+
+def _own_status(pods: list[Pod], obs: Observation | None) -> Observation | None:
+    """A pasted Pod with a ``status`` (``kubectl get pod -o yaml``) is the manifest and an observation."""
+    for pod in pods:
+        if pod.source.kind != "Pod" or pod.raw is None:
+            continue
+        obj = _at(pod.raw, pod.spec_path[:-1])
+        status = obj.get("status") if isinstance(obj, dict) else None
+        if not isinstance(status, dict) or not status:
+            continue
+        if obs is None:
+            obs = Observation()
+        first, last = extent(obj)
+        obs.snapshots.append(snapshot(obj, obs.add_source("pod", first, last)))
+    return obs
+
+
+def _scenario_data(scenario: str | dict | Scenario | None, sc: Scenario) -> dict[str, Any]:
+    """The scenario in effect as plain data, for the one that reproduces an observation."""
+    if isinstance(scenario, dict):
+        return plain(scenario)
+    if isinstance(scenario, str) and scenario.strip():
+        try:
+            data = read_scenario_text(scenario)
+        except ManifestError:
+            data = None
+        if isinstance(data, dict):
+            return plain(data)
+    return base_data(sc)
+
+
+def _unsupported(version: str) -> Text:
+    """Why ``version`` cannot be explained.  Older than 1.25: kubernetes-validate 1.37.0 ships no schema for it,
+    and 1.25's would misjudge it (1.25 stopped serving batch/v1beta1, policy/v1beta1, autoscaling/v2beta1), so
+    the model does not pretend (docs/lifecycle-model.md §33)."""
+    values = {"version": version, "versions": ", ".join(d.SUPPORTED_VERSIONS), "oldest": d.SUPPORTED_VERSIONS[0]}
+    parts = version.split(".")
+    minor = whole_number(parts[1]) if len(parts) >= 2 else None   # "1.²" is no version (lifecycle/numbers.py)
+    if parts[0] == "1" and minor is not None and minor < 25:
+        return Text(gettext_noop(
+            "Kubernetes {version} is not supported: the strict schemas this build checks manifests against start "
+            "at {oldest}, and {oldest}'s would misjudge {version} (1.25 stopped serving batch/v1beta1 CronJob, "
+            "policy/v1beta1 PodDisruptionBudget and PodSecurityPolicy, autoscaling/v2beta1). Choose {oldest}, "
+            "the nearest, or one of {versions}."), values)
+    return Text(gettext_noop("Kubernetes {version} is not supported; choose one of {versions}."), values)
 
 
 def _over_limits(pods: list[Pod], limits: Limits, sc: Scenario = Scenario()) -> ErrorRecord | None:
@@ -157,7 +223,8 @@ def _at(data: Any, path: tuple[Any, ...]) -> Any:
 
 
 def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[ErrorRecord],
-                 disabled: frozenset[str] = frozenset(), services: tuple[ServiceRef, ...] = ()) -> PodReport:
+                 disabled: frozenset[str] = frozenset(), services: tuple[ServiceRef, ...] = (),
+                 observation: tuple[Observation, dict[str, Any], bool] | None = None) -> PodReport:
     adm = admit(pod, version, sc.feature_gates)
     refused = any(e.reason == "no matches for kind" for e in schema_errors)
     errors = schema_errors if refused else schema_errors + adm.errors
@@ -167,10 +234,15 @@ def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[Error
         report.simulation = simulate(adm.pod, sc, container_restart_rules=adm.container_restart_rules,
                                      version=version)
         report.notes.extend(report.simulation.notes)
+        # `kubectl rollout restart` of its workload (docs/lifecycle-model.md §26); None for other kinds
+        report.rollout = simulate_rollout(adm.pod, sc, version, gates=sc.feature_gates,
+                                          container_restart_rules=adm.container_restart_rules)
     debug = tuple(report.simulation.debug_containers) if report.simulation else ()
     report.sharing = analyse_sharing(adm.pod, debug)
-    found = run_rules(RuleContext(adm.pod, version, dict(sc.feature_gates), sc, report.simulation,
-                                  report.sharing, services, report.qos), disabled)
+    ctx = RuleContext(adm.pod, version, dict(sc.feature_gates), sc, report.simulation, report.sharing, services,
+                      report.qos)
+    found = run_rules(ctx, disabled)
+    report.traffic = ctx.traffic   # the run the rules read (docs/lifecycle-model.md §27): computed once
     ignores = suppressions(pod)
     report.findings, report.suppressed = split(found, ignores)
     report.notes.extend(
@@ -178,6 +250,10 @@ def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[Error
                           "`explain --list-rules` lists the rule ids."),
              {"key": f"ignore-check.podlife.io/{s.rule}", "line": s.line or "?"})
         for s in ignores if s.rule not in BY_ID)
+    if observation is not None:   # before the summary folds the events it compares
+        obs, base, only_pod = observation
+        report.observed = observe(obs, adm.pod, report.simulation, base, only_pod)
+        report.notes.extend(report.observed.notes)
     if report.simulation is not None:   # after the rules, which read every cycle
         summarised = summarise_crash_loops(report.simulation)
         report.notes.extend(summarised.notes[len(report.simulation.notes):])

@@ -1,7 +1,7 @@
 """`podlife`: the command line, straight into the core (no Django, no database, no URLconf).
 
-    podlife explain FILE|DIR|- [FILE|DIR ...] [-f FILE ...] [--scenario FILE] [--k8s-version X.Y]
-                    [--format text|json|sarif|junit|github] [--fail-on error|warning|info] [--summary]
+    podlife explain FILE|DIR|- [FILE|DIR ...] [-f FILE ...] [--scenario FILE] [--observed OBS ...]
+                    [--k8s-version X.Y] [--format text|json|sarif|junit|github] [--fail-on error|warning|info] [--summary]
                     [--disable RULE[,RULE]] [--enable RULE[,RULE]] [--config FILE | --no-config]
                     [--color auto|always|never] [--skip-non-kubernetes] [--fix | --diff] [--max-bytes N]
     podlife explain --list-rules [--format json]
@@ -47,6 +47,10 @@ def add_explain_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-f", "--filename", dest="filenames", action="append", default=[], metavar="FILE",
                         help="a manifest file or directory, as kubectl takes it (repeatable; adds to FILE)")
     parser.add_argument("--scenario", help="scenario file: how containers behave, deletion, debug")
+    parser.add_argument("--observed", action="append", default=[], metavar="OBS",
+                        help="what the cluster shows, compared with the prediction: a file of kubectl's output "
+                             "(get pod -o yaml|json, get events, describe pod, get pod), or - for standard "
+                             "input (repeatable: read as one text, in order)")
     parser.add_argument("--k8s-version", dest="version", choices=d.SUPPORTED_VERSIONS,
                         help=f"target Kubernetes version (default {d.DEFAULT_VERSION})")
     parser.add_argument("--format", choices=cli.FORMATS, default="text")
@@ -114,8 +118,11 @@ def execute(opts: dict, max_bytes: int, stdout: TextIO, stderr: TextIO) -> int:
         disabled = cli_config.disabled_rules(config, opts["disable"], opts["enable"])
     except cli_config.ConfigError as exc:
         raise UsageError(str(exc)) from None
+    observed = tuple(opts.get("observed") or ())
+    if observed.count("-") + files.count("-") > 1:
+        raise UsageError("standard input (-) can be read once: give it to FILE or to one --observed")
     extras = cli.Extras(disabled=disabled, summary=opts["summary"], style=_style(opts, stdout),
-                        skip_foreign=opts["skip_foreign"], fix=opts.get("fix"))
+                        skip_foreign=opts["skip_foreign"], fix=opts.get("fix"), observed=observed)
     outcome = cli.run(files, opts["scenario"], opts["version"] or config.version, opts["format"],
                       opts["fail_on"] or config.fail_on, max_bytes, extras)
     if outcome.stdout is not None:

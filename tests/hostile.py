@@ -63,3 +63,37 @@ CASES = {
     "wrong types everywhere": wrong_types,
     "501 containers": lambda: many_containers(501),
 }
+
+
+# ---- observed output (issue 23): what a paste of kubectl's output may hold at its worst ----------------
+def observed_laughs() -> str:
+    return "status:\n  " + billion_laughs().replace("\n", "\n  ")
+
+
+def observed_one_long_line(size: int = 1_000_000) -> str:
+    return "Normal Scheduled " + "1m" * (size // 2) + " default-scheduler x"
+
+
+def observed_many_event_rows(n: int = 15_000) -> str:
+    return "Events:\n" + "".join(f"  Warning  BackOff  {i % 59 + 1}s (x{i} over 5m)  kubelet  Back-off\n"
+                                 for i in range(n))
+
+
+def observed_ages_and_brackets(n: int = 40_000) -> str:
+    return "10s (x" * n + "\n" + "Normal " * n + "\n" + "{" * n + "\n" + "spec.containers{" * (n // 10)
+
+
+def observed_many_pods(n: int = 15_000) -> str:
+    return "".join(f"Name: p{i}\nStatus: Running\nContainers:\n c:\n State: Running\n" for i in range(n))
+
+
+OBSERVED_CASES = {
+    "billion laughs in a status": observed_laughs,
+    "10,000-deep flow nesting": deep_nesting,
+    "1 MiB + 10 bytes": oversized,
+    "binary data": binary,
+    "one line of a megabyte": observed_one_long_line,
+    "15,000 event rows": observed_many_event_rows,
+    "runs of half-patterns": observed_ages_and_brackets,
+    "15,000 described Pods": observed_many_pods,
+}

@@ -19,7 +19,7 @@ from explainer.render.jsonable import explanation_to_dict
 from explainer.render.text import explanation_as_text
 from tests.profiles import examples
 
-BASES = [yaml.safe_load(e.manifest()) for e in EXAMPLES]
+BASES = [doc for e in EXAMPLES for doc in yaml.safe_load_all(e.manifest()) if doc]   # a Service of the input too
 
 scalars = st.one_of(
     st.none(), st.booleans(), st.integers(min_value=-2**40, max_value=2**40),

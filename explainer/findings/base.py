@@ -1,7 +1,6 @@
 """Finding, Severity and RuleContext: what every rule reads and what it yields."""
 from __future__ import annotations
 
-import dataclasses
 import functools
 import json
 from dataclasses import dataclass, field
@@ -9,15 +8,21 @@ from enum import Enum
 from string import Template
 from typing import Any, Callable
 
+from explainer.lifecycle.deletion import DeletionRun, deletion_run
 from explainer.lifecycle.evidence import raw_at
 from explainer.lifecycle.model import Container, Pod, ServiceRef
 from explainer.lifecycle.qos import Qos, compute_qos
 from explainer.lifecycle.scenario import Behaviour, Scenario, behaviour_for
+from explainer.lifecycle.serving import selecting, serving_for
 from explainer.lifecycle.sharing_report import SharingReport
-from explainer.lifecycle.simulate import Simulation, simulate
+from explainer.lifecycle.simulate import Simulation
+from explainer.lifecycle.traffic import Traffic, traffic_for
 from explainer.lifecycle.trace import TraceEvent
+from explainer.lifecycle.validate import sidecars_enabled
+from explainer.lifecycle.versions import gate_enabled
 from explainer.lifecycle.yamlload import format_path, parse_path, position
 
+from .facts import Facts
 from .i18n import Text, gettext_noop
 
 
@@ -131,6 +136,25 @@ class RuleContext:
     services: tuple[ServiceRef, ...] = ()  # the Services of the same input
     qos: Qos | None = None                 # the Pod's QoS when the pipeline has it (else `pod_qos` works it out)
 
+    # what the rules read of each container, by id(container): worked out once for this context
+    _facts: dict[int, Facts] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def facts(self, c: Container) -> Facts:
+        """What the rules read of ``c`` (facts.py), each answer worked out once for this context."""
+        known = self._facts.get(id(c))
+        if known is None:
+            known = self._facts[id(c)] = Facts(c, self.pod)   # holds ``c``: its id is not reused meanwhile
+        return known
+
+    @functools.cached_property
+    def sidecars_enabled(self) -> bool:
+        """Whether this version (and gates) runs native sidecars (validate.py `sidecars_enabled`)."""
+        return sidecars_enabled(self.version, self.gates)
+
+    def gate(self, name: str) -> bool:
+        """Whether feature gate ``name`` is on in this version, with the scenario's gates."""
+        return gate_enabled(name, self.version, self.gates)
+
     def pod_qos(self) -> Qos:
         """The Pod's QoS class and each container's resources (qos.py `compute_qos`): the pipeline's
         (``qos``, for the same Pod, version and gates), else computed."""
@@ -138,13 +162,11 @@ class RuleContext:
 
     def labels(self) -> dict[str, str]:
         """The Pod's (or its template's) labels, as the manifest gives them."""
-        raw = self.raw(tuple(self.pod.spec_path[:-1]) + ("metadata", "labels"))
-        return {str(k): str(v) for k, v in raw.items()} if isinstance(raw, dict) else {}
+        return dict(self.pod.labels)
 
     def selecting_services(self) -> list[ServiceRef]:
-        """The Services of the same input whose selector matches this Pod's labels."""
-        labels = self.labels()
-        return [s for s in self.services if s.selects(labels)] if labels else []
+        """The Services of the same input (and namespace) whose selector matches this Pod's labels."""
+        return list(selecting(self.pod, self.services))
 
     def line(self, path: str | tuple[Any, ...] | None) -> int | None:
         """Line of ``path`` in the manifest, or of the nearest enclosing field that exists."""
@@ -154,7 +176,9 @@ class RuleContext:
         return position(self.pod.raw, segments)[0]
 
     def raw(self, path: str | tuple[Any, ...]) -> Any:
-        """The manifest's own value at ``path`` (None when absent): what the user wrote."""
+        """The manifest's own value at ``path`` (None when absent): what the user wrote.  Rules read the
+        parsed model (lifecycle/model.py says what was written, too); this is for what it does not hold
+        (tests/findings/test_registry.py counts the rules that call it)."""
         return raw_at(self.pod, path)
 
     def container_path(self, c: Container, field_path: str | None = None) -> str:
@@ -182,18 +206,27 @@ class RuleContext:
     def _deletion_trace(self) -> tuple[float, list[Any], bool] | None:
         """(when the Pod is deleted, the trace of that run, whether it is the timeline's own): the same for
         every container, so simulated at most once per Pod."""
+        run = self.deletion_run
+        return None if run is None else (run.at, run.events, run.on_trace)
+
+    @functools.cached_property
+    def deletion_run(self) -> DeletionRun | None:
+        """The scenario's deletion, else the one the model assumes (lifecycle/deletion.py): the run the
+        traffic lane draws and the findings about stopping read."""
         if self.simulation is None:
             return None
-        events = self.simulation.events
-        at = next((e.t for e in events if e.type == "delete_requested"), None)
-        on_trace = at is not None
-        if at is None:   # once everything has started (the last start, ready or hook end of the trace)
-            at = max((e.t for e in events if e.type in ("started", "ready", "poststart_done", "startup_probe_ok")),
-                     default=0.0) + 1.0
-            scenario = dataclasses.replace(self.scenario, delete_at=at, until=None, sandbox_lost_at=None)
-            events = simulate(self.pod, scenario, container_restart_rules=any(
-                x.restart_rules for x in self.pod.all_containers), version=self.version).events
-        return at, events, on_trace
+        return deletion_run(self.pod, self.scenario, self.simulation, self.version)
+
+    @functools.cached_property
+    def traffic(self) -> Traffic | None:
+        """When a Service sends the Pod requests, and the failure windows (docs/lifecycle-model.md §27)."""
+        if self.simulation is None:
+            return None
+        serving = serving_for(self.pod, self.services)
+        if serving is None:
+            return None   # no Service would select it: no second simulation for the lane
+        run = self.deletion_run
+        return None if run is None else traffic_for(self.pod, self.scenario, run, serving)
 
     def behaviour(self, c: Container) -> Behaviour:
         """How ``c`` behaves: the simulation's view when there is one, else the same guesses."""

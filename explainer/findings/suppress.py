@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from explainer.lifecycle.model import Pod
+from explainer.lifecycle.model import Pod, ServiceRef
 from explainer.lifecycle.yamlload import format_path, position
 
 from .base import Finding
+from .inputs import InputFinding
 
 PREFIX = "ignore-check.podlife.io/"
 
@@ -44,24 +45,46 @@ class Suppressed:
         return {**self.finding.to_dict(), "suppression": self.suppression.to_dict()}
 
 
+@dataclass(frozen=True, slots=True)
+class SuppressedInput:
+    """A finding about a Service that an annotation on the Service silenced."""
+
+    finding: InputFinding
+    suppression: Suppression
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.finding.to_dict(), "suppression": self.suppression.to_dict()}
+
+
 def suppressions(pod: Pod) -> list[Suppression]:
     """The podlife ignore annotations on the object that holds ``pod`` and on its templates,
     outermost first (the object's own annotation wins when the template repeats a rule)."""
     found: dict[str, Suppression] = {}
     for end, segment in enumerate(pod.spec_path):
-        if segment != "spec":
-            continue
-        at = tuple(pod.spec_path[:end]) + ("metadata", "annotations")
-        annotations = _get(pod.raw, at)
-        if not isinstance(annotations, dict):
-            continue
-        for key, value in annotations.items():
-            if isinstance(key, str) and key.startswith(PREFIX):
-                rule = key[len(PREFIX):]
-                where = f'{format_path(at)}["{key}"]'
-                found.setdefault(rule, Suppression(rule, "" if value is None else str(value), where,
-                                                   position(pod.raw, at + (key,))[0]))
+        if segment == "spec":
+            _annotations(pod.raw, tuple(pod.spec_path[:end]), found)
     return list(found.values())
+
+
+def service_suppressions(service: ServiceRef) -> list[Suppression]:
+    """The podlife ignore annotations on a Service (for the findings about it: inputs.py)."""
+    found: dict[str, Suppression] = {}
+    if service.raw is not None:
+        _annotations(service.raw, tuple(service.at), found)
+    return list(found.values())
+
+
+def _annotations(root: Any, obj: tuple[Any, ...], found: dict[str, Suppression]) -> None:
+    at = obj + ("metadata", "annotations")
+    annotations = _get(root, at)
+    if not isinstance(annotations, dict):
+        return
+    for key, value in annotations.items():
+        if isinstance(key, str) and key.startswith(PREFIX):
+            rule = key[len(PREFIX):]
+            where = f'{format_path(at)}["{key}"]'
+            found.setdefault(rule, Suppression(rule, "" if value is None else str(value), where,
+                                               position(root, at + (key,))[0]))
 
 
 def split(findings: list[Finding], rules: list[Suppression]) -> tuple[list[Finding], list[Suppressed]]:
@@ -78,3 +101,18 @@ def _get(node: Any, path: tuple[Any, ...]) -> Any:
             return None
         node = node[segment]
     return node
+
+
+def split_input(findings: list[InputFinding],
+                services: tuple[ServiceRef, ...]) -> tuple[list[InputFinding], list[SuppressedInput]]:
+    """(findings about Services still in force, those silenced by an annotation on their Service)."""
+    by_service = {(s.document, s.name): {x.rule: x for x in service_suppressions(s)} for s in services}
+    kept: list[InputFinding] = []
+    silenced: list[SuppressedInput] = []
+    for f in findings:
+        rule = by_service.get((f.document, f.name), {}).get(f.id)
+        if rule is None:
+            kept.append(f)
+        else:
+            silenced.append(SuppressedInput(f, rule))
+    return kept, silenced

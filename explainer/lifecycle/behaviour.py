@@ -11,15 +11,16 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping, Protocol
 
 from . import defaults as d
-from .commands import guess_run, guess_stop, hook_seconds
+from .commands import guess_run, guess_stop, hook_seconds, runs_only_known, term_trap
 from .evidence import heap_over_limit, missing_hook_binary, poststart_self_call
 from .expand import Expanded, expand_container, expand_hook
+from .files import missing_file
 from .i18n import Phrase, gettext_noop as _
 from .model import Container, Pod
 from .mounted_scripts import hook_text
 from .records import quick_init
 from .probe_reach import ProbeFault, probe_faults
-from .shutdown import SIGNAL, Stop, exit_stops, prestop_stops
+from .shutdown import PAUSE, Stop, exit_stops, prestop_stops
 from .signals import exit_code as signal_exit_code
 
 
@@ -74,24 +75,31 @@ def behaviour_for(c: Container, pod: Pod, scenario: ScenarioEntries) -> Behaviou
         c, command=exp.command, args=exp.args)
     runs = _oom_runs(c, pod, raw, assumed) or _runs(ce, pod, raw, assumed, exp)
     post_start_code = _post_start_fails(c, pod, raw, assumed)
+    faults = _probe_faults(c, pod, raw, assumed)
+    post_start_seconds = (float(raw.get("postStartSeconds", 0) or 0) if post_start_code else
+                          _hook_default(c.post_start, c, raw, "postStartSeconds", assumed, 0.0))
     pre_stop_code = _pre_stop_fails(c, raw, assumed)
+    pre_stop_seconds = (float(raw.get("preStopSeconds", 0) or 0) if pre_stop_code and "preStopExitCode" not in raw
+                        else _hook_default(c.pre_stop, c, raw, "preStopSeconds", assumed, 0.0))
+    stops = _pre_stop_stops(c, pod)
+    if stops and "preStopSeconds" in assumed and not pre_stop_code:
+        assumed["preStopSeconds"] = _reading(stops[0], assumed["preStopSeconds"])
+    stop_seconds = _stop_seconds(ce, pod, raw, assumed)
+    stop_code = _stop_exit_code(ce, c, raw)   # the stopSeconds reading says why (commands.py `term_trap`)
     return Behaviour(
         runs=runs,
         image_pull_fails=raw.get("imagePull") == "fails",
         startup_seconds=float(raw.get("startupSeconds", 0) or 0),
         failing_probes=frozenset(raw.get("failingProbes") or ()),
-        post_start_seconds=(float(raw.get("postStartSeconds", 0) or 0) if post_start_code else
-                            _hook_default(c.post_start, c, raw, "postStartSeconds", assumed, 0.0)),
+        post_start_seconds=post_start_seconds,
         post_start_exit_code=post_start_code,
-        pre_stop_seconds=(float(raw.get("preStopSeconds", 0) or 0) if pre_stop_code and "preStopExitCode" not in raw
-                          else _hook_default(c.pre_stop, c, raw, "preStopSeconds", assumed, 0.0)),
+        pre_stop_seconds=pre_stop_seconds,
         pre_stop_exit_code=pre_stop_code,
-        stop_seconds=_stop_seconds(ce, pod, raw, assumed),
-        # a process the stop signal ends exits 128 + n (lifecycle.stopSignal, docs/lifecycle-model.md §19)
-        stop_exit_code=int(raw.get("stopExitCode", signal_exit_code(c.stop_signal))),
+        stop_seconds=stop_seconds,
+        stop_exit_code=stop_code,
         assumed=assumed,
-        probe_faults=probe_faults(c, pod),
-        pre_stop_stops=_pre_stop_stops(c, pod),
+        probe_faults=faults,
+        pre_stop_stops=stops,
         exit_stops=exit_stops(ce, ce.script, pod) if c.role != "ephemeral" else (),
     )
 
@@ -102,7 +110,9 @@ _EXIT_0 = Phrase(_("assumed to exit with code 0"))   # made once: a Phrase is im
 def _runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase],
           exp: Expanded | None = None) -> tuple[Run, ...]:
     if isinstance(raw.get("runs"), list) and raw["runs"]:
-        return tuple(Run(_as_duration(r.get("runSeconds", "forever"), "forever"), int(r.get("exitCode", 0)))
+        # a run may say how it ended: ``reason: OOMKilled``, the kernel's OOM kill (docs/lifecycle-model.md §36)
+        return tuple(Run(_as_duration(r.get("runSeconds", "forever"), "forever"), int(r.get("exitCode", 0)),
+                         "OOMKilled" if r.get("reason") == "OOMKilled" else None)
                      for r in raw["runs"])
     if c.role == "ephemeral":
         seconds = _as_duration(raw.get("runSeconds", "forever"), "forever")
@@ -143,15 +153,36 @@ def _oom_runs(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Ph
     return (Run(d.ASSUMED_OOM_SECONDS, d.EXIT_SIGKILL, "OOMKilled"),)
 
 
+def _probe_faults(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase]) -> dict[str, ProbeFault]:
+    """The probes that cannot pass (probe_reach.py); one that is only assumed to fail (a file nothing creates,
+    docs/lifecycle-model.md §29.1) gives way to a scenario that says how the probes behave."""
+    faults = probe_faults(c, pod)
+    for kind, fault in list(faults.items()):
+        if not fault.assumed:
+            continue
+        if "startupSeconds" in raw or "failingProbes" in raw:
+            del faults[kind]
+        else:
+            assumed.setdefault("startupSeconds", Phrase(_("its {kind} probe is assumed never to pass: {why}"),
+                                                        {"kind": kind, "why": fault.why}))
+    return faults
+
+
 def _post_start_fails(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict[str, Phrase]) -> int:
     """The scenario's postStartExitCode, else 1 when the hook calls the container's own server (docs/lifecycle-model.md §24.3)."""
     if "postStartExitCode" in raw:
         return int(raw["postStartExitCode"])
     if "postStartSeconds" in raw:
         return 0
+    prog = missing_hook_binary(c, "postStart")
+    if prog is not None:   # docs/lifecycle-model.md §29.2
+        why = Phrase(_("the image {image} has no {prog} (inferred from the image name): the runtime cannot start "
+                       "the hook, which fails at once with code 126"), {"image": c.image, "prog": prog})
+        assumed["postStartExitCode"] = assumed["postStartSeconds"] = why
+        return d.EXIT_EXEC_NOT_FOUND
     call = poststart_self_call(pod, c)
     if call is None:
-        return 0
+        return _post_start_file(c, assumed)
     why = Phrase(
         _("the hook calls port {port} of its own container as it starts; the server is not listening yet, "
           "so the call is refused at once") if call.certain else
@@ -160,6 +191,20 @@ def _post_start_fails(c: Container, pod: Pod, raw: dict[str, Any], assumed: dict
     assumed["postStartExitCode"] = why
     if not call.certain:   # the event is marked assumed only where the race may go either way
         assumed["postStartSeconds"] = why
+    return 1
+
+
+def _post_start_file(c: Container, assumed: dict[str, Phrase]) -> int:
+    """1 when the postStart hook only tests a file nothing creates (files.py, docs/lifecycle-model.md §29.1)."""
+    hook = c.post_start
+    if hook is None or hook.handler != "exec":
+        return 0
+    path = missing_file(c, hook.command, runs_only_known(c))
+    if path is None:
+        return 0
+    assumed["postStartExitCode"] = assumed["postStartSeconds"] = Phrase(_(
+        "the hook tests {path}, and nothing creates that file (assumed: the image does not ship it), so it fails"),
+        {"path": path})
     return 1
 
 
@@ -205,10 +250,32 @@ def _pre_stop_stops(c: Container, pod: Pod) -> tuple[Stop, ...]:
     hook = c.pre_stop
     if hook is None or hook.handler != "exec":
         return ()
-    stops = prestop_stops(c, hook_text(c, expand_hook(hook.command, c).command), pod)
-    if pod.share_process_namespace:   # PID 1 is the pause process there, not the main process
-        stops = tuple(s for s in stops if s.kind != SIGNAL)
-    return stops
+    # with shareProcessNamespace `kill 1` reaches the pause process, not the main process: a PAUSE stop
+    # (shutdown.py, docs/lifecycle-model.md §30)
+    return prestop_stops(c, hook_text(c, expand_hook(hook.command, c).command), pod)
+
+
+def _reading(stop: Stop, said: Phrase) -> Phrase:
+    """One reading of a preStop that ends a main process (docs/lifecycle-model.md §9.2, docs/lifecycle-model.md §30): the sleeps before
+    the call, the call, and what the script does after it; the timeline, the story and the findings use it."""
+    if stop.kind == PAUSE:
+        return Phrase(_("the hook's command sleeps {seconds} s, then {how}: the kernel ends every process of the "
+                        "Pod with it, this hook's own too"), {"seconds": f"{stop.offset:g}", "how": stop.how})
+    if stop.waits:
+        return Phrase(_("the hook's command sleeps {seconds} s, then {how}, and waits until it has exited"),
+                      {"seconds": f"{stop.offset:g}", "how": stop.how})
+    return said
+
+
+def _stop_exit_code(ce: Container, c: Container, raw: dict[str, Any]) -> int:
+    """The exit code after the stop signal: the scenario's, a shell's `trap 'exit N' TERM` (commands.py
+    `term_trap`, docs/lifecycle-model.md §30.2), else 128 + the signal (lifecycle.stopSignal, docs/lifecycle-model.md §19)."""
+    if "stopExitCode" in raw:
+        return int(raw["stopExitCode"])
+    trap = term_trap(ce) if c.stop_signal in (None, "SIGTERM") and "trap" in ce.script else None
+    if trap is not None and trap.exit_code is not None:
+        return trap.exit_code
+    return signal_exit_code(c.stop_signal)
 
 
 def _names(names: tuple[str, ...]) -> str:

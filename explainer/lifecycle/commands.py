@@ -14,7 +14,10 @@ from dataclasses import dataclass
 from .i18n import Phrase, gettext_noop as _
 from .defaults import ASSUMED_FINITE_RUN_SECONDS as d_ASSUMED_RUN
 from .model import Container
-from .mounted_scripts import runs_shell_script
+from .stopping import Trap, guess_stop, term_trap   # re-exported: callers found them here
+
+__all__ = ["RunGuess", "Trap", "finite_run", "guess_run", "guess_stop", "hook_seconds", "runs_only_known",
+           "shell_script", "term_trap"]
 
 # Each pattern with why the run never ends (the whole reason, a message id).
 _FOREVER_PATTERNS = (
@@ -34,8 +37,6 @@ _WAITS_IN_LOOP = Phrase(_("its command waits in a loop for something outside the
 _SERVER_COMMAND = Phrase(_("its command starts a long-running process"))
 _FINISH_1S = Phrase(_("assumed to finish after 1 s"))
 _RUNS_UNTIL_STOPPED = Phrase(_("assumed to run until stopped, as a service does"))
-_EXITS_ON_SIGTERM = Phrase(_("assumed to exit at once on SIGTERM (code 143)"))
-_SHELL_IGNORES_SIGTERM = Phrase(_("a shell as PID 1 ignores SIGTERM unless it traps it"))
 _FOREVER_WORDS = ("sleep", "while", "for", "tail")   # the literal each of the first four patterns needs
 _WAIT_LOOP = re.compile(r"\b(until|while\s+!)\b[^;]{0,400};\s*do\b")
 # Heuristics read at most this much of a command: enough for any real script, and it
@@ -110,6 +111,35 @@ def _may_group(script: str) -> bool:
     return "{" in script or "}" in script or "`" in script or "&" in script or "$((" in script
 
 
+def runs_only_known(c: Container) -> bool:
+    """Whether ``c``'s command (or ``sh -c`` script) runs nothing but shell control words and the one-shot
+    programs above (echo, sleep, date, ...), none of which writes a file the script does not name: so a
+    file the script does not name is written by nobody (files.py, docs/lifecycle-model.md §29.1)."""
+    script = shell_script(c)
+    if script is None or (_may_group(script) and _GROUPING.search(script)) or c.files:
+        return False
+    for statement in _STATEMENTS.split(script):
+        words = [w for w in statement.split() if not _ASSIGNMENT.match(w)]
+        while words and (words[0] in _CONTROL or words[0] == "exec"):
+            words = words[1:]
+        if words and words[0].rsplit("/", 1)[-1] not in _ONE_SHOT and words[0] not in ("]", "]]", "[["):
+            return False
+    return True
+
+
+def shell_script(c: Container) -> str | None:
+    """The text a container's command runs: the ``sh -c`` script, else the command line; None when empty."""
+    argv = c.command + c.args
+    if not argv:
+        return None
+    prog = argv[0].rsplit("/", 1)[-1]
+    if _SHELLS.match(argv[0]) or _SHELLS.match(prog):
+        if "-c" not in argv[1:2] and not (len(argv) > 1 and argv[1].startswith("-") and "c" in argv[1]):
+            return None
+        return (argv[2] if len(argv) > 2 else "")[:_SCAN_LIMIT]
+    return " ".join(argv)[:_SCAN_LIMIT]
+
+
 def finite_run(c: Container) -> RunGuess | None:
     """A main process that certainly ends: its command (or ``sh -c`` script) runs only one-shot
     commands (echo, date, a finite sleep, ...), so one run lasts its sleeps (1 s when it has none)."""
@@ -128,8 +158,10 @@ def finite_run(c: Container) -> RunGuess | None:
         script = "\n".join(ln for ln in script.splitlines() if not ln.strip().startswith("#"))
     else:
         script = "\n".join(script.splitlines())
-    if not script.strip() or (_may_group(script) and _GROUPING.search(script)):
+    if not script.strip():
         return None
+    if _may_group(script) and _GROUPING.search(script):
+        return _ends_with_sleep(script)
     seconds = 0.0
     names = []
     for statement in _STATEMENTS.split(script):
@@ -142,7 +174,7 @@ def finite_run(c: Container) -> RunGuess | None:
             continue
         name = words[0].rsplit("/", 1)[-1]
         if words[0] in _CONTROL or name not in _ONE_SHOT:
-            return None
+            return _ends_with_sleep(script)
         if name == "sleep":
             m = _SLEEP.fullmatch(" ".join(words[:2]))
             if m is None:
@@ -160,88 +192,25 @@ def finite_run(c: Container) -> RunGuess | None:
                                             "once (1 s assumed)"), {"programs": ", ".join(names)}))
 
 
-def guess_stop(c: Container, pid1: bool = True) -> tuple[float | None, Phrase]:
-    """How the main process answers SIGTERM: (seconds to exit, or None if it ignores it; why).
-
-    PID 1 gets no default signal handling from the kernel: a shell script or a bare ``sleep``
-    running as PID 1 ignores SIGTERM unless it traps it, so the kubelet's SIGKILL at the end
-    of the grace period is what stops it.
-    """
-    argv = c.command + c.args
-    if argv and pid1:
-        prog = argv[0]
-        # a mounted script with a shell's #! line runs as that shell (mounted_scripts.py)
-        if (_SHELLS.match(prog) or runs_shell_script(c, prog)) and "trap" not in c.script:
-            single = _bash_single_command(argv) if prog.rsplit("/", 1)[-1] == "bash" else None
-            if single is not None and not any(path == single for path, _body in c.files):
-                # bash -c with one simple command execs it (bash's ONESHOT: `execute_command_internal`
-                # with CMD_NO_FORK), so that program is PID 1, not the shell
-                name = single.rsplit("/", 1)[-1]
-                if name in _NO_HANDLER:
-                    return None, Phrase(_("the script execs {prog}, which as PID 1 has no SIGTERM handler"),
-                                        {"prog": name})
-                return 0.0, _EXITS_ON_SIGTERM
-            execs = _EXEC.findall(c.script[:_SCAN_LIMIT])
-            if not execs:
-                return None, _SHELL_IGNORES_SIGTERM
-            last = execs[-1].rsplit("/", 1)[-1]
-            if last in _NO_HANDLER:
-                return None, Phrase(_("the script execs {prog}, which as PID 1 has no SIGTERM handler"), {"prog": last})
-        elif prog.rsplit("/", 1)[-1] in _NO_HANDLER:
-            return None, Phrase(_("{prog} as PID 1 has no SIGTERM handler"), {"prog": prog})
-    return 0.0, _EXITS_ON_SIGTERM
+_LAST = re.compile(r"(?:^|;|&&|\n|(?<![&>])&(?![&>]))\s*(?:exec\s+)?sleep\s+(\d+(?:\.\d+)?)([smhd]?)\s*;?\s*$")
+_TOP_EXEC = re.compile(r"(?:^|[;\n]|&&)\s*exec\s")
 
 
-_EXEC = re.compile(r"\bexec\s+(\S+)")
-
-
-def _bash_single_command(argv: tuple[str, ...]) -> str | None:
-    """The program of ``bash -c 'ONE SIMPLE COMMAND'`` (None for anything else: a list, a pipe, a
-    loop, a subshell, a trap): bash runs such a command string by exec'ing the program.  Command
-    substitutions and quoted text may hold anything; only the command line itself counts."""
-    flags = [i for i, a in enumerate(argv[1:], 1) if a.startswith("-") and not a.startswith("--") and "c" in a]
-    if not flags or flags[0] + 1 >= len(argv):
+def _ends_with_sleep(script: str) -> RunGuess | None:
+    """A script whose last step is a finite ``sleep N`` ends: the steps before it are expected to end, or the
+    sleep would never run (docs/lifecycle-model.md §31.5).  Not when a step before it replaces the shell
+    (``exec``), when the sleep runs only after a failure (``||``), or when it sits inside a loop or a block."""
+    body = script.rstrip()
+    m = _LAST.search(body)
+    if m is None or "||" in body[max(0, m.start() - 4):m.start() + 2] or _TOP_EXEC.search(body[:m.start()]):
         return None
-    text = _without_substitutions(argv[flags[0] + 1]).strip()
-    if not text or re.search(r"[;&|`(){}\n]|\b(trap|exec)\b", text):
+    if re.search(r"\b(done|fi|esac|\})\s*$", body[:m.start()].rstrip(" ;&\n")) and re.search(
+            r"\b(do|then)\b", body[:m.start()]) is None:
         return None
-    words = [w for w in text.split() if not re.match(r"^[A-Za-z_]\w*=", w)]   # FOO=bar cmd: still cmd
-    return words[0] if words else None
-
-
-def _without_substitutions(text: str) -> str:
-    """``text`` with quoted strings, ``${...}`` and ``$(...)``/``$((...))`` replaced by a word."""
-    out, i, depth = [], 0, 0
-    while i < len(text):
-        ch = text[i]
-        if depth == 0 and ch in "'\"":
-            end = text.find(ch, i + 1)
-            if end < 0:
-                return text   # unbalanced: leave it as it is (the caller then sees the quote)
-            out.append("Q")
-            i = end + 1
-            continue
-        if depth == 0 and text.startswith("${", i):   # ${VAR}, ${VAR:-default}: a word
-            end = text.find("}", i + 2)
-            if end < 0:
-                return text
-            out.append("S")
-            i = end + 1
-            continue
-        if text.startswith("$(", i):
-            depth += 1
-            i += 2
-            continue
-        if depth:
-            depth += (ch == "(") - (ch == ")")
-            if depth == 0:
-                out.append("S")
-            i += 1
-            continue
-        out.append(ch)
-        i += 1
-    return "".join(out) if depth == 0 else text
-_NO_HANDLER = ("sleep", "tail")
+    seconds = float(m.group(1)) * _UNITS[m.group(2)]
+    return RunGuess(seconds, Phrase(_("its command ends with sleep {seconds}: the steps before it are expected to "
+                                      "end, or the sleep would never run; one run is taken to last the sleep"),
+                                    {"seconds": _fmt(seconds)}))
 
 
 _LOOP = re.compile(r"\b(while|until)\b.{0,2000}?\bdone\b", re.S)

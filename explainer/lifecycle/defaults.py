@@ -42,6 +42,10 @@ EXIT_EXEC_NOT_FOUND = 126
 ASSUMED_FINITE_RUN_SECONDS = 1.0
 # A JVM whose -Xmx reaches its memory limit: when the heap has filled under load (docs/lifecycle-model.md §24.1)
 ASSUMED_OOM_SECONDS = 60.0
+# How long an endpoint change takes to reach whatever sends the Pod requests (docs/lifecycle-model.md §27.4):
+# kube-proxy alone needs about a second (iptables minSyncPeriod 1 s, plus the watch), ingress controllers a
+# little more, cloud load balancers often far more. An assumption, changed by trafficPropagationSeconds.
+TRAFFIC_PROPAGATION_SECONDS = 5.0
 DEFAULT_HORIZON_SECONDS = 300.0
 MAX_HORIZON_SECONDS = 86_400.0
 MAX_EVENTS = 200_000
@@ -53,12 +57,29 @@ MAX_EVENTS = 200_000
 MAX_SYNC_WORK = 3_000_000
 MAX_CONTAINERS_PER_POD = 500
 
+# Rollouts (docs/lifecycle-model.md §26). The ReplicaSet, StatefulSet and DaemonSet controllers look again
+# minReadySeconds + 1 s after a Pod turns Ready ("Add a second to avoid milliseconds skew in AddAfter":
+# replica_set.go, stateful_set.go, daemon_controller.go `updatePod`); a Deployment without progress is looked
+# at again 1 s after its deadline (progress.go `requeueStuckDeployment`).
+AVAILABILITY_RECHECK_SECONDS = 1.0
+PROGRESS_RECHECK_SECONDS = 1.0
+# What a rollout assumes when the scenario does not say: controllers react at once, a DaemonSet runs on 3 nodes
+# (how many nodes is not in the manifest: scenario rollout.nodes; the traffic lane counts the others too).
+ROLLOUT_SYNC_DELAY_SECONDS = 0.0
+ROLLOUT_ASSUMED_NODES = 3
+# The most controller reactions one rollout simulates (a bound, like MAX_EVENTS for the kubelet).
+ROLLOUT_MAX_SYNCS = 100_000
+
 POD_RESTART_POLICIES = ("Always", "OnFailure", "Never")
 PROTOCOLS = ("TCP", "UDP", "SCTP")
 
-# Kubernetes versions the model knows (docs/lifecycle-model.md §3); the newest is the default.
-SUPPORTED_VERSIONS = ("1.27", "1.28", "1.29", "1.30", "1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37")
+# Kubernetes versions the model knows (docs/lifecycle-model.md §3); the newest is the default.  1.25 and 1.26
+# (docs/lifecycle-model.md §33) are the oldest whose schemas kubernetes-validate 1.37.0 ships.
+SUPPORTED_VERSIONS = ("1.25", "1.26", "1.27", "1.28", "1.29", "1.30", "1.31", "1.32", "1.33", "1.34", "1.35", "1.36", "1.37")
 DEFAULT_VERSION = SUPPORTED_VERSIONS[-1]
+# Before 1.27 the pod worker's grace-period override replaced the grace period after preStop (so the stop call got
+# the whole override again), and a deleted Pod left the API in the phase it had (k/k #115835, #115331).
+TERMINAL_PHASE_ON_DELETE = (1, 27)
 
 DOCS = {
     "pod-lifecycle": "https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/",

@@ -18,6 +18,7 @@ from typing import Any
 from .i18n import Phrase, gettext_noop as _
 from .model import Container, Pod
 from .numbers import is_whole_number, whole_number
+from .quantity import as_bytes
 from .yamlload import parse_path
 
 _SCAN_LIMIT = 16_384
@@ -39,11 +40,6 @@ def raw_at(pod: Pod, path: str | tuple[Any, ...]) -> Any:
 
 # ---- memory: the JVM heap against the container's limit (§24.1) ---------------------------------------------
 
-_BINARY = {"Ki": 2 ** 10, "Mi": 2 ** 20, "Gi": 2 ** 30, "Ti": 2 ** 40, "Pi": 2 ** 50, "Ei": 2 ** 60}
-_DECIMAL = {"": 1, "k": 10 ** 3, "M": 10 ** 6, "G": 10 ** 9, "T": 10 ** 12, "P": 10 ** 15, "E": 10 ** 18,
-            "m": 10 ** -3}
-_QUANTITY = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(Ki|Mi|Gi|Ti|Pi|Ei|k|M|G|T|P|E|m|)\s*$")
-_QUANTITY_EXP = re.compile(r"^\s*(\d+(?:\.\d+)?)[eE](\d{1,3})\s*$")   # 10 ** a longer exponent never ends
 # -Xmx2g, -Xmx1024m, -XX:MaxHeapSize=2147483648 (the JVM reads k/m/g/t in either case; no suffix: bytes)
 _XMX = re.compile(r"(?<![\w-])-(?:Xmx|XX:MaxHeapSize=)(\d+)([kKmMgGtT]?)(?![\w.])")
 _JVM_UNITS = {"": 1, "k": 2 ** 10, "m": 2 ** 20, "g": 2 ** 30, "t": 2 ** 40}
@@ -54,25 +50,10 @@ _JVM_ENV = re.compile(r"(^|_)(JAVA|JVM|JDK|CATALINA|HEAP|ES_JAVA|KAFKA_HEAP|SPAR
                       r"ES_JAVA_OPTS|CATALINA_OPTS|HEAP_OPTS)$")
 
 
-def memory_bytes(value: Any) -> float | None:
-    """A Kubernetes quantity (``512Mi``, ``1G``, ``1e9``, ``268435456``) in bytes; None if unreadable."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        return float(value)
-    if not isinstance(value, str):
-        return None
-    m = _QUANTITY.match(value)
-    if m:
-        return float(m.group(1)) * (_BINARY.get(m.group(2)) or _DECIMAL[m.group(2)])
-    m = _QUANTITY_EXP.match(value)
-    return float(m.group(1)) * 10 ** int(m.group(2)) if m else None
-
-
 def memory_limit(pod: Pod, c: Container) -> tuple[float, str] | None:
     """(bytes, as written) of ``c``'s resources.limits.memory, when the manifest states one."""
     raw = raw_at(pod, c.path + ".resources.limits.memory")
-    size = memory_bytes(raw)
+    size = as_bytes(raw)
     return (size, str(raw)) if size else None
 
 
@@ -82,6 +63,7 @@ class Heap:
     written: str          # -Xmx2g
     field: str            # args, command, env[1].value
     source: str           # "args", or the env var's name
+    words: tuple[str, ...] = ()   # what that field holds: command or args, or the env var's value alone
 
 
 def jvm_max_heap(c: Container) -> Heap | None:
@@ -94,12 +76,12 @@ def jvm_max_heap(c: Container) -> Heap | None:
         if "-X" not in text:      # both of _XMX's spellings start so: skip the regex when it is absent
             continue
         for m in _XMX.finditer(text):
-            found.append(Heap(_jvm_bytes(m), m.group(0), field, field))
+            found.append(Heap(_jvm_bytes(m), m.group(0), field, field, words))
     env = []
     for i, var in enumerate(c.env):
         if var.value and "-X" in var.value and _JVM_ENV.search(var.name):
             for m in _XMX.finditer(var.value[:_SCAN_LIMIT]):
-                env.append(Heap(_jvm_bytes(m), m.group(0), f"env[{i}].value", var.name))
+                env.append(Heap(_jvm_bytes(m), m.group(0), f"env[{i}].value", var.name, (var.value,)))
     override = [h for h in env if h.source == "_JAVA_OPTIONS"]
     if override:
         return override[-1]
@@ -131,11 +113,6 @@ def human_bytes(n: float) -> str:
 
 
 # ---- probes the kubelet cannot pass (§8.1, §24.2) ---------------------------------------------------------
-
-def probe_raw(pod: Pod, c: Container, kind: str) -> dict | None:
-    raw = raw_at(pod, f"{c.path}.{kind}Probe")
-    return raw if isinstance(raw, dict) else None
-
 
 def resolve_port(c: Container, port: Any) -> int | None:
     """The port number a probe connects to: pkg/probe/util.go `ResolveContainerPort` — a number,
@@ -271,10 +248,11 @@ def loopback_bind(c: Container) -> Bind | None:
 _SHELLLESS = re.compile(
     r"(distroless|(^|/)coredns/coredns|(^|/)coredns:|csi-node-driver-registrar|cloud-sql-connectors/cloud-sql-proxy|"
     r"cloudsql-docker/gce-proxy|linkerd/proxy|(^|/)kube-state-metrics|(^|/)metrics-server|cgr\.dev/chainguard/static|"
-    r"envoyproxy/envoy-distroless)", re.I)
+    r"envoyproxy/envoy-distroless|(^|/)fluent/fluent-bit([:@]|$))", re.I)
 _HAS_SHELL_TAG = re.compile(r":[^/@]*(debug|alpine|buster|bullseye|bookworm|busybox|-dev\b|shell)", re.I)
 _TOOLS = frozenset({"sh", "bash", "ash", "dash", "zsh", "sleep", "curl", "wget", "kill", "pkill", "killall",
-                    "nc", "rm", "echo", "cat", "test", "true", "touch", "timeout"})
+                    "nc", "rm", "echo", "cat", "test", "true", "touch", "timeout", "ls", "pidof", "pgrep", "ps",
+                    "grep", "stat", "[", "nslookup", "ping"})
 
 
 def shellless_image(image: str) -> bool:
@@ -285,9 +263,17 @@ def shellless_image(image: str) -> bool:
 def missing_hook_binary(c: Container, kind: str = "preStop") -> str | None:
     """The program an exec hook runs when ``c``'s image (by its name) cannot have it."""
     hook = c.pre_stop if kind == "preStop" else c.post_start
-    if hook is None or hook.handler != "exec" or not hook.command or not shellless_image(c.image):
+    if hook is None or hook.handler != "exec":
         return None
-    prog = posixpath.basename(hook.command[0])
+    return missing_binary(c, hook.command)
+
+
+def missing_binary(c: Container, command: tuple[str, ...]) -> str | None:
+    """The program an exec command (a hook's or a probe's) starts, when ``c``'s image (by its name) has no
+    such program: a shell or a common tool in a distroless or scratch-based image (§24.3, §29.2)."""
+    if not command or not shellless_image(c.image):
+        return None
+    prog = posixpath.basename(command[0])
     return prog if prog in _TOOLS else None
 
 

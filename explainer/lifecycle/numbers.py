@@ -21,3 +21,16 @@ def whole_number(text: Any, max_digits: int = MAX_DIGITS) -> int | None:
 
 def is_whole_number(text: Any, max_digits: int = MAX_DIGITS) -> bool:
     return whole_number(text, max_digits) is not None
+
+
+INT64_MAX = 2 ** 63 - 1
+
+
+def atoi_clamped(digits: str) -> int | None:
+    """Go's ``strconv.Atoi`` of ASCII digits as the API server's validation uses it (`getPercentValue` ignores
+    the error): past int64, ParseInt's value on ErrRange, the largest int64 -- without converting 5,000 digits.
+    None for text that is not ASCII digits."""
+    if not digits or not digits.isascii() or not digits.isdigit():
+        return None
+    significant = digits.lstrip("0")
+    return INT64_MAX if len(significant) > 19 else min(int(digits), INT64_MAX)

@@ -12,11 +12,11 @@ from typing import Any
 from . import defaults as d
 from .errors import ErrorRecord, ManifestError
 from .i18n import Text, gettext_noop as _
-from .indentation import diagnose_lost_indentation
+from .indentation import diagnose_lost_indentation, lost_indentation_in_text
 from .numbers import whole_number
 from .mounted_scripts import config_map_data, with_mounted_scripts
-from .model import TEMPLATE_PATHS, Pod, PodSource, ServiceRef
-from .workload import labels_of, read_workload
+from .model import TEMPLATE_PATHS, Pod, PodSource, ServicePort, ServiceRef
+from .workload import annotations_of, labels_of, read_workload
 from .parse_container import _A_LIST, _TRUE_OR_FALSE, ContainerReader, _err, _kind_of
 from .yamlload import Limits, format_path, load_documents, position
 
@@ -45,7 +45,16 @@ class Intake:
 def parse_manifest(text: str, limits: Limits = Limits()) -> Intake:
     """Every Pod in ``text``; raises ``ManifestError`` only when the text cannot be read."""
     intake = Intake()
-    for doc in load_documents(text, limits):
+    try:
+        docs = load_documents(text, limits)
+    except ManifestError as exc:
+        if exc.records and exc.records[0].kind == "syntax":
+            # the reader's error names a symptom; a flattened manifest is the cause (indentation.py)
+            flat = lost_indentation_in_text(text)
+            if flat:
+                raise ManifestError("", records=flat + exc.records) from None
+        raise
+    for doc in docs:
         if doc.data is None:
             continue
         intake.objects += 1
@@ -96,7 +105,7 @@ def _document(data: Any, index: int, at: tuple[Any, ...], intake: Intake, limits
     if config_map is not None:
         intake.config_maps.append(config_map)
     if kind == "Service":
-        service = _service(obj, name, index, where[0])
+        service = _service(obj, name, index, where[0], root, at)
         if service is not None:
             intake.services.append(service)
     if kind not in TEMPLATE_PATHS:
@@ -116,22 +125,37 @@ def _document(data: Any, index: int, at: tuple[Any, ...], intake: Intake, limits
         intake.pods.append(pod)
 
 
-def _service(obj: dict, name: str, index: int, line: int | None) -> ServiceRef | None:
-    """A Service's selector and target ports; one of an odd shape is simply not used."""
+def _service(obj: dict, name: str, index: int, line: int | None, root: Any = None,
+             at: tuple[Any, ...] = ()) -> ServiceRef | None:
+    """A Service's selector and ports; one of an odd shape is simply not used."""
     spec = obj.get("spec")
     if not isinstance(spec, dict) or not isinstance(spec.get("selector"), dict):
         return None
     selector = tuple(sorted((str(k), str(v)) for k, v in spec["selector"].items()))
-    targets: list[int | str] = []
-    for p in spec.get("ports") or []:
+    root = obj if root is None else root
+    ports: list[ServicePort] = []
+    listed = spec.get("ports")
+    for i, p in enumerate(listed if isinstance(listed, list) else []):
         if isinstance(p, dict):
-            t = p.get("targetPort", p.get("port"))
+            key = "targetPort" if "targetPort" in p else "port"
+            t = p.get(key)
             if isinstance(t, (int, str)) and not isinstance(t, bool):
-                number = whole_number(t)
-                targets.append(number if number is not None else t)
+                where = at + ("spec", "ports", i, key)
+                number, protocol, port_name = p.get("port"), p.get("protocol"), p.get("name")
+                digits = whole_number(t)     # "8080" is a number, "²" and 5,000 digits a name (issue 27)
+                ports.append(ServicePort(
+                    t if digits is None else digits,
+                    number if isinstance(number, int) and not isinstance(number, bool) else None,
+                    protocol if isinstance(protocol, str) else "TCP",
+                    port_name if isinstance(port_name, str) else None,
+                    format_path(where[len(at):]), position(root, where)[0]))
+    meta = obj.get("metadata")
+    namespace = meta.get("namespace") if isinstance(meta, dict) and isinstance(meta.get("namespace"), str) else None
     ports_line = position(obj, ("spec", "ports"))[0] if "ports" in spec else None
-    return ServiceRef(name, selector, tuple(targets), index, line,
-                      publish_not_ready=spec.get("publishNotReadyAddresses") is True, ports_line=ports_line)
+    return ServiceRef(name, selector, tuple(p.target for p in ports), index, line,
+                      publish_not_ready=spec.get("publishNotReadyAddresses") is True, ports_line=ports_line,
+                      ports=tuple(ports), namespace=namespace, selector_line=position(obj, ("spec", "selector"))[0],
+                      at=at, raw=root)
 
 
 def _get(data: Any, path: tuple[Any, ...]) -> Any:
@@ -199,6 +223,11 @@ class _Builder(ContainerReader):
             backoff_limit=self._backoff_limit(spec_path) if kind in ("Job", "CronJob") else None,
             labels=labels_of(_get(self.root, spec_path[:-1])),
             workload=read_workload(obj, kind, self.root, at),
+            annotations=annotations_of(_get(self.root, spec_path[:-1])),
+            owner_annotations=tuple(pair for end, seg in enumerate(spec_path[:-1]) if seg == "spec"
+                                    for pair in annotations_of(_get(self.root, spec_path[:end]))),
+            job_deadline_written=kind in ("Job", "CronJob")
+            and _get(self.root, spec_path[:-2]).get("activeDeadlineSeconds") is not None,
             raw=self.root,
         )
 

@@ -19,7 +19,9 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from .evidence import LOOPBACK_HOSTS, loopback_bind, resolve_port, scheme_mismatch
+from .commands import runs_only_known
+from .evidence import LOOPBACK_HOSTS, loopback_bind, missing_binary, resolve_port, scheme_mismatch
+from .files import missing_file
 from .i18n import Phrase, gettext_noop as _
 from .model import Container, Pod, Probe
 
@@ -32,10 +34,13 @@ class ProbeFault:
     outcome: str                   # ERRORS | FAILS (see the module docstring)
     why: Phrase                    # English, translatable: "port name http is not declared by app"
     rule: str | None = None        # the finding that speaks about this mistake, when one does
+    assumed: bool = False          # read from what the manifest does not show: a scenario may say otherwise
 
 
 def probe_fault(probe: Probe, c: Container, pod: Pod) -> ProbeFault | None:
     """Why ``probe`` of ``c`` can never pass, or None when it may."""
+    if probe.handler == "exec":
+        return _no_such_program(probe, c, pod) or _file_nothing_creates(probe, c, pod)
     if probe.handler not in _NETWORK or probe.port is None:
         return None
     for reason in REASONS:
@@ -137,6 +142,30 @@ def _loopback_server(probe: Probe, c: Container, pod: Pod) -> ProbeFault | None:
                                       "and the probe connects to the Pod IP"),
                                     {"program": bind.program, "port": bind.port, "flag": bind.flag}),
                       "app-listens-on-loopback")
+
+
+def _no_such_program(probe: Probe, c: Container, pod: Pod) -> ProbeFault | None:
+    """An exec probe whose program the image does not have (a shell in a distroless image): the runtime
+    cannot start it, ExecSync returns an error, and `doProbe` throws the errored result away
+    (docs/lifecycle-model.md §29.2).  Inferred from the image name."""
+    prog = missing_binary(c, probe.command)
+    if prog is None:
+        return None
+    return ProbeFault(ERRORS, Phrase(_("the image {image} has no {prog} (inferred from the image name), so the "
+                                       "runtime cannot start the check"), {"image": c.image, "prog": prog}),
+                      "prestop-exec-binary-missing", assumed=True)
+
+
+def _file_nothing_creates(probe: Probe, c: Container, pod: Pod) -> ProbeFault | None:
+    """An exec probe that tests a file nothing in the manifest creates (files.py; docs/lifecycle-model.md
+    §29.1): the check runs and fails, from the first one on.  Assumed: the image might ship the file."""
+    path = missing_file(c, probe.command, runs_only_known(c))
+    if path is None:
+        return None
+    return ProbeFault(FAILS, Phrase(_("it tests {path}, and nothing creates that file: {c}'s command runs only "
+                                      "programs that write no file it does not name, and no hook, env value or "
+                                      "volume mount names it (assumed: the image does not ship it)"),
+                                    {"path": path, "c": c.name}), "tested-file-never-created", assumed=True)
 
 
 # The reasons, most certain first.  Add one: a function of (probe, container, pod) -> ProbeFault | None.

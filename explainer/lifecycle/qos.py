@@ -7,42 +7,18 @@ defaults to its limit) and, with the PodLevelResources gate, ``defaultPodRequest
 """
 from __future__ import annotations
 
-import math
-import re
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from .evidence import raw_at
-from .quantity import sane_quantity
 from .model import Container, Pod
+from .quantity import as_fraction
 from .versions import gate_enabled
 from .yamlload import parse_path
 
 GUARANTEED, BURSTABLE, BEST_EFFORT = "Guaranteed", "Burstable", "BestEffort"
 QOS_RESOURCES = ("cpu", "memory")   # qos.go supportedQoSComputeResources: only these decide the class
-
-_QUANTITY = re.compile(r"^([+-]?(?:\d+\.?\d*|\.\d+))(?:([eE][+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?)$")
-_SUFFIX = {"": Fraction(1), "n": Fraction(1, 10**9), "u": Fraction(1, 10**6), "m": Fraction(1, 1000),
-           "k": Fraction(10**3), "M": Fraction(10**6), "G": Fraction(10**9), "T": Fraction(10**12),
-           "P": Fraction(10**15), "E": Fraction(10**18), "Ki": Fraction(2**10), "Mi": Fraction(2**20),
-           "Gi": Fraction(2**30), "Ti": Fraction(2**40), "Pi": Fraction(2**50), "Ei": Fraction(2**60)}
-
-
-def parse_quantity(value: Any) -> Fraction | None:
-    """A resource.Quantity (``500m``, ``1.5Gi``, ``2e3``, ``1``) as an exact number; None if it is not one."""
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, (int, float)):
-        return Fraction(str(value)) if math.isfinite(value) else None
-    m = _QUANTITY.match(str(value).strip()) if isinstance(value, str) else None
-    if not m or not sane_quantity(m.group(1), m.group(2)):
-        return None
-    number = Fraction(m.group(1))
-    if m.group(2):
-        return number * Fraction(10) ** int(m.group(2)[1:])
-    return number * _SUFFIX[m.group(3) or ""]
-
 
 @dataclass(frozen=True, slots=True)
 class ContainerResources:
@@ -94,7 +70,7 @@ def _quantities(mapping: Any) -> tuple[dict[str, Fraction], set[str]]:
         return out, bad
     for name in QOS_RESOURCES:
         if name in mapping:
-            q = parse_quantity(mapping[name])
+            q = as_fraction(mapping[name])
             if q is None:
                 bad.add(name)
             else:

@@ -18,12 +18,13 @@ import bisect
 import re
 from dataclasses import dataclass, field
 
-from .i18n import Text
-from .redact_scan import LAST_APPLIED, REDACTED, Found, scan, scan_read
+from .i18n import Text, gettext_noop as _
+from .redact_scan import LAST_APPLIED, REDACTED, Found, scan, scan_read, secret_name
 from .redact_tokens import token_spans
 from .yamlload import load_documents
 
-__all__ = ["LAST_APPLIED", "REDACTED", "Hit", "RedactionFailed", "find_secrets", "redact"]
+__all__ = ["IN_OUTPUT", "LAST_APPLIED", "REDACTED", "Hit", "RedactionFailed", "find_output_secrets", "find_secrets",
+           "redact", "redact_output"]
 MIN_LEFTOVER = 4   # a value this long or longer must not stand anywhere in the stored text
 
 
@@ -142,3 +143,40 @@ def _keys(text: str) -> list[str] | None:
         elif isinstance(node, list):
             stack.extend(reversed(node))
     return keys
+
+
+# kubectl's output (docs/lifecycle-model.md §34): describe prints each environment value as "NAME: value";
+# a credential-named one is a secret (a value describe took from a Secret reads "<set to the key ...>").
+_OUTPUT_ENV = re.compile(r"(?P<indent>[ \t]*)(?P<name>[A-Za-z_][\w.-]{0,100}):[ \t]+(?P<s>\S[^\n]{0,2000})$")
+IN_OUTPUT = _("{what} (in the observed output)")
+
+
+def _output_env(text: str) -> list[tuple[int, int, int, str]]:
+    """(line, start, end, name) of each credential-named "NAME: value" line of describe's output."""
+    out = []
+    offset = 0
+    for n, line in enumerate(text.split("\n"), 1):
+        m = _OUTPUT_ENV.match(line) if ":" in line else None
+        if m is not None and secret_name(m.group("name"), env_style=True) and not m.group("s").startswith(
+                ("<set to", REDACTED, "<none>")):
+            out.append((n, offset + m.start("s"), offset + m.end("s"), m.group("name")))
+        offset += len(line) + 1
+    return out
+
+
+def find_output_secrets(text: str) -> list[Hit]:
+    """Credentials in pasted kubectl output: environment values describe printed, tokens anywhere."""
+    hits = [_hit(line, Text(IN_OUTPUT, {"what": Text(_("the environment variable {name}"), {"name": name})}))
+            for line, _s, _e, name in _output_env(text)]
+    hits += [_hit(h.line, Text(IN_OUTPUT, {"what": h.text or h.what})) for h in find_secrets(text)]
+    return sorted(set(hits), key=lambda h: (h.line, h.what))
+
+
+def redact_output(text: str) -> str:
+    """Pasted kubectl output with each credential replaced by <redacted>, lines kept."""
+    spans = [(start, end) for _line, start, end, _name in _output_env(text)]
+    parts, at = [], 0
+    for start, end in sorted(spans):
+        parts += [text[at:start], REDACTED]
+        at = end
+    return redact("".join(parts) + text[at:])

@@ -277,6 +277,10 @@ def validate_behaviour(raw: dict[str, Any], name: str, root: Any = None,
             for i, r in enumerate(runs):
                 _duration(r, ("runSeconds",), errors, root=root, prefix=pre + ("runs", i), words=("forever",))
                 _integer(r, ("exitCode",), errors, root=root, prefix=pre + ("runs", i), maximum=255)
+                if r.get("reason") not in (None, "OOMKilled"):
+                    errors.append(_record(root, pre + ("runs", i, "reason"), Text(
+                        _("The reason of a run of {name} can only be OOMKilled (the kernel's OOM kill ends the "
+                          "run), not {value}."), {"name": repr(name), "value": repr(r.get("reason"))})))
     return errors
 
 

@@ -24,7 +24,8 @@ ALWAYS_READ_ONLY_TYPES = ("secret", "configMap", "downwardAPI", "projected")
 _DATA_TYPES = ("secret", "configMap", "projected")
 # Volume.sources kinds from parse.py -> the prefix shown to people.
 _SOURCE_PREFIX = {"secret": "secret", "configMap": "configMap",
-                  "claim": "persistentVolumeClaim", "path": "hostPath"}
+                  "claim": "persistentVolumeClaim", "path": "hostPath", "token": "serviceAccountToken",
+                  "downwardAPI": "downwardAPI", "bundle": "clusterTrustBundle"}
 FILESYSTEM = {"shared": False, "because": "each container has its own root filesystem from its "
               "image; only mounted volumes are shared"}
 _POD_BECAUSE = {
@@ -60,8 +61,10 @@ def analyse_sharing(pod: Pod, debug_containers: tuple[Container, ...] = ()) -> S
         namespaces=namespaces,
         volumes=volumes,
         undeclared=undeclared,
+        # an ephemeral container may not declare ports (validation.go `allowedEphemeralContainerFields`): the API
+        # server refuses them, so a debug container never holds one (docs/lifecycle-model.md §31.3)
         ports=tuple(PortUse(c.name, p.container_port, p.protocol, p.name, p.host_port)
-                    for c in everyone for p in c.ports),
+                    for c in everyone if c.role != "ephemeral" for p in c.ports),
         conflicts=tuple(PortConflict(x["port"], x["protocol"], tuple(x["containers"])) for x in _conflicts(pod)),
         exposure=_exposure(pod, everyone),
         filesystem=Filesystem(bool(FILESYSTEM["shared"]), str(FILESYSTEM["because"])),
@@ -123,32 +126,79 @@ def _volumes(pod: Pod, everyone: tuple[Container, ...]) -> tuple[tuple[VolumeSha
         forced = v.type in ALWAYS_READ_ONLY_TYPES
         mounts = tuple(Mount(name, vm.mount_path, forced or vm.read_only, vm.sub_path)
                        for name, vm in by_volume.get(v.name, ()))
-        writable: dict[str, bool] = {}
-        for mount in mounts:
-            writable[mount.container] = writable.get(mount.container, False) or not mount.read_only
-        writers = tuple(w for w, rw in writable.items() if rw)
-        readers = tuple(writable)
-        pairs = len(writers) * (len(readers) - 1)
+        exchanges, writers, readers, total = _exchanges(mounts)
         out.append(VolumeShare(
             v.name, v.type, mounts,
             tuple(_source_label(kind, name) for kind, name in v.sources),
-            _first_exchanges(writers, readers),
-            forced, writers, readers, max(0, pairs - MAX_EXCHANGES),
+            exchanges,
+            forced, writers, readers, total - len(exchanges),
         ))
     return tuple(out), undeclared
 
 
-def _first_exchanges(writers: tuple[str, ...], readers: tuple[str, ...]) -> tuple[Exchange, ...]:
-    """The first MAX_EXCHANGES pairs (writer, another container that mounts the volume), writer by writer:
-    the groups (`VolumeShare.writers`, `.readers`) hold the rest; the pairs of 500 containers are 250,000."""
-    out: list[Exchange] = []
+def _exchanges(mounts: tuple[Mount, ...]) -> tuple[tuple[Exchange, ...], tuple[str, ...], tuple[str, ...], int]:
+    """Who can pass files to whom through one volume: a container that mounts it read-write to another that
+    mounts it, when the directories they see overlap.  A subPath mount sees only that directory of the volume
+    (`pkg/kubelet/kubelet_pods.go` `makeMounts` bind-mounts volume/subPath), so two containers at different
+    subPaths see different directories and exchange nothing (docs/lifecycle-model.md §32.1).
+
+    Linear in the mounts, not in the pairs (issue 27: 500 containers sharing 16 volumes made 4 million pairs):
+    each writer's reach is a union of the sets of containers that mount the volume at a directory above, at or
+    below the one it writes, counted, and only the first MAX_EXCHANGES pairs, writer by writer, are listed.
+    Returns (the pairs listed, the writers, every container that mounts it, the number of pairs)."""
+    order: dict[str, int] = {}
+    writable: dict[str, list[tuple[str, ...] | None]] = {}
+    whole: set[str] = set()                          # a mount of the whole volume (or a subPathExpr) sees it all
+    exact: dict[tuple[str, ...], set[str]] = {}      # directory -> who mounts exactly it
+    below: dict[tuple[str, ...], set[str]] = {}      # directory -> who mounts it or a directory under it
+    for m in mounts:
+        order.setdefault(m.container, len(order))
+        key = _directory(m.sub_path)
+        if not m.read_only:
+            writable.setdefault(m.container, []).append(key)
+        if key is None:
+            whole.add(m.container)
+            continue
+        exact.setdefault(key, set()).add(m.container)
+        for i in range(len(key) + 1):
+            below.setdefault(key[:i], set()).add(m.container)
+    everyone = set(order)
+    listed: list[Exchange] = []
+    total = 0
+    writers = sorted(writable, key=order.__getitem__)   # in the order the containers first mount it
     for w in writers:
-        for r in readers:
-            if r != w:
-                if len(out) == MAX_EXCHANGES:
-                    return tuple(out)
-                out.append(Exchange(w, r))
-    return tuple(out)
+        reach: set[str] = set()
+        for key in writable[w]:
+            if key is None:
+                reach = everyone
+                break
+            reach = reach | whole | below.get(key, set())
+            for i in range(len(key)):
+                reach = reach | exact.get(key[:i], set())
+        count = len(reach) - (w in reach)
+        total += count
+        if count and len(listed) < MAX_EXCHANGES:
+            listed += [Exchange(w, r) for r in sorted(reach, key=order.__getitem__) if r != w]
+    return tuple(listed[:MAX_EXCHANGES]), tuple(writers), tuple(order), total
+
+
+def _overlap(a: str | None, b: str | None) -> bool:
+    """Whether mounts at subPaths ``a`` and ``b`` (None: the whole volume) see a common directory: one is
+    the other or above it.  The pairwise rule `_exchanges` computes for all mounts at once."""
+    pa, pb = _directory(a), _directory(b)
+    if pa is None or pb is None:
+        return True
+    n = min(len(pa), len(pb))
+    return pa[:n] == pb[:n]
+
+
+def _directory(sub_path: str | None) -> tuple[str, ...] | None:
+    """The directory of the volume a mount at ``sub_path`` sees, as its path's parts; None for the whole volume,
+    and for a subPathExpr (``$(POD_NAME)``), known only at run time: taken to overlap every mount."""
+    if sub_path is None or "$(" in sub_path:
+        return None
+    parts = tuple(x for x in sub_path.split("/") if x not in ("", "."))
+    return parts or None
 
 
 def _clashes(containers: list[Container]) -> list[dict]:
@@ -273,13 +323,20 @@ def _volume_text(v: dict) -> list[str]:
         where = f"shared at {a}" if a == b else f"({a} -> {b})"
         lines.append(f"    {x['from']} ({mode[x['from']]}) -> {x['to']} ({mode[x['to']]}) "
                      f"via {v['type']} {where}")
-    if v.get("exchangesLeftOut"):
-        lines.append(f"    ... and {v['exchangesLeftOut']:,} more: data can flow from each of the "
-                     f"{len(v['writers'])} writers to each other of the {len(v['readers'])} containers that mount it")
+    left_out = v.get("exchangesLeftOut")
+    if left_out:
+        writers, readers = len(v["writers"]), len(v["readers"])
+        if len(v["exchanges"]) + left_out == writers * (readers - 1):
+            lines.append(f"    ... and {left_out:,} more: data can flow from each of the "
+                         f"{writers} writers to each other of the {readers} containers that mount it")
+        else:   # subPaths keep some of them apart (docs/lifecycle-model.md §32.1)
+            lines.append(f"    ... and {left_out:,} more pairs among its {writers} writers and "
+                         f"{readers} containers that mount it, where their subPaths overlap")
     if not v["exchanges"]:
         for m in v["mounts"]:
+            sub = f" (subPath {m['subPath']})" if m.get("subPath") else ""
             lines.append(f"    mounted by {m['container']} ({'ro' if m['readOnly'] else 'rw'}) "
-                         f"at {m['mountPath']}")
+                         f"at {m['mountPath']}{sub}")
         if not v["mounts"]:
             lines.append("    not mounted by any container")
     return lines

@@ -19,12 +19,14 @@ from .commands import hook_seconds
 from .i18n import Phrase, gettext_noop as _
 from .model import Container, Pod
 from .numbers import is_whole_number, whole_number
+from .yamlload import parse_path
 
-SIGNAL, ENDPOINT = "signal", "endpoint"
+SIGNAL, ENDPOINT, PAUSE = "signal", "endpoint", "pause"
 _SCAN_LIMIT = 16_384
 # Separators between commands of a shell script, and what the next command depends on.
 _SEP = re.compile(r"(\|\||&&|;|\n|\|)")
 _WORDS = re.compile(r"[^\s'\"]+|'[^']*'|\"[^\"]*\"")
+_SHELL = re.compile(r"^(?:/usr)?(?:/bin/)?(?:ba|a|da|z)?sh$")
 _URL = re.compile(r"(?:https?://)?(?:localhost|127\.0\.0\.1|\[::1\]|0\.0\.0\.0)(?::(\d{1,5}))?/(quitquitquit|shutdown)\b")
 # kill's ways to name SIGTERM, SIGINT and SIGQUIT (a handler in PID 1 may end it); SIGKILL from inside the
 # container's own PID namespace is ignored by its init process (pid_namespaces(7)), so it is not listed.
@@ -40,21 +42,31 @@ _CLOUD_SQL_IMAGE = re.compile(r"(^|/)(cloud-sql-proxy|cloudsql-proxy|gce-proxy)(
 class Stop:
     """One call in a script that ends ``target``'s main process."""
 
-    target: str                    # the container whose main process ends
-    kind: str                      # SIGNAL (exits as it answers SIGTERM) | ENDPOINT (exits at once)
+    target: str                    # the container whose main process ends ("" for PAUSE: every container)
+    kind: str                      # SIGNAL (exits as it answers SIGTERM) | ENDPOINT (exits at once) |
+                                   # PAUSE (the Pod's PID 1 exits, and the kernel SIGKILLs every process)
     offset: float                  # seconds of top-level sleeps before the call (hooks)
     how: Phrase                    # English, translatable: "kill -TERM 1", "POST /quitquitquit (cloud-sql-proxy)"
     on_success: bool = False       # only after the previous command succeeded (``work && curl …``)
+    waits: bool = False            # the script then waits for the target to be gone (``while pidof app``)
+
+
+# After the call, a loop that waits while the program is still there: `while pidof app`, `while kill -0 $PID`,
+# `until ! pgrep x`, or the shell's `wait`.
+_WAITS_AFTER = re.compile(r"\b(?:while|until)\b[^;\n]{0,200}\b(?:pidof|pgrep|kill\s+-0|ps)\b|\bwait\b")
 
 
 def prestop_stops(c: Container, script: str, pod: Pod) -> tuple[Stop, ...]:
-    """Calls in ``c``'s preStop hook (``script``: its command, expanded) that end a main process."""
+    """Calls in ``c``'s preStop hook (``script``: its command, expanded) that end a main process, wherever
+    they stand in the script (the first command included)."""
     out = []
     for before, op, cmd in _commands(script):
         stop = _stop(cmd, c, pod, self_ok=True)
         if stop is not None:
             offset = hook_seconds(before) or 0.0
-            out.append(Stop(stop.target, stop.kind, offset, stop.how, op == "&&"))
+            after = script[len(before) + script[len(before):].find(cmd) + len(cmd):]
+            out.append(Stop(stop.target, stop.kind, offset, stop.how, op == "&&",
+                            waits=stop.kind != PAUSE and bool(_WAITS_AFTER.search(after[:_SCAN_LIMIT]))))
     return tuple(out)
 
 
@@ -106,14 +118,19 @@ def _commands(script: str) -> list[tuple[str, str, str]]:
 
 def _stop(cmd: str, c: Container, pod: Pod, self_ok: bool) -> Stop | None:
     words = [w.strip("'\"") for w in _WORDS.findall(cmd)]
-    while words and (words[0] in ("exec", "command") or re.match(r"^[A-Za-z_]\w*=", words[0])):
-        words.pop(0)
+    while words and (words[0] in ("exec", "command") or re.match(r"^[A-Za-z_]\w*=", words[0]) or (
+            _SHELL.match(words[0]) and len(words) > 2 and re.match(r"^-\w*c\w*$", words[1]))):
+        words = words[2:] if _SHELL.match(words[0]) else words[1:]   # `sh -c kill 1`: the first command too
     if not words:
         return None
     prog = words[0].rsplit("/", 1)[-1]
     text = " ".join(words)
     if self_ok and prog == "kill" and _KILL_PID1.match(text):
         flag = text[4:-1].strip()
+        if pod.share_process_namespace:
+            return _pause_stop(text, flag, c, pod)
+        if pod.host_pid:
+            return None       # PID 1 is the node's init: refused, or a signal it ignores
         if flag in _KILL_SIGNALS:
             return Stop(c.name, SIGNAL, 0.0, Phrase(_("{command} signals its main process"), {"command": text}))
         return None
@@ -137,6 +154,59 @@ def _stop(cmd: str, c: Container, pod: Pod, self_ok: bool) -> Stop | None:
                                                        {"command": f"{prog} …:{port}/{m.group(2)}",
                                                         "target": target.name}))
     return None
+
+
+# The signals the pause process handles (build/pause/linux/pause.c: `sigdown` on SIGINT and SIGTERM, which
+# calls exit(0)); any other signal sent to it from inside its PID namespace is dropped (pid_namespaces(7)).
+PAUSE_SIGNALS = frozenset({"", "-TERM", "-SIGTERM", "-15", "-s TERM", "-s SIGTERM", "-s 15", "-INT", "-SIGINT",
+                           "-2", "-s INT", "-s SIGINT"})
+# pause runs as user 65535 since pause 3.5 (build/pause/CHANGELOG.md, k/k #97963); a container that is
+# neither root nor that user, without CAP_KILL, may not signal it ("Operation not permitted")
+PAUSE_UID = 65535
+
+
+def _pause_stop(text: str, flag: str, c: Container, pod: Pod) -> Stop | None:
+    """`kill 1` in a Pod with shareProcessNamespace: PID 1 is the pause process.  SIGTERM or SIGINT makes it
+    exit, and when PID 1 of a PID namespace ends the kernel SIGKILLs every other process in it (pid_namespaces(7)):
+    every container of the Pod ends with 137 (docs/lifecycle-model.md §30)."""
+    if flag not in PAUSE_SIGNALS or not may_signal_pause(c, pod):
+        return None
+    return Stop("", PAUSE, 0.0, Phrase(_("{command} ends the pause process, PID 1 of the Pod's shared PID "
+                                         "namespace"), {"command": text}))
+
+
+def may_signal_pause(c: Container, pod: Pod) -> bool:
+    """Whether ``c``'s processes may signal the pause process: root (the default when the manifest does not say),
+    the pause user itself, or CAP_KILL added."""
+    uid = _setting(pod, c, "runAsUser")
+    if uid is None or uid in (0, PAUSE_UID):
+        return True
+    caps = _container_setting(pod, c, ("capabilities", "add"))
+    return isinstance(caps, list) and any(str(x).upper() in ("KILL", "CAP_KILL", "ALL") for x in caps)
+
+
+def _setting(pod: Pod, c: Container, key: str) -> int | None:
+    """A securityContext number, the container's over the Pod's."""
+    value = _container_setting(pod, c, (key,))
+    if value is None:
+        value = _raw(pod, tuple(pod.spec_path) + ("securityContext", key))
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _container_setting(pod: Pod, c: Container, keys: tuple[str, ...]) -> object:
+    return _raw(pod, tuple(parse_path(c.path)) + ("securityContext",) + keys)
+
+
+def _raw(pod: Pod, path: tuple) -> object:
+    node = pod.raw
+    for seg in path:
+        if isinstance(node, dict) and seg in node:
+            node = node[seg]
+        elif isinstance(node, list) and isinstance(seg, int) and 0 <= seg < len(node):
+            node = node[seg]
+        else:
+            return None
+    return node
 
 
 def _endpoint_target(port: int, path: str, pod: Pod, caller: Container) -> Container | None:

@@ -26,7 +26,7 @@ class RuntimeStatus:
     """The part of a container's status the Pod-level rules read."""
 
     __slots__ = ("role", "index", "state", "waiting_reason", "exit_code", "last_exit", "started",
-                 "ready", "restarts", "contrib", "will_restart", "exit_reason")
+                 "ready", "restarts", "contrib", "will_restart", "exit_reason", "walked")
 
     def __init__(self, role: str, index: int, waiting_reason: str) -> None:
         self.role, self.index = role, index
@@ -40,6 +40,7 @@ class RuntimeStatus:
         self.contrib: tuple[tuple[int, int], ...] = _ZERO
         self.will_restart = True               # `ContainerShouldRestart` for the last exit
         self.exit_reason: str | None = None    # OOMKilled: what the runtime reports instead of Error
+        self.walked = (0, 0, 0)                # what it adds to StatusBook's sums over the init list
 
     def terminated_reason(self) -> str:
         return self.exit_reason or ("Completed" if self.exit_code == 0 else "Error")
@@ -101,12 +102,38 @@ def _contribution(s: RuntimeStatus) -> tuple[tuple[int, int], ...]:
     return tuple(c)
 
 
+class _Sums:
+    """Point updates and prefix sums over the init list (a Fenwick tree), O(log n) each: printPod sums
+    restarts and READY over the init statuses it walked, which stops at the first blocking one."""
+
+    __slots__ = ("tree",)
+
+    def __init__(self, n: int) -> None:
+        self.tree = [0] * (n + 1)
+
+    def add(self, i: int, delta: int) -> None:
+        i += 1
+        while i < len(self.tree):
+            self.tree[i] += delta
+            i += i & -i
+
+    def prefix(self, end: int) -> int:
+        """The sum over indices 0 .. end - 1."""
+        total, i = 0, min(end, len(self.tree) - 1)
+        while i > 0:
+            total += self.tree[i]
+            i -= i & -i
+        return total
+
+
 class StatusBook:
     """Counters over all containers, and the answers the Pod-level rules need."""
 
     def __init__(self, statuses: list[RuntimeStatus], n_init: int, n_ready_needed: int,
-                 restart_policy: str, readiness_gates: int) -> None:
+                 restart_policy: str, readiness_gates: int, terminal_on_delete: bool = True) -> None:
         self.counts = [0] * _SLOTS
+        # since 1.27 a deleted Pod is moved to a terminal phase before it goes (docs/lifecycle-model.md §33)
+        self.terminal_on_delete = terminal_on_delete
         self.n_init = n_init
         self.n_ready_needed = n_ready_needed
         self.restart_policy = restart_policy
@@ -115,6 +142,10 @@ class StatusBook:
         self.apps: list[RuntimeStatus] = []
         self._blocking: list[int] = []     # heap of init indices that stop printPod's init walk
         self._reasoned: list[int] = []     # heap of app indices that carry a waiting/terminated reason
+        n = sum(1 for st in statuses if st.role in ("init", "sidecar"))
+        # per init index: every restart, a sidecar's restarts, a started and ready sidecar (printPod's walk)
+        self._restarts_all, self._restarts_sidecar, self._ready_sidecar = _Sums(n), _Sums(n), _Sums(n)
+        self._walk_end = 0                 # where the last `kubectl_status` walk stopped (len(init): it did not)
         # set by every `changed`: the answers below may differ from the last ones asked for
         # (simulate.py `_snapshot` skips recomputing them while it is False)
         self.dirty = True
@@ -134,6 +165,14 @@ class StatusBook:
                 counts[i] += n
             s.contrib = new
         if s.role in ("init", "sidecar"):
+            sidecar = s.role == "sidecar"
+            walked = (s.restarts, s.restarts if sidecar else 0, 1 if sidecar and s.ready and s.started else 0)
+            if walked != s.walked:
+                for sums, now, before in zip((self._restarts_all, self._restarts_sidecar, self._ready_sidecar),
+                                             walked, s.walked):
+                    if now != before:
+                        sums.add(s.index, now - before)
+                s.walked = walked
             if _init_blocks(s):
                 heapq.heappush(self._blocking, s.index)
         elif s.role == "app" and s.state != RUNNING:
@@ -175,10 +214,11 @@ class StatusBook:
     def point(self, forced_phase: str | None, status_reason: str | None, initialized: bool, deleting: bool,
               terminal: bool) -> tuple[str, str, bool, str, int, bool]:
         """(STATUS, phase, Ready, READY, RESTARTS, initializing): a status point's fields in one call."""
-        phase = forced_phase or self.phase(initialized, terminal)
+        # before 1.27 a deleted Pod kept the phase `getPhase` gave it until it left the API (k/k #116410)
+        phase = forced_phase or self.phase(initialized, terminal and (self.terminal_on_delete or not deleting))
         status, initializing = self.kubectl_status(phase, status_reason, initialized, deleting)
-        return (status, phase, self.ready(phase), self.ready_count(), self.restarts(initializing and not initialized),
-                initializing)
+        return (status, phase, self.ready(phase), self.ready_count(initializing, initialized),
+                self.restarts(initializing, initialized), initializing)
 
     def containers_ready(self) -> bool:
         return self.counts[READY_NEEDED_OK] == self.n_ready_needed
@@ -188,15 +228,19 @@ class StatusBook:
         return (phase not in ("Succeeded", "Failed") and self.containers_ready()
                 and self.readiness_gates == 0)
 
-    def ready_count(self) -> str:
-        c = self.counts
-        return f"{c[RUN_READY_APP] + c[READY_SIDECAR]}/{self.n_ready_needed}"
+    def ready_count(self, initializing: bool = False, initialized: bool = True) -> str:
+        """READY: the started, ready sidecars `printPod`'s init walk reached, then (when the walk did not
+        stop, or the Pod is Initialized) the running, ready app containers.  After `kubectl_status`."""
+        apps = self.counts[RUN_READY_APP] if not initializing or initialized else 0
+        return f"{self._ready_sidecar.prefix(self._walk_end) + apps}/{self.n_ready_needed}"
 
-    def restarts(self, initializing: bool) -> int:
-        c = self.counts
-        if initializing:   # `printPod` sums the init list's restarts and stops there
-            return c[RESTARTS_INIT] + c[RESTARTS_SIDECAR]
-        return c[RESTARTS_SIDECAR] + c[RESTARTS_APP]
+    def restarts(self, initializing: bool = False, initialized: bool = True) -> int:
+        """RESTARTS: while initialising, every init status the walk reached (the blocking one included);
+        else the walked sidecars' and every app container's.  After `kubectl_status`."""
+        reached = self._walk_end + 1 if initializing else self._walk_end
+        if initializing and not initialized:
+            return self._restarts_all.prefix(reached)
+        return self._restarts_sidecar.prefix(reached) + self.counts[RESTARTS_APP]
 
     def kubectl_status(self, phase: str, status_reason: str | None, initialized: bool,
                        deleting: bool) -> tuple[str, bool]:
@@ -204,6 +248,7 @@ class StatusBook:
         reason = status_reason or phase
         initializing = False
         blocking = _first(self._blocking, self.init, _init_blocks)
+        self._walk_end = blocking.index if blocking is not None else len(self.init)
         if blocking is not None:
             initializing = True
             if blocking.state == EXITED:

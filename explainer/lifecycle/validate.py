@@ -13,11 +13,13 @@ import re
 from dataclasses import dataclass, field
 
 from .errors import ErrorRecord
+from .evidence import raw_at
 from .gated_fields import drop_disabled_fields, restart_rule_problems, stop_signal_problems
 from .i18n import Text, gettext_noop as _
 from .model import Container, Pod
 from .quantity import parse_quantity
 from .versions import gate_enabled, version_tuple
+from .workload_validation import workload_problems
 from .yamlload import parse_path, position
 
 _DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]*[a-z0-9])?$")
@@ -73,6 +75,9 @@ def admit(pod: Pod, version: str, gates: dict[str, bool] | None = None) -> Admis
     adm.notes.extend(notes)
     pod = adm.pod
     _validate(adm, pod, version)
+    errors, notes = workload_problems(pod, version, gates)   # the rollout settings (§26.1)
+    adm.errors.extend(errors)
+    adm.notes.extend(notes)
     return adm
 
 
@@ -104,11 +109,37 @@ def _validate(adm: Admission, pod: Pod, version: str) -> None:
             text = Text(_("Forbidden: ephemeral containers cannot be set when a Pod is created; they are added to "
                           "a running Pod by `kubectl debug` (the ephemeralcontainers subresource)."))
         adm.errors.append(_rec(pod, spec + ("ephemeralContainers",), text, "Forbidden"))
+        for c in pod.ephemeral_containers:
+            _validate_ephemeral(adm, pod, c)
     _validate_ports(adm, pod)
     _validate_workload(adm, pod)
     if pod.share_process_namespace and pod.host_pid:
         adm.errors.append(_rec(pod, spec + ("shareProcessNamespace",), Text(_("Invalid value: "
                                "shareProcessNamespace and hostPID cannot both be set.")), "Invalid value"))
+
+
+# pkg/apis/core/validation/validation.go `allowedEphemeralContainerFields`: the fields an ephemeral container
+# may not set, in the order of the Container struct (`validateFieldAllowList` reports each one set)
+EPHEMERAL_FORBIDDEN = ("ports", "resources", "resizePolicy", "restartPolicy", "restartPolicyRules", "livenessProbe",
+                       "readinessProbe", "startupProbe", "lifecycle")
+
+
+def _validate_ephemeral(adm: Admission, pod: Pod, c: Container) -> None:
+    """`validateEphemeralContainers`: each forbidden field it sets, and a volumeMount's subPath, is its own
+    "Forbidden: cannot be set for an Ephemeral Container" (docs/lifecycle-model.md §14, §31.3)."""
+    raw = raw_at(pod, c.path)
+    if not isinstance(raw, dict):
+        return
+    forbidden = Text(_("Forbidden: cannot be set for an Ephemeral Container (ephemeral containers are for "
+                       "debugging: no ports, probes, resources or lifecycle hooks)."))
+    for key in EPHEMERAL_FORBIDDEN:
+        value = raw.get(key)
+        if value not in (None, "", [], {}):
+            _err(adm, c, key, forbidden, "Forbidden")
+    for i, mount in enumerate(raw.get("volumeMounts") or []):
+        for key in ("subPath", "subPathExpr"):
+            if isinstance(mount, dict) and mount.get(key):
+                _err(adm, c, f"volumeMounts[{i}].{key}", forbidden, "Forbidden")
 
 
 def _validate_container(adm: Admission, pod: Pod, c: Container, version: str) -> None:

@@ -27,6 +27,8 @@ GATES: dict[str, tuple[tuple[tuple[int, int], bool, str], ...]] = {
     "InPlacePodVerticalScaling": (((1, 27), False, "alpha"), ((1, 33), True, "beta"), ((1, 35), True, "GA")),
     # KEP-2837: alpha 1.32 (off), beta 1.34 (on); decides the QoS class where spec.resources is set (§25).
     "PodLevelResources": (((1, 32), False, "alpha"), ((1, 34), True, "beta")),
+    # KEP-961: alpha 1.24 (off), beta 1.35 (on); a StatefulSet's rollingUpdate.maxUnavailable (§26.6).
+    "MaxUnavailableStatefulSet": (((1, 24), False, "alpha"), ((1, 35), True, "beta")),
 }
 # Gates that are GA and locked on from a version: a scenario cannot turn them off there.
 LOCKED_ON = {"SidecarContainers": (1, 33), "InPlacePodVerticalScaling": (1, 35)}

@@ -1,8 +1,10 @@
 """A workload's controller settings, read from the manifest with the API server's defaults
 (pkg/apis/apps/v1/defaults.go: SetDefaults_Deployment, SetDefaults_StatefulSet, SetDefaults_DaemonSet).
 
-Wrong types are the schema's to report (strict validation runs on the same object); here an odd value
-falls back to the default, so the rollout is still drawn.  docs/lifecycle-model.md §26.
+Wrong types are the schema's to report (strict validation runs on the same object) and wrong values the
+API server's (workload_validation.py: a string such as "3" without %, a negative number, maxSurge and
+maxUnavailable both 0); here such a value is kept as written, so admission can name it, or falls back to
+the default where the schema already objects.  docs/lifecycle-model.md §26.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ _ROLLING = "RollingUpdate"
 DEPLOYMENT_SURGE_DEFAULT = "25%"          # SetDefaults_Deployment: maxSurge and maxUnavailable 25%
 DEPLOYMENT_UNAVAILABLE_DEFAULT = "25%"
 DEPLOYMENT_PROGRESS_DEADLINE = 600        # progressDeadlineSeconds
+NO_PROGRESS_DEADLINE = 2**31 - 1          # math.MaxInt32: deployment_util.go `HasProgressDeadline` is false
 DAEMONSET_UNAVAILABLE_DEFAULT = 1         # SetDefaults_DaemonSet: maxUnavailable 1, maxSurge 0
 DAEMONSET_SURGE_DEFAULT = 0
 STATEFULSET_UNAVAILABLE_DEFAULT = 1       # rollingUpdate.maxUnavailable (MaxUnavailableStatefulSet gate)
@@ -41,8 +44,10 @@ def read_workload(obj: dict, kind: str, root: Any, at: tuple[Any, ...]) -> Workl
             surge = _int_or_percent(rolling.get("maxSurge"), DEPLOYMENT_SURGE_DEFAULT)
             unavailable = _int_or_percent(rolling.get("maxUnavailable"), DEPLOYMENT_UNAVAILABLE_DEFAULT)
         deadline = _whole(spec.get("progressDeadlineSeconds"))
+        if deadline is None:
+            deadline = DEPLOYMENT_PROGRESS_DEADLINE
         return Workload(kind, replicas or 0, written, kind_of, surge, unavailable, min_ready,
-                        deadline if deadline is not None else DEPLOYMENT_PROGRESS_DEADLINE, line=line)
+                        None if deadline == NO_PROGRESS_DEADLINE else deadline, line=line)
     if kind == "StatefulSet":
         strategy = _mapping(spec, "updateStrategy")
         kind_of = strategy["type"] if strategy.get("type") in (_ROLLING, "OnDelete") else _ROLLING
@@ -92,3 +97,11 @@ def labels_of(obj: Any) -> tuple[tuple[str, str], ...]:
     if not isinstance(labels, dict):
         return ()
     return tuple(sorted((str(k), str(v)) for k, v in labels.items()))
+
+
+
+def annotations_of(obj: Any) -> tuple[tuple[str, str], ...]:
+    """metadata.annotations of an object (or of a template) as pairs of texts, in the manifest's order."""
+    meta = obj.get("metadata") if isinstance(obj, dict) else None
+    notes = meta.get("annotations") if isinstance(meta, dict) else None
+    return tuple((str(k), str(v)) for k, v in notes.items()) if isinstance(notes, dict) else ()

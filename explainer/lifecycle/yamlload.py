@@ -116,7 +116,6 @@ def load_documents(text: str, limits: Limits = Limits()) -> list[Document]:
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > limits.max_bytes:
         values = {"size": f"{size:,}", "limit": f"{limits.max_bytes:,}", "setting": limits.bytes_setting}
-        message: Text
         if limits.subject == "scenario":
             message = Text(_("The scenario is {size} bytes; the limit is {limit} bytes."), values)
         elif limits.bytes_setting:
@@ -200,8 +199,10 @@ def _with_source_line(err: ManifestError, text: str) -> ManifestError:
         lines = text.splitlines()
         if 0 < rec.line <= len(lines):
             shown = lines[rec.line - 1][:200]
-            msg = Text(_("{message} The line reads: {line}"),
-                       {"message": rec.translatable, "line": repr(shown.strip())})
+            # the line as the user wrote it, between quotation marks: repr() would double its backslashes
+            # (a "\n" in a quoted scalar read as "\\n") and escape its quotes
+            msg = Text(_("{message} The line reads: “{line}”"),
+                       {"message": rec.translatable, "line": shown.strip()})
             return ManifestError(msg, line=rec.line, column=rec.column, kind="syntax")
     return err
 

@@ -29,6 +29,8 @@ def annotations(files: list[tuple[str, Explanation]]) -> Iterator[tuple[str, int
             for f in report.findings:
                 who = f.container or f"{report.pod.source.kind}/{report.pod.name}"
                 yield path, f.line or report.pod.source.line or 1, f.severity.value, f.id, who, f.title.render()
+        for inp in expl.findings:   # about a Service of the input (findings/inputs.py)
+            yield path, inp.line or 1, inp.severity.value, inp.id, f"{inp.kind}/{inp.name}", inp.title.render()
 
 
 def summary_lines(files: list[tuple[str, Explanation]]) -> str:

@@ -10,6 +10,7 @@ import graphviz
 from ..lifecycle.model import ROLE_APP, ROLE_EPHEMERAL, ROLE_INIT, ROLE_SIDECAR, Container, Pod
 from ..lifecycle.sharing import analyse_sharing
 from ..lifecycle.sharing_report import Mount, SharingReport
+from ..lifecycle.traffic import Traffic
 from .dot import (
     GENERATED_TITLE,
     NOT_INSTALLED,
@@ -25,6 +26,7 @@ from .i18n import gettext_noop as _
 
 FONT = "Helvetica,Arial,sans-serif"
 INK, MUTED, LINE, RED = "#1f2937", "#64748b", "#94a3b8", "#dc2626"
+SERVICE_FILL, SERVICE_LINE = "#e0f2fe", "#0284c7"   # a Service of the input, and its requests
 # role -> (fill, border, legend text); calm fills that stay apart for common colour blindness.
 ROLES = {
     ROLE_INIT: ("#dbeafe", "#60a5fa", _("init container")),
@@ -50,6 +52,9 @@ OWN_PID = _("own PID namespace")
 ALWAYS_RO = _("always read-only")
 NOT_DECLARED = _("not declared in spec.volumes")
 POD_NAME = _("Pod {name}")
+SERVICE_NAME = _("Service {name}")
+SELECTS = _("selects {kind} {name}")
+NO_PORT = _("targetPort {port}: no container declares it")
 
 
 def _visible(value: Any, limit: int = MAX_TEXT) -> str:
@@ -81,8 +86,8 @@ class _Diagram:
     """Adds nodes and edges in spec order; every name goes through ``_e`` into an HTML label."""
 
     def __init__(self, pod: Pod, sharing: SharingReport, gettext: Callable[[str], str],
-                 debug_containers: tuple[Container, ...]) -> None:
-        self.pod, self.sharing, self.gettext = pod, sharing, gettext
+                 debug_containers: tuple[Container, ...], traffic: Traffic | None = None) -> None:
+        self.pod, self.sharing, self.gettext, self.traffic = pod, sharing, gettext, traffic
         self.specs = {c.name: c for c in pod.all_containers + tuple(debug_containers)}
         self.ids: dict[str, str] = {}
         self.own_pid = {g.containers[0] for g in sharing.groups("pid")
@@ -137,6 +142,7 @@ class _Diagram:
             if target and ids:   # one edge from the namespaces to all the containers: namespaces left, volumes right
                 self.edge(target, ids[len(ids) // 2], ltail=cluster, lhead="cluster_containers")
         self.conflicts()
+        self.services()
         for tail, head, attrs in self.edges:
             self.graph.edge(tail, head, **attrs)
         self.legend()
@@ -203,8 +209,19 @@ class _Diagram:
             shape = "cylinder" if v.type in DISK_TYPES else "folder"
             node_id = self.node(graph, label, shape=shape, style="filled", fillcolor="#fff7ed",
                                 color="#fdba74", **{"class": "volume"})
+            # a subPath mount sees one directory of the volume (docs/lifecycle-model.md §32.1): each such
+            # directory is its own node under the volume, so mounts at different subPaths share no node
+            parts: dict[str, str] = {}
             for m in v.mounts:
-                self.mount(m, node_id, LINE)
+                target = node_id
+                if m.sub_path and any(o.sub_path != m.sub_path for o in v.mounts):
+                    if m.sub_path not in parts:
+                        parts[m.sub_path] = self.node(graph, _small(_e(f"{v.name}/{m.sub_path}"), INK),
+                                                      shape="folder", style="filled", fillcolor="#fffbeb",
+                                                      color="#fdba74", **{"class": "volume subpath"})
+                        self.edge(node_id, parts[m.sub_path], style="dotted", arrowhead="none")
+                    target = parts[m.sub_path]
+                self.mount(m, target, LINE)
         missing: dict[str, str] = {}
         for u in self.sharing.undeclared:
             if u.volume not in missing:
@@ -232,6 +249,31 @@ class _Diagram:
                     self.edge(self.network, self.ids.get(name), label=f"<{label}>", color=RED, fontcolor=RED,
                               penwidth="1.5", **{"class": "conflict"})
 
+    def services(self) -> None:
+        """The Services of the input that select this Pod (docs/lifecycle-model.md §27.1), each tied to the
+        containers its ports reach; a named targetPort nobody declares is a red dashed edge to the Pod."""
+        t = self.traffic
+        if t is None or t.service_assumed:
+            return
+        src = self.pod.source
+        for name in t.services:
+            label = (f"<B>{self.t(SERVICE_NAME, name=name)}</B><BR/>"
+                     + _small(self.t(SELECTS, kind=src.kind, name=src.name)))
+            node_id = self.node(self.graph, label, shape="box", style="rounded,filled", fillcolor=SERVICE_FILL,
+                                color=SERVICE_LINE, **{"class": "service"})
+            for r in (r for r in t.routes if r.service == name):
+                port = r.port
+                text = "" if port is None else _e(f"{port.port} → {port.target}" if port.port is not None
+                                                  else f"→ {port.target}")
+                if r.container is not None:
+                    self.edge(node_id, self.ids.get(r.container), label=f"<{text}>", color=SERVICE_LINE,
+                              fontcolor=SERVICE_LINE, arrowhead="normal", **{"class": "service-port"})
+                elif port is not None and self.ids:
+                    missing = self.t(NO_PORT, port=port.target)
+                    self.edge(node_id, next(iter(self.ids.values())), label=f"<{missing}>", color=RED,
+                              fontcolor=RED, style="dashed", arrowhead="normal", lhead="cluster_containers",
+                              **{"class": "service-port missing"})
+
     def legend(self) -> None:
         cell = '<TD ALIGN="LEFT">{}</TD>'
         swatch = '<TD BGCOLOR="{}" COLOR="{}" BORDER="1" WIDTH="14"> </TD>'
@@ -242,6 +284,8 @@ class _Diagram:
             if self.sharing.volumes or self.sharing.undeclared else []
         if self.sharing.conflicts or self.sharing.undeclared:
             lines.append(("━━", RED, _("port conflict or missing volume")))
+        if self.traffic is not None and not self.traffic.service_assumed:
+            lines.append(("━▶", SERVICE_LINE, _("a Service's port and the container it reaches")))
         keys += [f'<TD><FONT COLOR="{colour}">{mark}</FONT></TD>{cell.format(_small(self.t(text), INK))}'
                  for mark, colour, text in lines]
         # The graph's own label, not a node: a node would widen the first rank of the layout.
@@ -251,16 +295,18 @@ class _Diagram:
 
 
 def pod_to_dot(pod: Pod, sharing: SharingReport, *, gettext: Callable[[str], str] = lambda s: s,
-               debug_containers: tuple[Container, ...] = ()) -> str:
-    """DOT source of the sharing diagram; node ids are n0, n1, ... and names live only in labels."""
-    return _Diagram(pod, sharing, gettext, tuple(debug_containers)).build()
+               debug_containers: tuple[Container, ...] = (), traffic: Traffic | None = None) -> str:
+    """DOT source of the sharing diagram; node ids are n0, n1, ... and names live only in labels.
+    ``traffic`` adds the Services of the input that select the Pod."""
+    return _Diagram(pod, sharing, gettext, tuple(debug_containers), traffic).build()
 
 
 def sharing_diagram(report: Any, *, gettext: Callable[[str], str] = lambda s: s) -> str:
     """DOT source for one ``PodReport``, including the debug containers of its simulation."""
     debug = tuple(report.simulation.debug_containers) if report.simulation else ()
     sharing = report.sharing if report.sharing.namespaces else analyse_sharing(report.pod, debug)
-    return pod_to_dot(report.pod, sharing, gettext=gettext, debug_containers=debug)
+    return pod_to_dot(report.pod, sharing, gettext=gettext, debug_containers=debug,
+                      traffic=getattr(report, "traffic", None))
 
 
 # The drawing itself lives in dot.py; these names stay importable from here.

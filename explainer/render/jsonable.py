@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..comparison import Comparison
+from ..comparison import Comparison, DeletionChange
 from ..explain import Explanation, PodReport
 from ..lifecycle.errors import ErrorRecord
 from ..lifecycle.i18n import Phrase
@@ -24,6 +24,9 @@ def explanation_to_dict(expl: Explanation) -> dict[str, Any]:
         "errors": [error_to_dict(e) for e in expl.errors],
         "warnings": [error_to_dict(w) for w in expl.warnings],
         "nothingToExplain": expl.empty,
+        # findings about the input's other objects (a Service's: findings/inputs.py), each naming it
+        "findings": [f.to_dict() for f in expl.findings],
+        "suppressedFindings": [s.to_dict() for s in expl.suppressed],
     }
 
 
@@ -63,6 +66,9 @@ def pod_to_dict(r: PodReport) -> dict[str, Any]:
         "sharing": r.sharing.jsonable(),
         "findings": [f.to_dict() if hasattr(f, "to_dict") else f for f in r.findings],
         "suppressedFindings": [s.to_dict() for s in r.suppressed],
+        "rollout": r.rollout.jsonable() if r.rollout is not None else None,
+        # when a Service sends it requests (docs/lifecycle-model.md §27); null: none would select it
+        "traffic": r.traffic.jsonable() if r.traffic is not None else None,
     }
     if sim:
         out.update({
@@ -84,6 +90,8 @@ def pod_to_dict(r: PodReport) -> dict[str, Any]:
             "dependencies": [{"container": dep.container, "waitsFor": dep.waits_for, "condition": dep.condition,
                               "guaranteed": dep.guaranteed} for dep in sim.dependencies],
         })
+    if r.observed is not None:   # only when kubectl's output was given (docs/lifecycle-model.md §34)
+        out["observed"] = r.observed.jsonable()
     return out
 
 
@@ -122,5 +130,22 @@ def comparison_to_dict(c: Comparison, gettext: Callable[[str], str] = _identity)
                         "delta": s.delta, "cause": s.cause.render(gettext) if s.cause else None}
                        for s in p.starts],
             "final": {"before": _status_point(p.final_before), "after": _status_point(p.final_after)},
+            # what the two runs' events differ in (issue 25: additions to the contract)
+            "moments": [{"container": m.container, "moment": m.kind, "before": m.before, "after": m.after,
+                         "delta": m.delta, "exitCodeBefore": m.code_before, "exitCodeAfter": m.code_after,
+                         "changed": m.changed, "withStart": m.with_start} for m in p.moments],
+            "roles": [{"container": r.container, "before": r.before, "after": r.after} for r in p.roles],
+            "terminationGracePeriodSeconds": {"before": p.grace_before, "after": p.grace_after},
+            "deletion": _deletion(p.deletion),
+            "statusColumn": {"before": list(p.status_before), "after": list(p.status_after)},
         } for p in c.pods],
     }
+
+
+def _deletion(d: DeletionChange | None) -> dict[str, Any] | None:
+    if d is None:
+        return None
+    return {"requestedBefore": d.requested_before, "requestedAfter": d.requested_after,
+            "gracePeriodBefore": d.grace_before, "gracePeriodAfter": d.grace_after,
+            "endedBefore": d.ended_before, "endedAfter": d.ended_after,
+            "lengthBefore": d.length_before, "lengthAfter": d.length_after}

@@ -1,4 +1,5 @@
-"""JUnit XML for CI test reports: a suite per file, a test case per (rule, Pod), failures for findings.
+"""JUnit XML for CI test reports: a suite per file, a test case per (rule, Pod) and per (input rule, Service),
+failures for findings.
 
 Each file gets a ``manifest`` test case (errors for problems that stop the whole file), and each
 Pod a ``manifest`` test case (errors the API server or the schema would raise for that Pod) plus
@@ -32,7 +33,7 @@ def _x(value: Any) -> str:
 
 def to_junit(files: list[tuple[str, Explanation]]) -> str:
     """The JUnit XML document (a <testsuites> root) for every (path, explanation) pair."""
-    rule_ids = [entry["id"] for entry in catalogue()]
+    rule_ids = [entry["id"] for entry in catalogue() if entry["scope"] == "pod"]   # the input rules: per Service
     root = ET.Element("testsuites", name=TOOL_NAME)
     for path, expl in files:
         root.append(_suite(path, expl, rule_ids))
@@ -54,8 +55,18 @@ def _suite(path: str, expl: Explanation, rule_ids: list[str]) -> ET.Element:
         ids = rule_ids + sorted({f["id"] for f in findings} - set(rule_ids))
         for rule_id in ids:
             _testcase(suite, classname, rule_id, [_failure(f, report) for f in findings if f["id"] == rule_id])
+    input_ids = {entry["id"] for entry in catalogue() if entry["scope"] == "input"}
+    findings_of: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for inp in expl.findings:
+        findings_of.setdefault((inp.kind, inp.name), []).append(inp.to_dict())
     for s in expl.skipped:
-        case = ET.SubElement(suite, "testcase", classname=f"{PREFIX}.{_x(s.kind)}.{_x(s.name)}", name="skipped")
+        classname = f"{PREFIX}.{_x(s.kind)}.{_x(s.name)}"
+        found = findings_of.pop((s.kind, s.name), [])
+        if s.kind == "Service":   # an object the input rules check: a test case per input rule
+            for rule_id in sorted(input_ids):
+                _testcase(suite, classname, rule_id, [_failure(f, None) for f in found if f["id"] == rule_id])
+            continue
+        case = ET.SubElement(suite, "testcase", classname=classname, name="skipped")
         ET.SubElement(case, "skipped", message=_x(s.reason))
     _count(suite, suite.findall("testcase"))
     return suite
@@ -66,12 +77,14 @@ def _testcase(suite: ET.Element, classname: str, name: str, problems: list[ET.El
     case.extend(problems)
 
 
-def _failure(f: dict[str, Any], report: PodReport) -> ET.Element:
+def _failure(f: dict[str, Any], report: PodReport | None) -> ET.Element:
     el = ET.Element("failure", type=_x(f["severity"]), message=_x(f["title"]))
     where = f"line {f['line']}" if f.get("line") else "line unknown"
     if f.get("path"):
         where += f" ({f['path']})"
-    body = [_x(f["explanation"]), "", f"Pod: {report.pod.source.kind}/{report.pod.name}"]
+    about = f"Pod: {report.pod.source.kind}/{report.pod.name}" if report is not None else \
+        f"{f['object']['kind']}: {f['object']['name']}"
+    body = [_x(f["explanation"]), "", about]
     if f.get("container"):
         body.append(f"Container: {f['container']}")
     body += [f"Where: {where}", "Fix:", _x(f["fix"]).rstrip("\n")]

@@ -107,6 +107,16 @@ def to_sarif(files: list[tuple[str, Explanation]], *, execution_successful: bool
                                                                  report.pod.source.kind, report.pod.name,
                                                                  None)}]
                 results.append(result)
+        for inp in expl.findings:   # about a Service, not a Pod: its logical location is the Service
+            results.append(_finding_result(inp.finding.to_dict(), inp.kind, inp.name, path, n, rules, index))
+        for quiet in expl.suppressed:
+            result = _finding_result(quiet.finding.finding.to_dict(), quiet.finding.kind, quiet.finding.name,
+                                     path, n, rules, index)
+            result["suppressions"] = [{"kind": "inSource", "status": "accepted",
+                                       "justification": quiet.suppression.reason,
+                                       "location": _location(path, n, quiet.suppression.line, None,
+                                                             quiet.finding.kind, quiet.finding.name, None)}]
+            results.append(result)
         for e in expl.errors:
             kind = kinds.get((e.document, e.pod), "Pod") if e.pod else None
             results.append(_error_result(e, kind, path, n, rules, index))

@@ -7,6 +7,7 @@ from ..lifecycle.model import Container, Pod
 from ..lifecycle.restart_rules import RESTART_ALL, matching_rule, should_restart
 from ..lifecycle.simulate import Simulation
 from ..lifecycle.trace import TraceEvent
+from ..lifecycle.traffic import DRAINING, GONE, NOT_READY, SERVING, Traffic
 from .i18n import Text, gettext_noop as _
 
 
@@ -29,8 +30,9 @@ def _secs(x: float) -> str:
     return f"{x:g}"
 
 
-def story(pod: Pod, sim: Simulation) -> list[Step]:
-    """One numbered step per event that changes what a reader should picture."""
+def story(pod: Pod, sim: Simulation, traffic: Traffic | None = None) -> list[Step]:
+    """One numbered step per event that changes what a reader should picture; with ``traffic``, the
+    Pod's endpoint and its failure windows too, each after the events of its moment (docs/lifecycle-model.md §27)."""
     specs: dict[str, Container] = {c.name: c for c in pod.all_containers}
     specs.update({c.name: c for c in sim.debug_containers})
     steps: list[Step] = []
@@ -39,6 +41,9 @@ def story(pod: Pod, sim: Simulation) -> list[Step]:
         if text is not None:
             kind = "restarted" if e.type == "started" and e.restart_count else e.type
             steps.append(Step(e.t, e.container, text, e.assumed, kind))
+    if traffic is not None:
+        extra = [Step(t, None, text, assumed, "traffic") for t, text, assumed in story_texts(traffic)]
+        steps = sorted(steps + extra, key=lambda s: s.t)      # stable: the events of a moment first
     # the ending goes where its time is: after every event up to then (a tie keeps cause before its
     # outcome), before any event that comes later (a Job's Pod deleted after it Succeeded)
     at = next((i for i, s in enumerate(steps) if s.t > sim.end_time), len(steps))
@@ -103,6 +108,11 @@ def _ending(sim: Simulation) -> Text:
     if last.phase in ("Succeeded", "Failed"):
         return Text(_("The Pod ends {phase} at {t} s (kubectl shows {status})."),
                     {"phase": last.phase, "t": _secs(sim.end_time), "status": last.status})
+    if last.status == "Terminating" and sim.end_time < sim.until:
+        # before 1.27 a deleted Pod leaves the API in the phase it had (docs/lifecycle-model.md §33)
+        return Text(_("At {t} s every container has stopped and the Pod leaves the API in phase {phase}: before "
+                      "Kubernetes 1.27 the kubelet does not move a deleted Pod to Failed or Succeeded first."),
+                    {"t": _secs(sim.end_time), "phase": last.phase})
     return Text(_("At {t} s, where the simulation stops, the Pod is {phase}: kubectl shows {status}, "
                   "READY {ready}."), {"t": _secs(sim.end_time), "phase": last.phase, "status": last.status,
                                       "ready": last.ready_count})
@@ -143,6 +153,11 @@ def _sentence(e: TraceEvent, c: Container | None, pod: Pod, events: list[TraceEv
         if e.reason == "ImagePullBackOff":
             return Text(_("The kubelet backs off before pulling {c}'s image again ({m})."), {"c": name, "m": _m(e)})
         return Text(_("{c} is in CrashLoopBackOff: {m}."), {"c": name, "m": _m(e)})
+    if k == "image_pull_failed" and e.reason == "InvalidImageName":
+        # pkg/kubelet/images/image_manager.go `EnsureImageExists` (docs/lifecycle-model.md §28)
+        return Text(_("The kubelet cannot parse {c}'s image reference (InvalidImageName: {m}). Nothing is pulled "
+                      "and nothing retries with a back-off: every sync fails the same way, so {c} never starts "
+                      "until the image is changed."), {"c": name, "m": _m(e)})
     if k == "image_pull_failed":
         return Text(_("The kubelet cannot pull {c}'s image (ErrImagePull). A container that never ran has no "
                       "exit code, so the Pod stays Pending whatever its restartPolicy."), {"c": name})
@@ -155,6 +170,9 @@ def _sentence(e: TraceEvent, c: Container | None, pod: Pod, events: list[TraceEv
         if e.reason == "GracePeriodExceeded":
             return Text(_("The grace period runs out while {c}'s preStop hook still runs; the kubelet stops waiting "
                           "for it."), {"c": name})
+        if e.reason == "FailedPreStopHook" and e.exit_code == 137:
+            return Text(_("{c}'s preStop hook is killed with every other process of the Pod (FailedPreStopHook, "
+                          "exit code 137)."), {"c": name})
         if e.reason == "FailedPreStopHook":
             return Text(_("{c}'s preStop hook fails (FailedPreStopHook, exit code {code}); the kubelet goes on to "
                           "the stop signal at once."), {"c": name, "code": e.exit_code})
@@ -180,6 +198,11 @@ def _sentence(e: TraceEvent, c: Container | None, pod: Pod, events: list[TraceEv
                       "AllContainersRestarting goes back to False. The Pod is Pending again and starts over: init "
                       "containers in order, then sidecars, then app containers, each restart count one higher. "
                       "Ephemeral containers are not restarted."))
+    if k == "sandbox_lost" and e.reason == "PauseExited":
+        # build/pause/linux/pause.c `sigdown`; pid_namespaces(7) (docs/lifecycle-model.md §30)
+        return Text(_("{m}. pause exits on SIGTERM, and when PID 1 of a PID namespace ends the kernel SIGKILLs "
+                      "every other process in it: every container still running ends with 137 at this moment, and "
+                      "the sandbox is gone."), {"m": _m(e)})
     if k == "sandbox_lost":
         return Text(_("The node reboots: the sandbox and every container are gone. The kubelet builds a new "
                       "sandbox and runs the init containers again, from the first."))
@@ -261,3 +284,58 @@ def _restart_decision(c: Container, pod: Pod, code: int) -> Text:
         msg = (_("Its own restartPolicy {policy} decides, not the Pod's ({pod}): it is restarted.") if again
                else _("Its own restartPolicy {policy} decides, not the Pod's ({pod}): it is not restarted."))
     return Text(msg, {"policy": c.restart_policy, "pod": pod.restart_policy})
+
+
+# ---- the traffic (docs/lifecycle-model.md §27) -------------------------------------------------------
+def assumed_from(traffic: Traffic) -> float | None:
+    """Where the traffic row stops following the Pod's own lanes: a deletion the model assumed
+    (lifecycle/deletion.py) that the scenario does not make; None when the lanes show it all."""
+    return traffic.deletion_at if traffic.deletion_at is not None and traffic.deletion_assumed else None
+
+
+def story_texts(traffic: Traffic) -> list[tuple[float, Text, bool]]:
+    """The story's traffic steps: (t, sentence, assumed), in time order.  Each interval and failure
+    window in the core's words (lifecycle/traffic_text.py) where it has them; the first names the
+    Service; after a deletion the model assumed, a step says so and the rest are marked assumed."""
+    out: list[tuple[float, Text, bool]] = []
+    services = [s for s in traffic.services if s]
+    svc: Text = (Text(_("the Services {names}"), {"names": ", ".join(services)}) if len(services) > 1 else
+                 Text(_("the Service {names}"), {"names": services[0]}) if services else
+                 Text(_("a Service that selects it (none in the input; assumed)")))
+    since = assumed_from(traffic)
+    previous = None
+    for n, i in enumerate(traffic.intervals):
+        said = i.text if i.text is not None else _state_sentence(i.state, previous, traffic)
+        previous = i.state
+        if said is None:
+            continue
+        if n == 0:
+            said = Text(_("Traffic through {svc}: {said}"), {"svc": svc, "said": said})
+        after = since is not None and i.start >= since - 1e-9
+        out.append((i.start, said, (i.state == DRAINING and traffic.propagation_assumed) or after))
+    for w in traffic.failure_windows:
+        said = w.text if w.text is not None else Text(
+            _("From {t0} s to {t1} s requests may still arrive while nothing listens."),
+            {"t0": _secs(w.start), "t1": _secs(w.end)})
+        out.append((w.start, Text(_("{said} Clients get errors (502, 503, connection refused)."),
+                                  {"said": said}), since is not None and w.start >= since - 1e-9))
+    if since is not None:     # first among the steps of its moment (the sort below is stable)
+        out.insert(0, (since, Text(_("Suppose the Pod is deleted at {t} s (the scenario deletes "
+                                                "nothing, so the traffic shows the deletion the findings assume; "
+                                                "deleteAt sets another moment)."), {"t": _secs(since)}), True))
+    out.sort(key=lambda s: s[0])
+    return out
+
+
+def _state_sentence(state: str, previous: str | None, traffic: Traffic) -> Text | None:
+    if state == NOT_READY:
+        return Text(_("The Pod's endpoint is not ready: it gets no requests."))
+    if state == SERVING:
+        return Text(_("The Pod's endpoint is ready: it gets requests."))
+    if state == DRAINING:
+        return Text(_("The Pod's endpoint leaves the ready endpoints, but the proxies learn of it only "
+                                 "{s} s later: until then they may still send it requests."),
+                    {"s": _secs(traffic.propagation_seconds)})
+    if state == GONE:
+        return Text(_("The proxies no longer send the Pod requests."))
+    return None

@@ -6,9 +6,12 @@ no colour) give the golden files.  ``summary_line`` ends the output with the cou
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 from ..explain import Explanation, PodReport
+from ..lifecycle.traffic import Traffic
 from ..lifecycle.parse import Skipped
+from ..lifecycle.rollout import Rollout
 from ..lifecycle.sharing import sharing_as_text
 from .story import story
 from .style import PLAIN, TextStyle
@@ -27,7 +30,10 @@ def explanation_as_text(expl: Explanation, style: TextStyle = PLAIN) -> str:
     lines = [f"Kubernetes {expl.version}"]
     if expl.skipped:
         lines.extend(style.wrap(skipped_line(expl.skipped), "", "  "))
-    loose = [e for e in expl.errors if e.pod is None]
+    # every error no Pod report shows: the input's own, and those of a Pod that never became one (a
+    # flattened object: the diagnosis of lost indentation is a message per field, each with its line)
+    shown = {id(e) for r in expl.pods for e in r.errors}
+    loose = [e for e in expl.errors if id(e) not in shown]
     for e in loose:
         lines.extend(style.wrap(f"{style.paint('error', 'error')}: {e.one_line()}", "", "  "))
     if expl.empty:
@@ -37,7 +43,33 @@ def explanation_as_text(expl: Explanation, style: TextStyle = PLAIN) -> str:
     for report in expl.pods:
         lines.append("")
         lines.extend(pod_as_text(report, style))
+    lines.extend(input_findings_as_text(expl, style))
     return "\n".join(lines) + "\n"
+
+
+def input_findings_as_text(expl: Explanation, style: TextStyle = PLAIN) -> list[str]:
+    """The findings about the input's Services (findings/inputs.py), under each Service's own heading."""
+    lines: list[str] = []
+    objects: dict[tuple[int, str, str], list[Any]] = {}
+    for f in expl.findings:
+        objects.setdefault((f.document, f.kind, f.name), []).append(f)
+    lines_of = {(s.document, s.name): s.line for s in _services(expl)}
+    for (document, kind, name), found in objects.items():
+        line = lines_of.get((document, name))
+        head = f"{kind} {name}" + (f" (line {line})" if line else "")
+        lines += ["", style.paint(head, "heading"), "=" * len(head), "Pitfalls:"]
+        for f in found:
+            lines.extend(_finding_lines(f.to_dict(), style))
+    for s in expl.suppressed:
+        f, why = s.finding, s.suppression
+        text = f"suppressed {f.id} ({f'line {f.line}' if f.line else 'line ?'}, Service {f.name}) by the " \
+               f"annotation on line {why.line or '?'}" + (f": {why.reason}" if why.reason else "")
+        lines.extend(style.wrap(style.paint(text, "dim"), "  - ", "      "))
+    return lines
+
+
+def _services(expl: Explanation) -> list[Any]:
+    return [s for s in expl.skipped if s.kind == "Service"]
 
 
 def skipped_line(skipped: list[Skipped]) -> str:
@@ -82,7 +114,14 @@ def pod_as_text(r: PodReport, style: TextStyle = PLAIN) -> list[str]:
     lines.append(f"  {'t':>8}  {'STATUS':24} {'READY':6} {'RESTARTS':8} PHASE      Ready")
     for p in sim.timeline:
         lines.append(f"  {_secs(p.t):>8}  {p.status:24} {p.ready_count:6} {p.restarts:<8} {p.phase:10} {p.ready}")
+    if r.observed is not None:   # only when kubectl's output was given: loaded then (the CLI starts lean)
+        from .observed_text import observed_as_text
+        lines.extend(observed_as_text(r.observed, style))
+    if r.traffic is not None:
+        lines += [""] + traffic_as_text(r.traffic, style)
     lines.extend(_sharing_and_pitfalls(r, style))
+    if r.rollout is not None:
+        lines.extend(rollout_as_text(r.rollout, style))
     assumed = [(name, field, why) for name, b in sim.behaviours.items() for field, why in b.assumed.items()]
     if assumed:
         lines.append("")
@@ -95,6 +134,43 @@ def pod_as_text(r: PodReport, style: TextStyle = PLAIN) -> list[str]:
         lines.append("Notes:")
         for n in r.notes:
             lines.extend(style.wrap(str(n), "  - ", "    "))
+    return lines
+
+
+def rollout_as_text(ro: Rollout, style: TextStyle = PLAIN) -> list[str]:
+    """The rollout in short: when it completes or stalls, the capacity floor and the surge ceiling, the steps."""
+    if ro.kind == "DaemonSet":
+        size = f"{ro.replicas} nodes"
+    else:
+        size = f"{ro.replicas} replica{'' if ro.replicas == 1 else 's'}"
+    head = f"Rollout (kubectl rollout restart at 0s): {ro.kind} {ro.strategy}, {size}"
+    if ro.strategy != "OnDelete":
+        head += f", maxSurge {ro.max_surge}, maxUnavailable {ro.max_unavailable}"
+    if ro.min_ready_seconds:
+        head += f", minReadySeconds {ro.min_ready_seconds}"
+    lines = ["", head + ":"]
+    outcome = []
+    if ro.complete_at is not None:
+        outcome.append(f"completes at {_secs(ro.complete_at)}")
+    if ro.stalled is not None:
+        outcome.append(f"stalls at {_secs(ro.stalled.at)} ({ro.stalled.reason}"
+                       + (f", {ro.stalled.available} of {ro.replicas} available)" if ro.stalled.available is not None
+                          else ")"))
+    if ro.complete_at is None and ro.stalled is None:
+        outcome.append(f"does not complete within {_secs(ro.until)}")
+    if ro.last_gone_at is not None:
+        outcome.append(f"the last old Pod has stopped at {_secs(ro.last_gone_at)}")
+    lines.extend(style.wrap("; ".join(outcome), "  ", "    "))
+    lines.extend(style.wrap(f"capacity floor {ro.capacity_floor} available (fewest seen: {ro.min_available}); "
+                            f"surge ceiling {ro.surge_ceiling} Pods (most seen: {ro.max_pods}, "
+                            f"{ro.max_pods_including_terminating} with those still stopping)", "  ", "    "))
+    for step in ro.steps:
+        lead = f"  [{_secs(step.t):>7}] "
+        lines.extend(style.wrap(step.text.render(), lead, " " * len(lead)))
+    for key, why in ro.assumed.items():
+        lines.extend(style.wrap(f"assumed {key}: {why}", "  ", "    "))
+    for note in ro.notes:
+        lines.extend(style.wrap(str(note), "  - ", "    "))
     return lines
 
 
@@ -112,14 +188,7 @@ def _sharing_and_pitfalls(r: PodReport, style: TextStyle) -> list[str]:
     if not findings:
         lines.append("  (none)")
     for f in findings:
-        where = f"line {f['line']}" if f["line"] else "line ?"
-        who = f", container {f['container']}" if f["container"] else ""
-        severity = style.paint(f["severity"], f["severity"])
-        lines.extend(style.wrap(f"{severity} {f['id']} ({where}{who}): {f['title']}", "  - ", "      "))
-        for paragraph in f["explanation"].splitlines():
-            lines.extend(style.wrap(paragraph, "      "))
-        lines.append("      Fix:")
-        lines.extend(f"        {line}".rstrip() for line in f["fix"].rstrip("\n").splitlines())
+        lines.extend(_finding_lines(f, style))
     for s in r.suppressed:
         f, why = s.finding, s.suppression
         reason = f": {why.reason}" if why.reason else ""
@@ -130,11 +199,47 @@ def _sharing_and_pitfalls(r: PodReport, style: TextStyle) -> list[str]:
     return lines
 
 
+def _finding_lines(f: dict[str, Any], style: TextStyle) -> list[str]:
+    """One finding (its JSON shape): severity, id, line, container; the explanation; the fix."""
+    where = f"line {f['line']}" if f["line"] else "line ?"
+    who = f", container {f['container']}" if f["container"] else ""
+    severity = style.paint(f["severity"], f["severity"])
+    lines = style.wrap(f"{severity} {f['id']} ({where}{who}): {f['title']}", "  - ", "      ")
+    for paragraph in f["explanation"].splitlines():
+        lines.extend(style.wrap(paragraph, "      "))
+    lines.append("      Fix:")
+    lines.extend(f"        {line}".rstrip() for line in f["fix"].rstrip("\n").splitlines())
+    return lines
+
+
+def traffic_as_text(t: Traffic, style: TextStyle = PLAIN) -> list[str]:
+    """When a Service sends the Pod requests (docs/lifecycle-model.md §27): the lane, its failure windows
+    and what it assumes."""
+    who = "a Service assumed (none of this input selects it)" if t.service_assumed else \
+        "Service " + ", ".join(t.services)
+    others = f"{t.other_ready_replicas} other ready Pod{'' if t.other_ready_replicas == 1 else 's'}"
+    p = f"changes reach the proxies after {_secs(t.propagation_seconds)}" + (", assumed" if t.propagation_assumed else "")
+    deletion = "" if t.deletion_at is None else \
+        f"; deleted at {_secs(t.deletion_at)}" + (" (assumed)" if t.deletion_assumed else "")
+    lines = style.wrap(f"Traffic ({who}; {others}; {p}{deletion}):", "")
+    for i in t.intervals:
+        lead = f"  [{_secs(i.start):>7}] {i.state:10} "
+        lines.extend(style.wrap(str(i.text) if i.text else "", lead, " " * len(lead)))
+    for w in t.failure_windows:
+        lines.extend(style.wrap(f"{style.paint('failure window', 'warning')} {_secs(w.start)}-{_secs(w.end)} "
+                                f"({w.container}, {w.reason}): {w.text}", "  - ", "      "))
+    for n in t.notes:
+        lines.extend(style.wrap(str(n), "  note: ", "        "))
+    return lines
+
+
 def summary_line(explanations: list[Explanation], files: int | None = None) -> str:
     """One closing line: files, Pods, findings by severity, suppressed and errors."""
     pods = sum(len(e.pods) for e in explanations)
     counts = Counter(f.severity.value for e in explanations for p in e.pods for f in p.findings)
-    suppressed = sum(len(p.suppressed) for e in explanations for p in e.pods)
+    counts.update(f.severity.value for e in explanations for f in e.findings)
+    suppressed = sum(len(p.suppressed) for e in explanations for p in e.pods) + sum(len(e.suppressed)
+                                                                                  for e in explanations)
     errors = sum(len(e.errors) for e in explanations)
     parts = []
     if files is not None:

@@ -77,6 +77,8 @@ from .timeline_place import (
 )
 from .timeline_axis import AxisBreak, TimeAxis, fit_axis
 from .timeline_svg import svg_document
+from . import timeline_observed as observed_row
+from . import timeline_traffic as traffic_row
 from .timeline_walk import (
     _collect,
     _debug_names,
@@ -111,10 +113,19 @@ def default_view_end(report: PodReport) -> tuple[float, bool]:
         return 10.0, False
     last = max([e.t for e in sim.events] + [p.t for p in sim.timeline] + [0.0])
     end = sim.end_time
+    if report.traffic is not None:    # the proxies may learn of a deletion after the containers are gone
+        beyond = max(traffic_row.moments(report.traffic) + [0.0])
+        if beyond > end:              # a little room after the last change, to see what it became
+            end = float(math.ceil(beyond + max(2.0, 0.05 * beyond)))
+        last = max(last, beyond)
     cut = float(math.ceil(last + max(10.0, 0.1 * last)))
-    if cut < end:
-        return cut, True
-    return max(end, 1.0), False
+    view, continues = (cut, True) if cut < end else (max(end, 1.0), False)
+    if report.observed is not None:   # what the cluster shows, to its last moment (docs/lifecycle-model.md §35)
+        seen = observed_row.pieces_of(report, [c.name for c in lane_containers(report)])
+        if seen is not None:
+            view = observed_row.view_end_after(seen, view)
+            continues = view < sim.end_time
+    return view, continues
 
 
 # ---- layout -----------------------------------------------------------------------------------
@@ -136,6 +147,8 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
     bar_end = min(view_end, end_time)
 
     found = _collect(report, containers)
+    seen = observed_row.pieces_of(report, [c.name for c in containers])   # what the cluster shows (issue 23)
+    traffic = report.traffic          # a Service sends the Pod requests: one more strip row (docs/lifecycle-model.md §27)
     raw_bars: list[_Raw] = []
     raw_marks: list[_RawMarker] = []
     deps = sim.dependencies if sim is not None else []
@@ -157,6 +170,10 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
         axis = TimeAxis(view_end, px_per_second, ())
     else:
         moments = [e.t for e in sim.events] + [p.t for p in sim.timeline] if sim is not None else []
+        if traffic is not None:
+            moments += traffic_row.moments(traffic)
+        if seen is not None:
+            moments += [t for t in seen.moments() if 0.0 <= t <= view_end]
         axis = fit_axis(moments + [bar_end], view_end, label=_("… {s} s …"))
     plot_w = _r(axis.width)
     name_w = min(max([text_width(c.name) for c in containers] + [text_width(_("Status")), 40.0]), NAME_MAX)
@@ -179,7 +196,9 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
     y = float(MARGIN)
     heading_y = y + 16
     y += HEADING_ROW
-    legend, y = _legend(raw_marks, deps, y, width, _, bool(axis.breaks))
+    legend, y = _legend(raw_marks, deps, y, width, _, bool(axis.breaks),
+                        (traffic_row.legend_entries(traffic, _) if traffic is not None else [])
+                        + (observed_row.legend_entries(seen, _) if seen is not None else []))
     note = ""
     if sim is None:
         note = _("This Pod is not simulated: the API server would reject it, so it never runs.")
@@ -187,6 +206,8 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
         quiet = view_end >= max((e.t for e in sim.events), default=0.0)
         note = (_("… continues to {end} s (no further events)") if quiet
                 else _("… continues to {end} s")).format(end=_secs(end_time))
+    if seen is not None:
+        note = " ".join(x for x in (note, observed_row.note(seen, end_time, view_end, _)) if x)
     note_y = _r(y + 10) if note else 0.0
     y += 18 if note else 0
 
@@ -202,18 +223,26 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
 
     strip_rows = []
     strip_top = y
-    for key, label in (("phase", _("Phase")), ("status", _("Status")), ("ready", _("Ready"))):
+    rows = (("phase", _("Phase")), ("status", _("Status"))) \
+        + ((("observed", _(observed_row.op.ROW_LABEL)),) if seen is not None else ()) + (("ready", _("Ready")),)
+    for key, label in rows + ((("traffic", _("Traffic")),) if traffic is not None else ()):
         strip_rows.append(StripRow(key, label, _r(y), STRIP_ROW))
         y += STRIP_ROW + STRIP_GAP
+    row_of = {r.key: r for r in strip_rows}
     # a break's gap (its zig-zags included) hides what is under it: labels keep clear of it
     gaps = [(plot_x + b.x0 + 6, plot_x + b.x1 - 6) for b in axis.breaks]
     segments = _strip_segments(sim.timeline, strip_rows, view_end, bar_end, x_of, _, gaps) \
         if sim is not None else []
+    if traffic is not None and sim is not None:
+        segments += traffic_row.segments(traffic, row_of["traffic"], view_end, view_end, x_of, _, gaps)
+    if seen is not None:
+        segments += observed_row.setup_segment(seen, row_of["observed"], view_end, x_of, _, gaps)
     y += 4
     axis_y = _r(y + 12)
     y += AXIS_ROW
 
     lanes: list[Lane] = []
+    obs_rows: list[observed_row.ObsLane] = []
     lanes_top = y
     for i, c in enumerate(containers):
         group = ROLE_ORDER[c.role]
@@ -225,6 +254,9 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
         lanes.append(Lane(i, c.name, c.role, roles[c.role], _cut(c.name, NAME_MAX), _r(y), LANE_HEIGHT, group,
                           tip))
         y += LANE_HEIGHT
+        if seen is not None:            # the observed row under it
+            obs_rows.append(observed_row.lane_row(lanes[-1], y, seen, _))
+            y += observed_row.OBS_ROW
     lanes_bottom = y
     bottom_axis_y = _r(y + 16)
     y += 4 + AXIS_ROW + MARGIN
@@ -240,6 +272,21 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
         for e, kind, label, x, label_x, row in placed)
     ticks = tuple(Tick(t, _r(plot_x + x), f"{t:g}") for t, x in axis.ticks())   # f"{t:g}": _secs
     breaks = tuple(AxisBreak(b.t0, b.t1, _r(plot_x + b.x0), _r(plot_x + b.x1), b.label) for b in axis.breaks)
+    failures: tuple = ()
+    reaches: tuple = ()
+    deletions: tuple = ()
+    if traffic is not None and sim is not None:
+        row = row_of["traffic"]
+        failures = tuple(traffic_row.failure_marks(traffic, row, (_r(lanes_top - 2), _r(lanes_bottom + 2)),
+                                                   view_end, x_of, _))
+        reaches = tuple(traffic_row.reach_marks(traffic, row, view_end, x_of, _))
+        deletions = tuple(traffic_row.deletion_marks(traffic, row, view_end, x_of, _))
+    obs_bars: tuple = ()
+    obs_marks: tuple = ()
+    if seen is not None:
+        by_name = {r.name: r for r in obs_rows}
+        obs_bars = tuple(observed_row.bars(seen, by_name, view_end, x_of, _))
+        obs_marks = tuple(observed_row.marks(seen, by_name, row_of["observed"], view_end, x_of, right_edge, _, gaps))
 
     return TimelineLayout(
         pod=report.pod.name, width=width, height=_r(y), plot_x=plot_x, plot_width=plot_w,
@@ -250,7 +297,8 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
         strip_rows=tuple(strip_rows), segments=tuple(segments), ticks=ticks, arrows=tuple(arrows),
         guides=guides, legend=tuple(legend), axis_label=_("seconds"), note=note, note_y=note_y,
         simulated=sim is not None, breaks=breaks,
-        knots=tuple((t, _r(plot_x + x)) for t, x in axis.knots()))
+        knots=tuple((t, _r(plot_x + x)) for t, x in axis.knots()), failures=failures, reaches=reaches,
+        deletions=deletions, observed=tuple(obs_rows), obs_bars=obs_bars, obs_marks=obs_marks)
 
 
 def render_timeline_svg(report: PodReport, *, gettext: Gettext = _identity, title: str | None = None,
@@ -299,4 +347,9 @@ def timeline_rows(report: PodReport, *, gettext: Gettext = _identity) -> list[di
             "restart_count": e.restart_count,
             "exit_code": e.exit_code,
         })
+    if report.traffic is not None:   # traffic changes after the events of their moment (docs/lifecycle-model.md §27)
+        out = sorted(out + traffic_row.table_rows(report.traffic, _), key=lambda row: row["t"])
+    seen = observed_row.pieces_of(report, list(roles))
+    if seen is not None:             # what the cluster shows (issue 23), after the prediction's rows of a moment
+        out = sorted(out + observed_row.table_rows(seen, roles, role_labels, _), key=lambda row: row["t"])
     return out

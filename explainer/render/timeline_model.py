@@ -116,6 +116,7 @@ class Segment:
     label: str                   # "" when the text does not fit
     transient: bool = False      # a value held for no time at all (drawn as a thin tick)
     label_x: float | None = None  # where the label starts (clear of axis breaks)
+    assumed: bool = False        # its length comes from an assumption (drawn dotted)
 
 
 @quick_init
@@ -199,6 +200,12 @@ class TimelineLayout:
     simulated: bool
     breaks: tuple = ()           # AxisBreak: quiet stretches cut out of the axis (page x)
     knots: tuple = ()            # (t, x) between which x is linear: x_at() and the browser use them
+    failures: tuple = ()         # timeline_traffic.FailureMark: requests arrive, nothing listens
+    reaches: tuple = ()          # timeline_traffic.ReachMark: an endpoint change reaches the proxies
+    deletions: tuple = ()        # timeline_traffic.DeletionMark: a deletion only the traffic row assumes
+    observed: tuple = ()         # timeline_observed.ObsLane: what the cluster shows, under each container's lane
+    obs_bars: tuple = ()         # timeline_observed.ObsBar
+    obs_marks: tuple = ()        # timeline_observed.ObsMark
 
     def x_at(self, t: float) -> float:
         """The x of time ``t`` on this chart."""

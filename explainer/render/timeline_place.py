@@ -33,9 +33,10 @@ from .timeline_walk import _Raw, _RawMarker
 
 
 def _legend(marks: list[_RawMarker], deps: list, y: float, width: float, _: Gettext,
-            breaks: bool = False) -> tuple[list[LegendItem], float]:
+            breaks: bool = False, extra: Sequence[tuple[str, str, str, str]] = ()) -> tuple[list[LegendItem], float]:
     """Every bar state (with its pattern) and the assumed pattern; the markers, arrow styles and
-    axis breaks that occur."""
+    axis breaks that occur; then ``extra`` entries (kind, key, label, class): the traffic row's
+    (`timeline_traffic.legend_entries`)."""
     states, mlabels = _state_labels(_), _marker_labels(_)
     entries: list[tuple[str, str, str, str]] = [("bar", s, states[s], f"tl-{s}") for s in STATES]
     entries.append(("bar", "exited-error", _("Exited with error"), "tl-exited tl-error"))
@@ -51,6 +52,7 @@ def _legend(marks: list[_RawMarker], deps: list, y: float, width: float, _: Gett
         entries.append(("arrow", "guaranteed" if g else "ordered",
                         _("Waits for (guaranteed)") if g else _("Waits for (kubelet order, not guaranteed)"),
                         "tl-arrow" if g else "tl-arrow tl-dashed"))
+    entries += extra
     items, bottom = _legend_rows(tuple(entries), y, width)
     return list(items), bottom
 

@@ -120,3 +120,35 @@ STYLE = """
 .tl-guide-text.tl-guide-debug{fill:#fbbf24}
 }
 """
+
+# The traffic row (timeline_traffic; docs/lifecycle-model.md §27), written only into charts that have
+# one, so the charts of Pods that no Service selects stay as they were.  States that meet on the row
+# differ by 8 L* or more, also as people with deuteranopia or protanopia see them
+# (tests/render/test_timeline_traffic.py); draining is hatched as well, a failure window cross-hatched
+# and labelled.
+TRAFFIC_STYLE = """
+.tl-traffic-not-ready,.tl-traffic-other{fill:#e5e7eb}
+.tl-traffic-serving{fill:#7cc196}
+.tl-traffic-draining{fill:#b7832a}
+.tl-traffic-gone{fill:#ffffff;stroke:#9ca3af}
+.tl-fail{fill:#8f1d14}
+.tl-fail-x{stroke:none}
+.tl-cross{stroke:#ffffff;stroke-width:1.2;stroke-opacity:.7}
+.tl-fail-band{fill:#b42318;fill-opacity:.12}
+.tl-fail-band-x{stroke:none;opacity:.35}
+.tl-fail-text{fill:#ffffff;font-size:10.5px;font-weight:700;paint-order:stroke;stroke:#7a1610;stroke-width:2px}
+.tl-m-reach{stroke:#1d4ed8;stroke-width:1.6;fill:#ffffff}
+.tl-t-deleted{stroke:#b42318;stroke-width:2;stroke-dasharray:3 2}
+@media (prefers-color-scheme: dark){
+.tl-traffic-not-ready,.tl-traffic-other{fill:#374151}
+.tl-traffic-serving{fill:#3f8f63}
+.tl-traffic-draining{fill:#d9ad5b}
+.tl-traffic-gone{fill:#111827;stroke:#6b7280}
+.tl-fail{fill:#a31b1b}
+.tl-cross{stroke:#111827}
+.tl-fail-band{fill:#f87171;fill-opacity:.16}
+.tl-fail-text{stroke:#7f1d1d}
+.tl-m-reach{stroke:#93c5fd;fill:#111827}
+.tl-t-deleted{stroke:#f87171}
+}
+"""

@@ -6,55 +6,17 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .svg_text import _n, _q, _t
 from .timeline_model import GROUP_GAP, MARGIN, Gettext, LegendItem, TimelineLayout, _identity, _secs
-from .timeline_style import STYLE
+from .timeline_style import STYLE, TRAFFIC_STYLE
+from . import timeline_observed_svg as observed_svg
+from . import timeline_traffic_svg as traffic_svg
 
 if TYPE_CHECKING:
     from ..explain import PodReport
-
-_INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
-
-
-@functools.lru_cache(maxsize=4096, typed=True)
-def _t(s: str) -> str:
-    """Escape text content (and drop characters XML 1.0 cannot hold).  Cached (bounded): a
-    chart's labels (ticks, lanes, legend, strip values) are mostly the ones of the last chart.
-    Strings only: a cache would take 0.0 for -0.0.
-
-    What ``xml.sax.saxutils.escape`` does, inline; the substitution only runs when the text has a
-    non-printable character (every character XML 1.0 cannot hold is one: controls, surrogates,
-    U+FFFE/U+FFFF), which labels and tooltips rarely have but for their line breaks."""
-    s = str(s)
-    if not s.isprintable():
-        s = _INVALID_XML.sub("\ufffd", s)
-    return s.replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;")
-
-
-@functools.lru_cache(maxsize=4096, typed=True)
-def _q(s: str) -> str:
-    """A double-quoted attribute value (`_t`, and quotes, line breaks and tabs as references)."""
-    s = str(s).replace("&", "&amp;").replace(">", "&gt;").replace("<", "&lt;").replace('"', "&quot;")
-    if not s.isprintable():
-        s = _INVALID_XML.sub("\ufffd", s).replace("\n", "&#10;").replace("\t", "&#9;")
-    return '"' + s + '"'
-
-
-@functools.lru_cache(maxsize=8192)
-def _n(v: float) -> str:
-    """A coordinate with one decimal at most ("12", "12.5").  Cached: a chart writes a few hundred
-    coordinates, mostly the same rows and columns again."""
-    s = f"{v:.1f}"
-    if s[-1] == "0":          # "12.0" -> "12" (one decimal is always written)
-        s = s[:-2]
-        if s == "-0":
-            return "0"
-    return s
-
-
 
 def _glyph(kind: str, x: float, y: float, css: str) -> str:
     """The shape of a marker, centred on (x, y)."""
@@ -148,7 +110,8 @@ def svg_document(report: PodReport, lay: TimelineLayout, *, gettext: Gettext = _
     o: list[str] = start + [
         f'<title id="{sid}-title">{_t(heading)}</title>',
         f'<desc id="{sid}-desc">{_t(desc)}</desc>',
-        f"<style>{STYLE}</style>",
+        f"<style>{STYLE}{TRAFFIC_STYLE if report.traffic is not None else ''}"
+        f"{observed_svg.OBSERVED_STYLE if lay.observed else ''}</style>",
         _defs(sid, lay),
         f'<rect class="tl-bg" width="{w}" height="{h}"/>',
         f'<text class="tl-head" x="{MARGIN}" y="{_n(lay.heading_y)}">{_t(heading)}</text>',
@@ -158,7 +121,9 @@ def svg_document(report: PodReport, lay: TimelineLayout, *, gettext: Gettext = _
         o.append(f'<text class="tl-note" x="{_n(lay.plot_x)}" y="{_n(lay.note_y)}">{_t(lay.note)}</text>')
     o += _svg_background(lay)
     o += _svg_strip(lay, sid)
+    o += traffic_svg.markup(lay, sid)
     o += _svg_lanes(lay, sid)
+    o += observed_svg.markup(lay, sid)           # what the cluster shows (issue 23)
     o += ["</svg>" if placement is None else "</g></svg>", ""]     # "" for the last line's \n (no copy)
     return "\n".join(o)
 
@@ -174,7 +139,9 @@ def _defs(sid: str, lay: TimelineLayout) -> str:
             '<path class="tl-stripe" d="M0 1h6"/></pattern>'
             f'<clipPath id="{sid}-plot"><rect x="{_n(lay.plot_x - 6)}" y="0" width="{_n(lay.width - lay.plot_x + 6)}"'
             f' height="{_n(lay.height)}"/></clipPath>'
-            '</defs>')
+            + (traffic_svg.defs(sid) if lay.failures or any(i.kind == "failure" for i in lay.legend) else "")
+            + (observed_svg.defs(sid) if lay.observed else "")
+            + '</defs>')
 
 
 _PATTERNS = {"terminating": "hatch", "backoff": "stripes"}
@@ -192,6 +159,8 @@ def _bar_shape(css: str, box: str, state: str, sid: str, assumed: bool = False) 
         out += f'<rect class="tl-pattern" {box} fill="{_pattern(state, sid)}"/>'
     if assumed:
         out += f'<rect class="tl-assumed" {box} fill="url(#{sid}-dots)"/>'
+    if " ro-old" in css:          # a rollout's old revision (rollout_svg defines the pattern)
+        out += f'<rect class="tl-pattern" {box} fill="url(#{sid}-old)"/>'
     return out
 
 
@@ -231,6 +200,10 @@ def _legend_markup(legend: tuple[LegendItem, ...]) -> tuple[str, ...]:
         elif item.kind == "arrow":
             o.append(f'<path class={_q(item.css_class)} d="M{_n(x)} {_n(cy)}h10"/>')
             o.append(_arrow_head(((x, cy), (x + 14, cy)), "tl-arrow-head"))
+        elif item.kind in ("obs", "obs-mark"):   # the observed lanes' (issue 23)
+            o += observed_svg.legend_item(item, sid)
+        else:                                # the traffic row's (docs/lifecycle-model.md §27)
+            o += traffic_svg.legend_item(item, sid)
         o.append(f'<text class="tl-text tl-small" x="{_n(x + 20)}" y="{_n(y + 11)}">{_t(item.label)}</text>')
     o.append("</g>")
     return tuple(o)
@@ -267,6 +240,7 @@ def _svg_background(lay: TimelineLayout) -> list[str]:
                      f' height="{_n(lane.height)}"/>')
         if lane.index and lane.group != lay.lanes[lane.index - 1].group:
             o.append(f'<path class="tl-sep" d="M{MARGIN} {_n(lane.y - GROUP_GAP / 2)}H{_n(lay.width - MARGIN)}"/>')
+    o += observed_svg.rows(lay)
     o.append('</g>\n<g class="tl-axes">')
     top, bottom = _n(lay.lanes_top - 2), _n(lay.lanes_bottom + 2)
     for tick in lay.ticks:
@@ -290,9 +264,11 @@ def _svg_strip(lay: TimelineLayout, sid: str) -> list[str]:
                  f"{_t(row.label)}</text>")
     o.append(f'<g class="tl-plot" clip-path="url(#{sid}-plot)">')
     for seg in lay.segments:
+        box = f'x="{_n(seg.x)}" y="{_n(seg.y)}" width="{_n(seg.width)}" height="{_n(seg.height)}"'
         o.append(f'<g class="tl-item" data-t0="{seg.t0:g}" data-t1="{seg.t1:g}"><title>{_t(seg.tooltip)}</title>'
-                 f'<rect class={_q(seg.css_class)} x="{_n(seg.x)}"'
-                 f' y="{_n(seg.y)}" width="{_n(seg.width)}" height="{_n(seg.height)}"/>')
+                 f'<rect class={_q(seg.css_class)} {box}/>'
+                 + (traffic_svg.segment_overlay(seg, box, sid) if seg.row == "traffic" else "")
+                 + (observed_svg.segment_overlay(seg, box, sid) if seg.row == "observed" else ""))
         if seg.label:
             o.append(f'<text class="tl-seg-text" x="{_n(seg.label_x if seg.label_x is not None else seg.x + 4)}" y="{_n(seg.y + 12.5)}">{_t(seg.label)}</text>')
         o.append("</g>")
@@ -304,20 +280,23 @@ def _svg_lanes(lay: TimelineLayout, sid: str) -> list[str]:
     """Lane labels, bars, axis breaks, Pod-level guides, dependency arrows and markers, in drawing
     order.  Timed pieces carry their times (data-t, data-t0/t1) for the browser script."""
     o = ['<g class="tl-labels">']
+    obs = f' data-obs="{lay.observed[0].height:g}"' if lay.observed else ""   # its observed row collapses with it
     for lane in lay.lanes:
         mid = lane.y + lane.height / 2
-        o.append(f'<g class="tl-lane-label" data-lane="{lane.index}"><title>{_t(lane.tooltip)}</title>'
+        o.append(f'<g class="tl-lane-label" data-lane="{lane.index}"{obs}><title>{_t(lane.tooltip)}</title>'
                  f'<rect class="tl-role-{lane.role}" x="{MARGIN}" y="{_n(lane.y + 3)}" width="4"'
                  f' height="{_n(lane.height - 6)}" rx="1"/>'
                  f'<text class="tl-text" x="{_n(lay.label_x)}" y="{_n(mid + 4)}">{_t(lane.label)}</text>'
                  f'<text class="tl-muted tl-small" x="{_n(lay.role_x)}" y="{_n(mid + 3.5)}" text-anchor="end">'
                  f"{_t(lane.role_label)}</text></g>")
+    o += observed_svg.labels(lay)
     o.append(f'</g>\n<g class="tl-plot" clip-path="url(#{sid}-plot)">\n<g class="tl-bars">')
     for i, bar in enumerate(lay.bars):
         box = f'x="{_n(bar.x)}" y="{_n(bar.y)}" width="{_n(max(bar.width, MIN_BAR_PX))}" height="{_n(bar.height)}" rx="2"'
         shape = _bar_shape(bar.css_class, box, bar.state, sid, bar.assumed)
         o.append(f'<g class="tl-item tl-bar-g" data-bar="{i}" data-lane="{bar.lane}" data-state="{bar.state}"'
                  f' data-t0="{bar.t0:g}" data-t1="{bar.t1:g}"><title>{_t(bar.tooltip)}</title>{shape}</g>')
+    o += observed_svg.bars(lay, sid)
     o.append('</g>\n<g class="tl-breaks">')
     o += _svg_breaks(lay)
     o.append('</g>\n<g class="tl-guides">')

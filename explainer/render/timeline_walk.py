@@ -177,7 +177,7 @@ def _walk(report: PodReport, lane: int, c: Container, events: list[TraceEvent], 
             if cur is None:
                 cur = _Open("waiting", t, _("added by kubectl debug; waiting to start"))
         elif k == "image_pull_failed":
-            switch(t, "waiting", f"ErrImagePull: {msg}", e)
+            switch(t, "waiting", f"{e.reason or 'ErrImagePull'}: {msg}", e)
             marks.append(_RawMarker(lane, "image-pull-failed", t, msg))
         elif k == "backoff":
             state = "backoff" if e.reason == "CrashLoopBackOff" else "waiting"

@@ -2,8 +2,8 @@
 
 Every answer is JSON, errors included: ``{"error": message, "errors": [records]}`` with a
 proper status code, never an HTML page or a traceback.  Bodies are JSON objects
-``{manifest, scenario, kubernetesVersion}`` (the scenario as an object or as YAML text) or a
-form with the same field names.
+``{manifest, scenario, kubernetesVersion, observed}`` (the scenario as an object or as YAML text;
+``observed`` kubectl's output to compare with the prediction) or a form with the same field names.
 
 CSRF: command-line tools and CI send no cookies and need no token.  A request that carries
 the CSRF cookie comes from a browser session of the site, so it gets Django's full CSRF check
@@ -11,15 +11,13 @@ the CSRF cookie comes from a browser session of the site, so it gets Django's fu
 """
 from __future__ import annotations
 
-import json
 import logging
-import re
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
+from django.core.exceptions import RequestDataTooBig
 from django.db import DatabaseError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
@@ -27,10 +25,6 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 
 from explainer.explain import explain
-from explainer.lifecycle import defaults as d
-from explainer.lifecycle.errors import ErrorRecord, ManifestError
-from explainer.lifecycle.scenario import scenario_from_data
-from explainer.lifecycle.scenario_text import plain, read_scenario_text
 from explainer.render.compare import compare
 from explainer.render.bounded import bound_answer
 from explainer.render.jsonable import comparison_to_dict, explanation_to_dict
@@ -41,6 +35,8 @@ from explainer.web.cache import EXPORT_CACHE_SECONDS
 from explainer.web.security import (JSON_PARAMS, MISSES_MESSAGE, CostlyReadLimited, cached_or_counted, error_response,
                                     request_limits, storage_error)
 from explainer.web.share import UNREDACTABLE, share_input
+from explainer.web.api_input import (ApiError, _body, _check_length, _field_error, _manifest, _observed, _scenario,
+                                     _too_big, _version)
 
 log = logging.getLogger(__name__)
 
@@ -48,15 +44,6 @@ View = Callable[..., HttpResponse]
 # Errors that make the request itself bad (400); validation and schema errors describe a Pod
 # the API server would reject: the request was fine, the answer says why (200).
 INPUT_KINDS = frozenset({"syntax", "structure", "limit", "scenario", "input"})
-
-
-class ApiError(Exception):
-    """Stop and answer ``{"error": message, "errors": records}`` with ``status``."""
-
-    def __init__(self, status: int, message: str, records: list[ErrorRecord] | None = None,
-                 **extra: Any) -> None:
-        super().__init__(message)
-        self.status, self.message, self.records, self.extra = status, message, records or [], extra
 
 
 # ---- CSRF for the cookie-based use -------------------------------------------------------------
@@ -121,140 +108,6 @@ def api_view(*methods: str) -> Callable[[View], View]:
     return decorate
 
 
-def _body_limit() -> int:
-    return settings.MAX_MANIFEST_BYTES * 4
-
-
-def _too_big() -> JsonResponse:
-    return error_response(413, f"The request body is larger than {_body_limit():,} bytes "
-                               "(4 × EXPLAINER_MAX_MANIFEST_BYTES; raise that setting where the explainer runs).")
-
-
-def _check_length(request: HttpRequest) -> None:
-    try:
-        length = int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        raise ApiError(400, "Content-Length is not a number.") from None
-    if length > _body_limit():
-        raise ApiError(413, f"The request body is larger than {_body_limit():,} bytes.")
-
-
-# ---- reading a request --------------------------------------------------------------------------
-def _body(request: HttpRequest) -> dict[str, Any]:
-    """The fields of a JSON object body, or of a form body."""
-    ctype = request.content_type or ""
-    if ctype in ("application/x-www-form-urlencoded", "multipart/form-data"):
-        try:
-            return {k: request.POST.get(k) for k in request.POST}
-        except TooManyFieldsSent:
-            raise ApiError(400, "The form has too many fields.") from None
-    raw = request.body
-    if len(raw) > _body_limit():
-        raise RequestDataTooBig()
-    if not raw.strip():
-        return {}
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        raise ApiError(400, "The body is not UTF-8 text.") from None
-    except json.JSONDecodeError as exc:
-        raise ApiError(400, f"The body is not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno}).",
-                       [ErrorRecord(f"invalid JSON: {exc.msg}", exc.lineno, exc.colno, kind="syntax")]) from None
-    except RecursionError:
-        raise ApiError(400, "The JSON body is nested too deeply.") from None
-    if not isinstance(data, dict):
-        raise ApiError(400, "The body must be a JSON object: {\"manifest\": ..., \"scenario\": ..., "
-                       "\"kubernetesVersion\": ...}.")
-    where = _lone_surrogate(data, "")
-    if where is not None:
-        raise ApiError(400, f"The body holds a lone UTF-16 surrogate (an escape such as \\ud800 without its "
-                       f"pair) in {where or 'a key'}: that is not text. Send valid Unicode.",
-                       [ErrorRecord("lone UTF-16 surrogate", path=where or None, kind="input")])
-    return data
-
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _lone_surrogate(value: Any, path: str) -> str | None:
-    """The path of the first string (or key) in ``value`` that holds a lone surrogate, or None.
-    `json.loads` accepts "\\ud800"; such a string cannot be written as UTF-8 anywhere later."""
-    stack = [(value, path)]
-    while stack:
-        item, where = stack.pop()
-        if isinstance(item, str):
-            if _SURROGATE.search(item):
-                return where
-        elif isinstance(item, dict):
-            for key, v in item.items():
-                name = f"{where}.{key}" if where else str(key)
-                if _SURROGATE.search(key):
-                    return name.encode("ascii", "backslashreplace").decode("ascii")
-                stack.append((v, name))
-        elif isinstance(item, list):
-            stack.extend((v, f"{where}[{i}]") for i, v in enumerate(item))
-    return None
-
-
-def _field_error(path: str, message: str, status: int = 400) -> ApiError:
-    return ApiError(status, message, [ErrorRecord(message, path=path, kind="input")])
-
-
-def _manifest(data: dict[str, Any], limit: int, setting: str = "EXPLAINER_MAX_MANIFEST_BYTES") -> str:
-    manifest = data.get("manifest")
-    if manifest is None or (isinstance(manifest, str) and not manifest.strip()):
-        raise _field_error("manifest", "manifest is required: the YAML or JSON text of a Pod, Deployment, Job, ...")
-    if not isinstance(manifest, str):
-        raise _field_error("manifest", "manifest must be a string (the manifest's YAML or JSON text).")
-    if "\x00" in manifest:
-        raise _field_error("manifest", "The manifest holds NUL characters: is it a binary file?")
-    size = len(manifest.encode("utf-8"))
-    if size > limit:
-        raise _field_error("manifest", f"The manifest is {size:,} bytes; the limit is {limit:,} bytes ({setting} "
-                                       "raises it where the explainer runs).", 413)
-    return manifest
-
-
-def _scenario(data: dict[str, Any]) -> dict[str, Any] | None:
-    """The scenario as a checked, plain mapping (None for none); 400 with its errors otherwise."""
-    raw = data.get("scenario")
-    if raw is None or (isinstance(raw, str) and not raw.strip()):
-        return None
-    if isinstance(raw, str):
-        try:
-            raw = read_scenario_text(raw)
-        except ManifestError as exc:
-            raise ApiError(400, "The scenario is not valid YAML.",
-                           [_as_scenario(r) for r in exc.records]) from None
-        if raw is None:
-            return None
-    elif not isinstance(raw, dict):
-        raise _field_error("scenario", "scenario must be an object or YAML text (deleteAt, containers, ...).")
-    try:
-        scenario_from_data(raw)
-    except ManifestError as exc:
-        raise ApiError(400, "The scenario is not valid.", list(exc.records)) from None
-    plain_data = plain(raw)
-    if isinstance(plain_data.get("containers"), dict):
-        plain_data["containers"] = {k: v for k, v in plain_data["containers"].items() if v}
-    return {k: v for k, v in plain_data.items() if v not in ({}, [], None)} or None
-
-
-def _as_scenario(r: ErrorRecord) -> ErrorRecord:
-    return ErrorRecord(r.message, r.line, r.column, r.path, "scenario", r.reason)
-
-
-def _version(data: dict[str, Any], scenario: dict[str, Any] | None) -> str:
-    version = data.get("kubernetesVersion")
-    if version in (None, ""):
-        version = (scenario or {}).get("kubernetesVersion") or d.DEFAULT_VERSION
-    version = str(version)
-    if version not in d.SUPPORTED_VERSIONS:
-        raise _field_error("kubernetesVersion", f"Kubernetes {version} is not supported; choose one of "
-                           f"{', '.join(d.SUPPORTED_VERSIONS)}.")
-    return version
-
-
 def _json(data: dict[str, Any], status: int = 200) -> JsonResponse:
     return JsonResponse(data, status=status, json_dumps_params=JSON_PARAMS)
 
@@ -267,7 +120,8 @@ def explain_view(request: HttpRequest) -> HttpResponse:
     manifest = _manifest(data, settings.MAX_MANIFEST_BYTES)
     scenario = _scenario(data)
     version = _version(data, scenario)
-    expl = explain(manifest, scenario, version, limits=request_limits())
+    observed = _observed(data, settings.MAX_MANIFEST_BYTES)
+    expl = explain(manifest, scenario, version, limits=request_limits(), observed=observed)
     bad = [e for e in expl.errors if e.kind in INPUT_KINDS]
     if bad:
         return error_response(400, f"The input cannot be explained: {bad[0].one_line()}", expl.errors)
@@ -288,13 +142,17 @@ def permalinks_view(request: HttpRequest) -> HttpResponse:
                          "EXPLAINER_MAX_STORED_BYTES" if stored else "EXPLAINER_MAX_MANIFEST_BYTES")
     scenario = _scenario(data)
     version = _version(data, scenario)
+    observed = _observed(data, min(settings.MAX_STORED_BYTES, settings.MAX_MANIFEST_BYTES),
+                         "EXPLAINER_MAX_STORED_BYTES" if stored else "EXPLAINER_MAX_MANIFEST_BYTES") or ""
     decision = data.get("secrets")
     if decision not in (None, "", "redact", "keep"):
         raise _field_error("secrets", 'secrets must be "redact" or "keep".')
-    outcome = share_input(request, manifest, scenario, version, decision)
-    if outcome.status == "too_large":   # `_manifest` refuses a larger one first, with the same message
-        size = len(manifest.encode("utf-8"))
-        raise _field_error("manifest", f"The manifest is {size:,} bytes; the limit is {outcome.limit:,} bytes.", 413)
+    outcome = share_input(request, manifest, scenario, version, decision, observed)
+    if outcome.status == "too_large":   # `_manifest` and `_observed` refuse a larger one first, with the same message
+        text = observed if outcome.field == "observed" else manifest
+        what = "observed output" if outcome.field == "observed" else "manifest"
+        raise _field_error(outcome.field, f"The {what} is {len(text.encode('utf-8')):,} bytes; the limit is "
+                                          f"{outcome.limit:,} bytes.", 413)
     if outcome.status == "rate_limited":   # one budget per client for the share form and the API
         raise ApiError(429, "Too many links created from your address; try again later.")
     if outcome.status == "unredactable":
@@ -345,7 +203,8 @@ def permalink_data(request: HttpRequest, link: Permalink) -> dict[str, Any]:
         explanation = cached_or_counted(request, f"api-permalink:{link.id}", lambda: _explained(link),
                                         EXPORT_CACHE_SECONDS)
         return {**base, "manifest": link.manifest, "scenario": link.scenario_data,
-                "kubernetesVersion": link.version, "redacted": link.redacted, "explanation": explanation}
+                "kubernetesVersion": link.version, "redacted": link.redacted,
+                "observed": link.observed or None, "explanation": explanation}
     sides = {p.id: p for p in Permalink.objects.filter(pk__in=[link.left, link.right], kind=KIND_EXPLAIN)}
     left, right = sides.get(link.left), sides.get(link.right)
     comparison = None

@@ -27,10 +27,17 @@ from explainer.lifecycle import defaults as d
 from explainer.lifecycle.errors import ErrorRecord, ManifestError
 from explainer.render.compare import Comparison, compare, shared_axis_svgs
 from explainer.render.markdown import per_rule
+from explainer.comparison.rollout import rollout_from_to
+from explainer.comparison.textdiff import side_by_side
+from explainer.web.compare_diff import diff_html
+from explainer.render.compare_rollout import compare_rollouts, shared_axis_rollouts
+from explainer.render.rollout_story import story as rollout_story, summary as rollout_summary
+from explainer.render.rollout_svg import render_rollout_svg
 from explainer.web.forms import ExplainForm
 from explainer.web.lookup import TooManyMisses, find_link
 from explainer.web.security import MISSES_MESSAGE, cached_or_counted
 from explainer.web.models import KIND_COMPARE, KIND_EXPLAIN, Permalink
+from explainer.web.panels import secs
 from explainer.web.present import MAX_PAGE_SVG_BYTES, ROLE_LABELS, finding_view as _finding
 from explainer.web.share import UNREDACTABLE, share_comparison, share_input
 from explainer.web.views import HtmxHttpRequest, form_errors
@@ -95,6 +102,7 @@ def comparison_context(request: HtmxHttpRequest, left: Permalink, right: Permali
 def _comparison_context(left: Permalink, right: Permalink) -> dict[str, Any]:
     before, after = left.explanation(), right.explanation()
     comp: Comparison = compare(before, after)
+    summary = [t.render(gettext) for t in comp.summary]
     pairs = []
     for pair in comp.pods:
         titles = (gettext("Before: Pod %(pod)s (%(id)s)") % {"pod": pair.left.pod.name, "id": left.id}
@@ -104,7 +112,12 @@ def _comparison_context(left: Permalink, right: Permalink) -> dict[str, Any]:
         left_svg, right_svg = shared_axis_svgs(pair.left, pair.right, pair.view_end, gettext=gettext, titles=titles)
         left_svg, left_note = _fitting(left_svg)
         right_svg, right_note = _fitting(right_svg)
+        rollout = _rollout_sides(pair, left, right, before, after)
+        if rollout is not None and rollout.get("sentence"):
+            summary.append(rollout["sentence"] if len(comp.pods) == 1 else "%s %s: %s" % (
+                pair.kind, pair.name, rollout["sentence"]))
         pairs.append({
+            "rollout": rollout,
             "kind": pair.kind, "name": pair.name,
             # whether each side has the Pod (not the reports: a cached context holds what the page shows only)
             "left": pair.left is not None, "right": pair.right is not None, "left_svg": left_svg, "right_svg": right_svg,
@@ -120,10 +133,41 @@ def _comparison_context(left: Permalink, right: Permalink) -> dict[str, Any]:
                         "cause": s.cause.render(gettext) if s.cause is not None else ""} for s in pair.starts],
             "final_before": _final(pair.final_before), "final_after": _final(pair.final_after),
         })
-    return {"summary": [t.render(gettext) for t in comp.summary], "pairs": pairs,
+    heads = (gettext("Before · %(id)s") % {"id": left.id}, gettext("After · %(id)s") % {"id": right.id})
+    text = side_by_side(left.manifest, right.manifest)
+    scenario_b, scenario_a = scenario_as_yaml(left.scenario_data or {}), scenario_as_yaml(right.scenario_data or {})
+    # what the page shows, not the comparison itself (both explanations): that is what the cache holds (issue 27)
+    return {"summary": summary, "pairs": pairs,
+            "text_diff": diff_html(text, gettext, *heads), "text_counts": (text.removed, text.added),
+            "scenario_diff": diff_html(side_by_side(scenario_b, scenario_a), gettext, *heads)
+            if scenario_b != scenario_a else "",
             "left": left, "right": right, "left_errors": before.errors, "right_errors": after.errors,
-            "left_scenario": scenario_as_yaml(left.scenario_data or {}),
-            "right_scenario": scenario_as_yaml(right.scenario_data or {})}
+            "left_scenario": scenario_b, "right_scenario": scenario_a}
+
+
+def _rollout_sides(pair: Any, left: Permalink, right: Permalink, before: Any, after: Any) -> dict[str, Any] | None:
+    """Both sides' rollouts of a workload on one axis and the numbers that differ, and the rollout from
+    the first manifest to the second (issue 22)."""
+    sides = compare_rollouts(pair.left, pair.right)
+    if sides is None:
+        return None
+    between = rollout_from_to(pair.left, pair.right, before, after)
+    moving: dict[str, Any] = {}
+    if between is not None:
+        moving = {"between_svg": render_rollout_svg(between, sides.right_name, gettext=gettext, title=gettext(
+                      "From %(a)s to %(b)s: the rollout of %(name)s") % {"a": left.id, "b": right.id,
+                                                                          "name": sides.right_name}),
+                  "between_facts": rollout_summary(between, gettext),
+                  "between_steps": [{"t": secs(t), "text": text.render(gettext)} for t, text, _pod in rollout_story(between)]}
+    titles = (gettext("Before: rollout of %(name)s (%(id)s)") % {"name": sides.left_name, "id": left.id}
+              if sides.left is not None else None,
+              gettext("After: rollout of %(name)s (%(id)s)") % {"name": sides.right_name, "id": right.id}
+              if sides.right is not None else None)
+    left_svg, right_svg = shared_axis_rollouts(sides, gettext=gettext, titles=titles)
+    return {**moving, "left_svg": left_svg, "right_svg": right_svg, "differ": sides.differ,
+            "sentence": sides.sentence.render(gettext) if sides.sentence is not None and sides.differ else "",
+            "rows": [{"what": what.render(gettext), "before": a, "after": b, "changed": a != b}
+                     for what, a, b in sides.rows]}
 
 
 def _fitting(svg: str | None) -> tuple[str | None, str]:
@@ -233,7 +277,7 @@ def _compare_pasted(request: HtmxHttpRequest) -> HttpResponse:
             errors += list(exc.records)
     if not errors:
         outcome = share_input(request, form.cleaned_data["manifest"], scenario, form.cleaned_data["version"],
-                              request.POST.get("secrets", ""))
+                              request.POST.get("secrets", ""), form.cleaned_data.get("observed") or "")
         if outcome.status == "too_large":
             box["too_large"] = outcome.limit
         elif outcome.status == "rate_limited":

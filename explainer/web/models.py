@@ -58,6 +58,7 @@ class Permalink(models.Model):
     left = models.CharField(max_length=16, blank=True)    # compare: the two explain permalinks
     right = models.CharField(max_length=16, blank=True)
     redacted = models.BooleanField(default=False)
+    observed = models.TextField(blank=True)       # kubectl's output compared with the prediction, or ""
     delete_token_hash = models.CharField(max_length=64)
     created = models.DateTimeField(auto_now_add=True)
 
@@ -77,20 +78,22 @@ class Permalink(models.Model):
     def explanation(self) -> Explanation:
         """The analysis of this link's input, recomputed (only the input is stored)."""
         return explain(self.manifest, self.scenario_data, self.version,
-                       limits=request_limits())
+                       limits=request_limits(), observed=self.observed or None)
 
     def token_matches(self, token: str) -> bool:
         return secrets.compare_digest(self.delete_token_hash, _token_hash(token or ""))
 
     @classmethod
     def store(cls, manifest: str, scenario: dict[str, Any] | None, version: str, *,
-              redacted: bool = False) -> tuple[Permalink, str | None]:
-        """(permalink, delete token): the token only for the request that first stored it."""
+              redacted: bool = False, observed: str = "") -> tuple[Permalink, str | None]:
+        """(permalink, delete token): the token only for the request that first stored it.  An input
+        without observed output keeps the id it always had."""
         manifest = canonical_manifest(manifest)
         scen = canonical_scenario(scenario)
-        pid = permalink_id(KIND_EXPLAIN, manifest, scen, version)
-        return cls._get_or_create(pid, kind=KIND_EXPLAIN, manifest=manifest, scenario=scen,
-                                  version=version, redacted=redacted)
+        seen = canonical_manifest(observed) if observed.strip() else ""
+        parts = (KIND_EXPLAIN, manifest, scen, version) + ((seen,) if seen else ())
+        return cls._get_or_create(permalink_id(*parts), kind=KIND_EXPLAIN, manifest=manifest, scenario=scen,
+                                  version=version, redacted=redacted, observed=seen)
 
     @classmethod
     def store_compare(cls, left: str, right: str) -> tuple[Permalink, str | None]:

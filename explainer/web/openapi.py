@@ -9,7 +9,11 @@ from typing import Any
 
 from explainer.lifecycle import defaults as d
 from explainer.lifecycle.trace import EVENT_TYPES
+from explainer.lifecycle.traffic import TRAFFIC_STATES, WINDOW_REASONS
 from explainer.render.jsonable import SCHEMA_VERSION
+from explainer.web.openapi_observed import observed_schema
+from explainer.web.openapi_rollout import rollout_schemas
+from explainer.web.openapi_sharing import sharing_schema
 
 ERROR_KINDS = ["syntax", "structure", "validation", "schema", "limit", "scenario", "input", "schema-only"]
 ROLES = ["init", "sidecar", "app", "ephemeral"]
@@ -19,10 +23,11 @@ DESCRIPTION = """\
 Explain Kubernetes Pod manifests (how the kubelet starts, runs and stops the Pod) and store
 them as permalinks.
 
-**Bodies.** JSON objects `{manifest, scenario, kubernetesVersion}`: `manifest` is the YAML or
+**Bodies.** JSON objects `{manifest, scenario, kubernetesVersion, observed}`: `manifest` is the YAML or
 JSON text of a Pod, Deployment, StatefulSet, DaemonSet, ReplicaSet, Job or CronJob (several
 documents allowed); `scenario` is the what-if document as an object or as YAML text;
-`kubernetesVersion` is one of the supported minor versions. A form body
+`kubernetesVersion` is one of the supported minor versions; `observed` (optional) is kubectl's
+output, which each Pod's `observed` compares with the prediction. A form body
 (`application/x-www-form-urlencoded`) with the same field names works too.
 
 **Bad input versus an invalid Pod.** `POST /api/v1/explain` answers **400** when the input
@@ -62,6 +67,10 @@ def _obj(required: list[str], properties: dict[str, Any], **extra: Any) -> dict[
 STR, INT, NUM, BOOL = {"type": "string"}, {"type": "integer"}, {"type": "number"}, {"type": "boolean"}
 NSTR, NINT = _nullable(STR), _nullable(INT)
 VERSION = {"type": "string", "enum": list(d.SUPPORTED_VERSIONS), "default": d.DEFAULT_VERSION}
+OBSERVED_TEXT = {"type": "string", "description": "What the cluster shows, compared with the prediction: kubectl's "
+                                                  "output pasted as it is (get pod -o yaml|json, get events, "
+                                                  "describe pod, get pod; several together). Each Pod of the answer "
+                                                  "gets observed; a manifest with a status is its own."}
 
 
 def _schemas() -> dict[str, Any]:
@@ -83,12 +92,14 @@ def _schemas() -> dict[str, Any]:
         "Scenario": {
             "description": "The what-if document: how each container behaves and what happens to the Pod "
                            "(deleteAt, deleteGracePeriodSeconds, sandboxLostAt, until, containers, debug, "
-                           "featureGates, imageUpdates, crashLoopBackOff, kubernetesVersion). As an object, or as YAML text.",
+                           "featureGates, imageUpdates, crashLoopBackOff, kubernetesVersion, trafficPropagationSeconds, "
+                           "rollout). As an object, or as YAML text.",
             "oneOf": [{"type": "object"}, {"type": "string"}, {"type": "null"}]},
         "ExplainRequest": _obj(["manifest"], {
             "manifest": {"type": "string", "description": "YAML or JSON text of the manifest."},
             "scenario": _ref("Scenario"),
-            "kubernetesVersion": VERSION}),
+            "kubernetesVersion": VERSION,
+            "observed": OBSERVED_TEXT}),
         "PermalinkRequest": {"allOf": [_ref("ExplainRequest"), {"type": "object", "properties": {
             "secrets": {"type": "string", "enum": ["redact", "keep"],
                         "description": "What to do when the manifest seems to hold credentials: store it "
@@ -106,14 +117,19 @@ def _schemas() -> dict[str, Any]:
             "created": {"type": "string", "format": "date-time"},
             "url": {"type": "string", "format": "uri"},
             "manifest": STR, "scenario": _nullable({"type": "object"}), "kubernetesVersion": VERSION,
-            "redacted": BOOL, "explanation": _ref("Explanation"),
+            "redacted": BOOL, "observed": _nullable({**OBSERVED_TEXT, "description": "the observed output stored "
+                                                                               "with the link"}),
+            "explanation": _ref("Explanation"),
             "left": {"type": "string", "description": "compare: the permalink of the first manifest"},
             "right": {"type": "string", "description": "compare: the permalink of the second manifest"},
             "leftUrl": NSTR, "rightUrl": NSTR,
             "comparison": _nullable({"type": "object", "description": "compare: the differences (summary "
                                                                       "sentences, findings new/fixed/unchanged, "
-                                                                      "sharing changes, start times); null "
-                                                                      "when a side was deleted"})}),
+                                                                      "sharing changes, start times, and what "
+                                                                      "the two runs' events differ in: each "
+                                                                      "container's moments, roles, the grace "
+                                                                      "period and the deletion, the STATUS "
+                                                                      "column); null when a side was deleted"})}),
         "Explanation": _obj(["schemaVersion", "kubernetesVersion", "pods", "skipped", "errors"], {
             "schemaVersion": {"const": SCHEMA_VERSION},
             "kubernetesVersion": VERSION,
@@ -127,6 +143,13 @@ def _schemas() -> dict[str, Any]:
                                         "and the API server does not): the Pod is still explained."},
             "nothingToExplain": {"type": "boolean", "description": "true: the input holds no object at all "
                                                                    "(empty, only comments or ---)."},
+            "findings": {"type": "array", "items": _ref("InputFinding"),
+                         "description": "Findings about an object of the input that holds no Pod (a Service: "
+                                        "service-selects-no-pod, service-target-port-missing), once per input."},
+            "suppressedFindings": {"type": "array", "items": {"allOf": [_ref("InputFinding"),
+                                                                        _ref("SuppressedFinding")]},
+                                   "description": "Those silenced by an ignore-check.podlife.io/<rule-id> "
+                                                  "annotation on their object."},
             "answerTruncated": _obj(["limit", "cuts"], {
                 "limit": INT, "cuts": {"type": "array", "items": _obj(["path", "kept", "of"], {
                     "path": STR, "kept": INT, "of": INT, "lastKeptT": _nullable(NUM)})}},
@@ -166,6 +189,11 @@ def _schemas() -> dict[str, Any]:
                                "description": "Only when a rule found more than 50 things in this Pod: the "
                                               "rule, the findings kept (the first), and how many there were."},
             "suppressedFindingsFolded": {"type": "array", "items": _ref("Folded")},
+            "rollout": {"anyOf": [{"type": "null"}, _ref("Rollout")],
+                        "description": "Deployments, StatefulSets and DaemonSets: kubectl rollout restart as the "
+                                       "controller does it; null for other kinds and for Pods not admitted"},
+            "observed": _ref("Observed"),
+            "traffic": _nullable(_ref("Traffic")),
             "endTime": NUM, "until": NUM, "truncated": BOOL,
             "statusTimelineFolds": {"type": "array", "items": _obj(["from", "to", "period", "pointsLeftOut"], {
                 "from": NUM, "to": NUM, "period": NUM, "pointsLeftOut": INT}),
@@ -174,6 +202,7 @@ def _schemas() -> dict[str, Any]:
                                "seconds, and those pointsLeftOut points are not listed; restart counts stay exact."},
             "dependencies": {"type": "array", "items": _obj(["container", "waitsFor", "condition", "guaranteed"], {
                 "container": STR, "waitsFor": STR, "condition": STR, "guaranteed": BOOL})}}),
+        "Observed": observed_schema(),
         "Container": _obj(["name", "role"], {
             "name": STR, "role": {"type": "string", "enum": ROLES}, "index": NINT, "image": NSTR,
             "line": NINT, "path": NSTR, "target": NSTR,
@@ -195,35 +224,60 @@ def _schemas() -> dict[str, Any]:
             "fixable": {"type": "boolean", "description": "whether the fix applies without a human choice "
                         "(`podlife explain --fix`, the page's Apply fix); false: it needs a person"},
             "references": names}),
+        "InputFinding": {"allOf": [_ref("Finding"), _obj(["object"], {
+            "object": _obj(["kind", "name", "document"], {"kind": STR, "name": STR, "document": INT},
+                           description="The object the finding is about (a Service), and its 0-based document.")})]},
+        **_traffic_schemas(),
         "SuppressedFinding": {"allOf": [_ref("Finding"), _obj(["suppression"], {
             "suppression": _obj(["kind", "rule", "reason"], {
                 "kind": {"type": "string", "enum": ["annotation"]}, "rule": STR, "reason": STR,
                 "path": STR, "line": NINT})})]},
         "Folded": _obj(["id", "kept", "of"], {"id": STR, "kept": INT, "of": INT}),
-        "Sharing": _obj(["namespaces", "volumes", "ports", "conflicts"], {
-            "namespaces": {"type": "object", "additionalProperties": _obj(["groups"], {"groups": {
-                "type": "array", "items": _obj(["containers", "scope"], {
-                    "containers": names, "scope": {"type": "string", "enum": ["pod", "node", "container"]},
-                    "because": STR})}})},
-            "volumes": {"type": "array", "items": _obj(["name", "type", "mounts"], {
-                "name": STR, "type": STR, "mounts": {"type": "array", "items": {"type": "object"}},
-                "sources": names,
-                "exchanges": {"type": "array", "items": _obj(["from", "to"], {"from": STR, "to": STR}),
-                              "description": "Pairs of containers data can flow between through this volume "
-                                             "(from a writer to another container that mounts it), writer by "
-                                             "writer; at most 100: writers and readers hold them all as groups."},
-                "writers": {**names, "description": "The containers that mount it writable."},
-                "readers": {**names, "description": "Every container that mounts it: data can flow from each "
-                                                    "writer to each other reader."},
-                "exchangesLeftOut": {"type": "integer", "description": "Pairs past the first 100 of exchanges."},
-                "alwaysReadOnly": BOOL})},
-            "undeclared": {"type": "array", "items": {"type": "object"}},
-            "ports": {"type": "array", "items": {"type": "object"}},
-            "conflicts": {"type": "array", "items": _obj(["port", "protocol", "containers"], {
-                "port": INT, "protocol": STR, "containers": names})},
-            "exposure": {"type": "array", "items": {"type": "object"}},
-            "filesystem": {"type": "object"}}),
+        "Sharing": sharing_schema(),
+        **rollout_schemas(),
     }
+
+
+def _traffic_schemas() -> dict[str, Any]:
+    """`pods[].traffic` (docs/lifecycle-model.md §27); times in seconds on the Pod's axis, `to: null` = open."""
+    until = _nullable({"type": "number", "description": "seconds; null: to the end of the simulation"})
+    return {"Traffic": _obj(["propagationSeconds", "intervals", "failureWindows"], {
+        "propagationSeconds": {"type": "number", "description": "how long an endpoint change takes to reach "
+                               "kube-proxy, ingress controllers and load balancers (trafficPropagationSeconds)"},
+        "propagationAssumed": {"type": "boolean", "description": "true: the scenario does not say; the model's "
+                                                                 "default"},
+        "services": {"type": "array", "items": STR, "description": "the Services of the input that select the "
+                                                                   "Pod; [\"\"] when one is assumed"},
+        "serviceAssumed": {"type": "boolean", "description": "no Service of the input selects this long-running "
+                                                             "Pod that declares a port: one is assumed"},
+        "otherReadyReplicas": {"type": "integer", "description": "other ready Pods serving the Service while this "
+                               "one goes (rollout.otherReadyReplicas; default: the workload's replicas - 1, a bare "
+                               "Pod 0); with none, kube-proxy keeps using a serving terminating endpoint (KEP-1669)"},
+        "publishNotReadyAddresses": BOOL,
+        "deletionAt": _nullable({"type": "number", "description": "the deletion the lane shows"}),
+        "deletionAssumed": {"type": "boolean", "description": "true: the scenario deletes nothing; the lane shows "
+                                                              "the deletion the findings assume"},
+        "containers": {"type": "array", "items": STR, "description": "the containers the requests are for"},
+        "routes": {"type": "array", "items": _obj(["service", "container"], {
+            "service": STR, "port": NINT, "targetPort": _nullable({"type": ["integer", "string"]}),
+            "container": _nullable({"type": "string", "description": "null: a named targetPort no container "
+                                                                     "declares (no endpoint port)"})})},
+        "intervals": {"type": "array", "items": _obj(["from", "to", "state"], {
+            "from": NUM, "to": until,
+            "state": {"type": "string", "enum": list(TRAFFIC_STATES),
+                      "description": "as the proxies see the Pod: not-ready, serving, draining (out of the "
+                                     "endpoints, the change still on its way), gone"}})},
+        "endpoints": {"type": "array", "description": "the Pod's endpoint in the EndpointSlice (discovery/v1): "
+                                                      "its conditions over time, while it is listed",
+                      "items": _obj(["from", "to", "ready", "serving", "terminating"], {
+                          "from": NUM, "to": until, "ready": BOOL, "serving": BOOL, "terminating": BOOL})},
+        "failureWindows": {"type": "array", "description": "requests may arrive while nothing listens",
+                           "items": _obj(["from", "to", "reason"], {
+                               "from": NUM, "to": NUM, "container": NSTR,
+                               "reason": {"type": "string", "enum": list(WINDOW_REASONS),
+                                          "description": "why nothing listens: it stopped at SIGTERM, was "
+                                                         "killed, exited, or does not listen yet"}})},
+        "notes": {"type": "array", "items": STR}})}
 
 
 def _json(schema: str) -> dict[str, Any]:
@@ -242,7 +296,7 @@ def _body(schema: str, form_schema: dict[str, Any] | None = None) -> dict[str, A
 
 
 _FORM = _obj(["manifest"], {"manifest": STR, "scenario": {"type": "string", "description": "YAML text"},
-                            "kubernetesVersion": VERSION})
+                            "kubernetesVersion": VERSION, "observed": OBSERVED_TEXT})
 _PID = {"name": "id", "in": "path", "required": True, "schema": {"type": "string"},
         "description": "The permalink's id (the last part of /p/<id>/ or /c/<id>/)."}
 _COMMON = {"405": _error("Method not allowed (the Allow header lists the right ones)."),

@@ -16,6 +16,8 @@ from typing import Any, Callable
 from django.urls import reverse
 from django.utils.safestring import SafeData, SafeString, mark_safe
 
+from explainer.web.observed_panel import observed_html
+
 Gettext = Callable[[str], str]
 Ngettext = Callable[[str, str, int], str]
 
@@ -55,8 +57,9 @@ def findings_html(pod: Any, counter: int, gettext: Gettext, ngettext: Ngettext) 
     out.append("\n  ")
     groups = pod.finding_groups
     fix_url = escape(reverse("web:fix")) if groups else ""
+    rules_url = escape(reverse("web:rules")) if groups else ""
     for i, f in enumerate(groups, 1):
-        out.append(_finding(f, counter, i, gettext, ngettext, fix_url))
+        out.append(_finding(f, counter, i, gettext, ngettext, fix_url, rules_url))
     if not groups:
         out.append(f'\n  <p class="muted">{gettext("No pitfalls found.")}</p>\n  ')
     out.append("\n</section>\n")
@@ -76,7 +79,14 @@ def _apply_fix(f: dict[str, Any], gettext: Gettext, fix_url: str) -> str:
             f'title="{gettext("Change the editor’s text as shown, then explain it again")}">{gettext("Apply fix")}</button>\n')
 
 
-def _finding(f: dict[str, Any], counter: int, i: int, gettext: Gettext, ngettext: Ngettext, fix_url: str) -> str:
+def _explanation(f: dict[str, Any]) -> str:
+    """A finding's explanation, its `code` spans as code (present.finding_view), else escaped text."""
+    said = f.get("explanation_html")
+    return _safe(said) if said else _v(f.get("explanation"))
+
+
+def _finding(f: dict[str, Any], counter: int, i: int, gettext: Gettext, ngettext: Ngettext, fix_url: str,
+             rules_url: str) -> str:
     severity = _v(f.get("severity"))
     out = [f'\n  <details class="finding sev-{severity}" {"open" if f.get("severity") == "error" else ""}>\n'
            f'    <summary>\n      <span class="sev">{severity}</span>\n      <strong>{_v(f.get("title"))}</strong>\n      ']
@@ -93,7 +103,7 @@ def _finding(f: dict[str, Any], counter: int, i: int, gettext: Gettext, ngettext
             out.append(f'<span class="muted">{_line(f["line"], gettext)}</span>')
     out.append(f'\n      <span class="rule-id muted">{_v(f.get("id"))}</span>\n    </summary>\n    ')
     if grouped:
-        out.append(f'\n    <p>{_v(f.get("explanation"))}</p>\n'
+        out.append(f'\n    <p>{_explanation(f)}</p>\n'
                    f'    <p class="muted">{gettext("The same for each of these containers:")}</p>\n'
                    f'    <ul class="group-members">')
         for m in f["members"]:
@@ -108,7 +118,7 @@ def _finding(f: dict[str, Any], counter: int, i: int, gettext: Gettext, ngettext
         out.append("\n    <p>")
         if f.get("line"):
             out.append(f'<a href="#" class="line-link" data-line="{_v(f["line"])}">{_line(f["line"], gettext)}</a>: ')
-        out.append(f'{_v(f.get("explanation"))}</p>\n    ')
+        out.append(f'{_explanation(f)}</p>\n    ')
     out.append("\n    ")
     if f.get("fix"):
         if grouped:
@@ -123,10 +133,14 @@ def _finding(f: dict[str, Any], counter: int, i: int, gettext: Gettext, ngettext
             out.append(_apply_fix(f, gettext, fix_url))
         out.append(f'</div>\n      <pre id="{fix_id}" tabindex="0"><code>{_v(f["fix"])}</code></pre>\n    </div>\n    ')
     out.append("\n    ")
-    if f.get("references"):
-        refs = " · ".join(f'<a href="{_v(ref)}" rel="noopener noreferrer" target="_blank">{_v(ref)}</a>'
-                          for ref in f["references"])
-        out.append(f'<p class="refs">{refs}</p>')
+    # the rule's entry in the catalogue, then the references
+    rule = _v(f.get("id"))
+    links = [f'<a class="rule-link" href="{rules_url}#{rule}">'
+             f'{gettext("About the rule %(id)s") % {"id": f"<code>{rule}</code>"}}</a>']
+    links += [f'<a href="{_v(ref)}" rel="noopener noreferrer" target="_blank">{_v(ref)}</a>'
+              for ref in f.get("references") or ()]
+    refs = " · ".join(links)
+    out.append(f'<p class="refs">{refs}</p>')
     out.append("\n  </details>\n  ")
     return "".join(out)
 
@@ -168,8 +182,9 @@ def _safe(value: Any) -> str:
     return str(value) if isinstance(value, SafeData) else escape(str(value))
 
 
-def pod_html(pod: Any, counter: int, gettext: Gettext) -> SafeString:
-    """One Pod's article: its summary, errors, notes, timeline, pitfalls, story and diagram.
+def pod_html(pod: Any, counter: int, gettext: Gettext, link_id: str | None = None) -> SafeString:
+    """One Pod's article: its summary, errors, notes, timeline, what the cluster shows, pitfalls, story and
+    diagram (``link_id``: on a permalink's page, which has no editor to write a scenario into).
 
     Called while the page renders (the `pod_article` tag), so that `dot`, drawing the diagram in its
     own process, is waited for only at the end, where the diagram goes."""
@@ -179,6 +194,8 @@ def pod_html(pod: Any, counter: int, gettext: Gettext) -> SafeString:
     if pod.qos_class:
         qos = (f'<span class="pill qos" title="{gettext("QoS class: the order in which the kubelet evicts Pods when the node runs short (BestEffort first, Guaranteed last)")}">'  # noqa: E501
                f'{gettext("QoS class %(qos)s") % {"qos": _v(pod.qos_class)}}</span>')
+    if getattr(pod, "headline", ""):     # what ended the run, in teaching terms (render/headline.py)
+        out.append(f'<p class="headline">{_v(pod.headline)}</p>\n    ')
     final = pod.final
     if final:
         at = gettext("at %(t)s s") % {"t": escape(secs(final.get("t")))}
@@ -198,7 +215,7 @@ def pod_html(pod: Any, counter: int, gettext: Gettext) -> SafeString:
                    f'    <p><strong>{gettext("The API server would reject this Pod, so it never runs.")}</strong></p>\n'
                    f'    <ul>{items}</ul>\n  </div>\n  ')
     out.append("\n  ")
-    out.extend(f'<p class="note">{_v(note)}</p>' for note in pod.notes)
+    out.extend(f'<p class="note">{_safe(note)}</p>' for note in pod.notes)
     out.append("\n\n  ")
     if pod.timeline_svg:
         out.append(
@@ -207,18 +224,30 @@ def pod_html(pod: Any, counter: int, gettext: Gettext) -> SafeString:
             f'    <details class="events">\n      <summary>{gettext("The same events as a table")}</summary>\n'
             f'      <table>\n        <thead><tr><th>{gettext("t (s)")}</th><th>{gettext("Container")}</th>'
             f'<th>{gettext("Event")}</th><th>{gettext("Detail")}</th></tr></thead>\n'
-            f'        <tbody>{_safe(pod.rows_html)}</tbody>\n      </table>\n    </details>\n  </section>\n  ')
+            f'        <tbody>{_safe(pod.rows_html)}</tbody>\n      </table>\n    </details>\n  ')
+        notes = getattr(pod, "traffic_notes", None)
+        if notes:           # what the traffic row rests on (docs/lifecycle-model.md §27)
+            items = "".join(f"<li>{_v(n)}</li>" for n in notes)
+            out.append(f'<details class="traffic-notes">\n      <summary>{gettext("What the traffic row rests on")}'
+                       f'</summary>\n      <ul>{items}</ul>\n    </details>\n  ')
+        out.append("</section>\n  ")
+    observed = getattr(pod, "observed", None)
+    if observed:              # what the cluster shows (web/observed_panel.py; issue 23)
+        out.append(observed_html(observed, counter, gettext, link_id))
     out.append(f"\n\n  {_safe(pod.findings_html)}\n\n  ")
     if pod.steps:
         out.append(f'\n  <section class="panel story" data-story="pod-{counter}">\n'
                    f'    <h3>{gettext("What happens, step by step")}</h3>\n    <ol>{_safe(pod.steps_html)}</ol>\n    ')
         if pod.assumed:
-            items = "".join(f'<li><code>{_v(a["container"])}.{_v(a["field"])}</code>: {_v(a["why"])}</li>'
+            items = "".join(f'<li><code>{_v(a["container"])}.{_v(a["field"])}</code>: {_safe(a["why"])}</li>'
                             for a in pod.assumed)
             out.append(f'\n    <details><summary>{gettext("Assumptions")}</summary>\n'
                        f'      <ul class="muted">{items}</ul>\n    </details>\n    ')
         out.append("\n  </section>\n  ")
-    out.append(f'\n\n  <section class="panel" data-diagram="pod-{counter}">\n'
+    out.append("\n\n  ")
+    if pod.rollout_html:      # the workload's rollout (web/rollout_panel.py)
+        out.append(f"{_safe(pod.rollout_html)}\n\n  ")
+    out.append(f'<section class="panel" data-diagram="pod-{counter}">\n'
                f'    <h3>{gettext("What the containers share")}</h3>\n    ')
     if pod.diagram_url:
         out.append(f'\n    <div class="scroll diagram"><img src="{_v(pod.diagram_url)}" loading="lazy" '
@@ -272,6 +301,7 @@ def whatif_panel_html(context: Any, gettext: Gettext) -> SafeString:
             f'        {debug_target_options(pod.containers, control("debug_target"))}\n      </select></label>\n'
             f'    <label>{gettext("image")} <input name="debug_image" '
             f'value="{_v(control("debug_image") or "busybox:1.36")}" size="14"></label>\n  </div>\n  ')
+        out.append(_rollout_controls(pod, control, context.get("newrev_values"), gettext))
     else:
         out.append(f'\n  <p class="muted">{gettext("Explain a manifest first: its containers appear here.")}</p>\n  ')
     invalid = ' aria-invalid="true"' if errors else ""
@@ -285,3 +315,62 @@ def whatif_panel_html(context: Any, gettext: Gettext) -> SafeString:
         out.append(f'<p class="muted">{gettext("In effect:")}</p><pre class="scenario-effective">{_v(scenario_yaml)}</pre>')
     out.append("\n  </details>\n</details>\n")
     return mark_safe("".join(out))
+
+
+def _rollout_controls(pod: Any, control: Callable[[str], Any], values: Any, gettext: Gettext) -> str:
+    """The traffic and rollout controls (issue 22): the propagation time (its assumed value shown when
+    the scenario has none), other ready replicas, the rollout's replicas (and a DaemonSet's nodes),
+    and per container how the new revision behaves."""
+    traffic, rollout = getattr(pod, "traffic_info", None), getattr(pod, "rollout_info", None)
+    out = []
+    if traffic or rollout:
+        out.append(f'\n  <fieldset class="rollout-controls">\n    <legend>{gettext("Traffic and rollout")}</legend>\n    ')
+        if traffic:
+            out.append(f'<label>{gettext("Propagation to the proxies (s)")} <input type="number" min="0" max="600" '
+                       f'step="any" name="traffic_propagation" value="{_v(control("traffic_propagation"))}" '
+                       f'placeholder="{_v(traffic["propagation"])}"></label>')
+            if traffic["assumed"]:
+                said = gettext("assumed: %(s)s s") % {"s": _v(traffic["propagation"])}
+                out.append(f' <span class="muted assumed-value">{said}</span>')
+            out.append(f'\n    <label>{gettext("Other ready replicas")} <input type="number" min="0" max="1000" '
+                       f'step="1" name="other_ready" value="{_v(control("other_ready"))}" '
+                       f'placeholder="{_v(traffic["others"])}"></label>')
+        out.append("\n    ")
+        if rollout:
+            out.append(f'<label>{gettext("Rollout replicas")} <input type="number" min="0" max="1000" step="1" '
+                       f'name="rollout_replicas" value="{_v(control("rollout_replicas"))}" '
+                       f'placeholder="{_v(rollout["replicas"])}"></label>\n    ')
+            if rollout["kind"] == "DaemonSet":
+                out.append(f'<label>{gettext("Nodes")} <input type="number" min="1" max="1000" step="1" '
+                           f'name="rollout_nodes" value="{_v(control("rollout_nodes"))}" '
+                           f'placeholder="{_v(rollout["nodes"])}"></label>')
+        out.append("\n  </fieldset>\n  ")
+    out.append("\n  ")
+    if rollout:
+        out.append(f'\n  <table class="whatif-table newrev-table">\n'
+                   f'    <caption>{gettext("The new revision (rollout)")}</caption>\n    <thead><tr>\n'
+                   f'      <th>{gettext("Container")}</th><th>{gettext("Never Ready")}</th>\n'
+                   f'      <th>{gettext("Crashes")}</th><th>{gettext("Ready after (s)")}</th>\n'
+                   f'    </tr></thead>\n    <tbody>\n    ')
+        no_probe = gettext("No readinessProbe: Ready as soon as it runs")
+        no_wait = gettext("No startup or readiness probe: nothing waits for it")
+        for c in pod.containers:
+            if c["role"] == "ephemeral":
+                continue
+            w = values.get(c["name"], {}) if isinstance(values, dict) else {}
+            name, aria = _v(c["name"]), c["aria"]
+            never = " checked" if w.get("never_ready") else ""
+            never += "" if c.get("readiness") else ' disabled title="' + no_probe + '"'
+            crashes = " checked" if w.get("crashes") else ""
+            slower = "" if c.get("probes") else ' disabled title="' + no_wait + '"'
+            out.append(
+                f'\n      <tr>\n        <th scope="row">{name}</th>\n'
+                f'        <td><input type="checkbox" name="n.{name}.never_ready"{never} '
+                f'aria-label="{_v(aria["never_ready"])}"></td>\n'
+                f'        <td><input type="checkbox" name="n.{name}.crashes"{crashes} '
+                f'aria-label="{_v(aria["new_crashes"])}"></td>\n'
+                f'        <td><input type="number" min="0" step="1" name="n.{name}.startup" '
+                f'value="{_v(w.get("startup", ""))}"{slower} aria-label="{_v(aria["new_startup"])}"></td>\n'
+                f'      </tr>\n    ')
+        out.append("\n    </tbody>\n  </table>\n  ")
+    return "".join(out)

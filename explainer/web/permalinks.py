@@ -15,11 +15,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from explainer.lifecycle.errors import ManifestError
 from explainer.lifecycle.numbers import whole_number
+from explainer.lifecycle.redact import IN_OUTPUT
 from explainer.render.diagram import DiagramError, render_png, render_svg, sharing_diagram
 from explainer.render.bounded import bound_answer
 from explainer.render.jsonable import explanation_to_dict
 from explainer.render.markdown import explanation_as_markdown
 from explainer.render.png import PngError, svg_to_png
+from explainer.render.rollout_svg import render_rollout_svg
 from explainer.render.timeline import render_timeline_svg
 from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Failure, single_flight
 from explainer.web.forms import ExplainForm
@@ -47,7 +49,7 @@ def share(request: HtmxHttpRequest) -> HttpResponse:
         context["errors"] = translate_errors(exc.records)
         return render(request, template, context)
     outcome = share_input(request, form.cleaned_data["manifest"], scenario, form.cleaned_data["version"],
-                          request.POST.get("secrets", ""))
+                          request.POST.get("secrets", ""), form.cleaned_data.get("observed") or "")
     if outcome.status == "rate_limited":
         return error_response(429, gettext("Too many links created from your address; try again later."),
                               request=request)
@@ -55,9 +57,9 @@ def share(request: HtmxHttpRequest) -> HttpResponse:
         context["too_large"] = outcome.limit
     elif outcome.status == "unredactable":
         context["errors"] = [{"message": gettext(UNREDACTABLE)}]
-    elif outcome.status == "secrets":
-        context["hits"] = [{"line": h.line, "what": h.text.render(gettext) if h.text else h.what}
-                           for h in outcome.hits]
+    elif outcome.status == "secrets":   # a line of the observed output is not one of the editor's: no link to it
+        context["hits"] = [{"line": h.line, "what": h.text.render(gettext) if h.text else h.what,
+                            "observed": h.text is not None and h.text.msgid == IN_OUTPUT} for h in outcome.hits]
     else:
         assert outcome.link is not None
         context.update({"link": outcome.link, "token": outcome.token,
@@ -74,7 +76,8 @@ def _explained(link: Permalink, request: HttpRequest | None = None) -> dict[str,
     if link.kind != KIND_EXPLAIN:
         raise Http404("not an explanation")
     on_miss = None if request is None else lambda: _costly(request)
-    return run_explain(link.manifest, link.scenario_data, link.version, on_miss=on_miss)
+    return run_explain(link.manifest, link.scenario_data, link.version, on_miss=on_miss,
+                       observed=link.observed or None)
 
 
 def _costly(request: HttpRequest) -> None:
@@ -96,12 +99,13 @@ def _page_parts(request: HttpRequest, link: Permalink) -> dict[str, Any]:
     changes, and the part holds no per-visitor data (the CSRF token lives outside it)."""
     context = _explained(link)
     # rendered for every visitor alike: never the htmx-only parts, whatever this request carried
-    return {"result_html": render_to_string("partials/_result.html", {**context, "static_page": True},
-                                            request=request),
+    return {"result_html": render_to_string("partials/_result.html",
+                                            {**context, "static_page": True, "link_id": link.id}, request=request),
             "summary": _summary(context),
             "titles": [f"{p.kind} {p.name}" for p in context["pods"]],
             "names": ", ".join(p.name for p in context["pods"]),
-            "passing": not cacheable(context)}
+            "passing": not cacheable(context),
+            "has_rollout": bool(context["pods"] and context["pods"][0].rollout_html)}
 
 
 def _summary(context: dict[str, Any]) -> str:
@@ -229,6 +233,14 @@ def _draw(request: HttpRequest, link: Permalink, which: str, fmt: str) -> bytes 
                                    "shorten `until` to draw it.")
                            % {"size": f"{len(svg):,}", "limit": f"{MAX_PAGE_SVG_BYTES:,}"})
         return svg if fmt == "svg" else svg_to_png(svg)
+    if which == "rollout":          # the workload's rollout (issue 22)
+        if report.rollout is None:
+            raise Http404("this Pod's kind has no rollout")
+        svg = render_rollout_svg(report.rollout, report.pod.source.name or report.pod.name, gettext=gettext)
+        if len(svg) > MAX_PAGE_SVG_BYTES:   # the same cap as the timeline's (issue 27)
+            raise PngError(gettext("The rollout picture is %(size)s bytes, more than an export holds (%(limit)s).")
+                           % {"size": f"{len(svg):,}", "limit": f"{MAX_PAGE_SVG_BYTES:,}"})
+        return svg if fmt == "svg" else svg_to_png(svg)
     dot = sharing_diagram(report, gettext=gettext)
     if fmt == "dot":
         return dot
@@ -239,7 +251,8 @@ def _draw(request: HttpRequest, link: Permalink, which: str, fmt: str) -> bytes 
 
 @require_GET
 def picture(request: HttpRequest, pid: str, which: str, fmt: str) -> HttpResponse:
-    """/p/<id>/timeline.svg, timeline.png, sharing.svg, sharing.png, sharing.dot (``?pod=N`` for other Pods)."""
+    """/p/<id>/timeline.svg, timeline.png, rollout.svg, rollout.png, sharing.svg, sharing.png, sharing.dot
+    (``?pod=N`` for other Pods)."""
     return _picture(request, pid, which, fmt)
 
 

@@ -14,26 +14,35 @@ from typing import Any, Callable
 
 from django.core.cache import cache
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, gettext_noop, ngettext, trans_real
 
 from explainer.explain import Explanation, PodReport
 from explainer.lifecycle.errors import ErrorRecord
 from explainer.lifecycle.i18n import render
+from explainer.render import inline
+from explainer.render.headline import headline
 from explainer.render.diagram import DiagramError, dot_key, sharing_diagram, start_svg, svg_result
 from explainer.render.markdown import MAX_FINDINGS_PER_RULE, per_rule
 from explainer.render.story import collapse_crash_loops, story
 from explainer.render.timeline import layout_timeline, timeline_rows
 from explainer.render.timeline_frames import timeline_frames
+from explainer.render.timeline_observed import story_of
 from explainer.render.timeline_svg import svg_document
 from explainer.web.lists import rows_html, steps_html
-from explainer.web.panels import findings_html
+from explainer.web.observed_panel import observed_view
+from explainer.web.panels import findings_html, secs
+from explainer.web.rollout_panel import rollout_section
 
 # The what-if panel's controls, labelled for screen readers per container (here, not in the
 # template: twenty {% blocktranslate %} per page cost more than the rest of the panel).
 WHATIF_LABELS = {"crashes": gettext_noop("%(n)s: crashes before it runs"),
                  "startup": gettext_noop("%(n)s: seconds until healthy"),
                  "run": gettext_noop("%(n)s: seconds each run lasts"),
-                 "ignore_term": gettext_noop("%(n)s: ignores SIGTERM")}
+                 "ignore_term": gettext_noop("%(n)s: ignores SIGTERM"),
+                 "never_ready": gettext_noop("%(n)s of the new revision: never Ready"),
+                 "new_crashes": gettext_noop("%(n)s of the new revision: crashes"),
+                 "new_startup": gettext_noop("%(n)s of the new revision: seconds until Ready")}
 MAX_SHOWN_DOT_BYTES = 256 * 1024   # DOT text a page shows when its diagram was not drawn (issue 27)
 SVG_CACHE_SECONDS = 24 * 3600   # the drawing of a DOT text never changes; the day bounds the cache
 ROLE_LABELS = {"init": "Init container", "sidecar": "Native sidecar", "app": "App container",
@@ -62,12 +71,18 @@ class PodView:
     findings_html: str = ""                 # the pitfalls panel, written out (web/panels.py)
     steps_html: str = ""
     final: dict[str, Any] = field(default_factory=dict)
+    headline: str = ""                      # what ended the run and why the phase follows (render/headline.py)
     qos_class: str = ""                     # docs/lifecycle-model.md §25
     assumed: list[dict[str, str]] = field(default_factory=list)
     svg: str = ""
     error: str = ""
     error_passing: bool = False            # the diagram failed for a passing reason (busy, timed out): never cached
     diagram_url: str = ""                  # drawn on demand (Pods after the first few)
+    rollout_html: str = ""                 # the workload's rollout (web/rollout_panel.py), written out
+    traffic_info: dict[str, Any] = field(default_factory=dict)   # what the what-if panel shows of the traffic
+    traffic_notes: list[str] = field(default_factory=list)       # what the traffic row rests on, in words
+    rollout_info: dict[str, Any] = field(default_factory=dict)   # ... and of the rollout (issue 22)
+    observed: dict[str, Any] | None = None  # what the cluster shows (web/observed_panel.py; issue 23)
     pending: Any = field(default=None, repr=False, compare=False)   # a `dot` still drawing
 
     # `dot` draws in its own process; the page waits for it only where it shows the diagram,
@@ -213,8 +228,9 @@ def _pod(r: PodReport, gettext: Callable[[str], str], eager: bool = True, dot_me
          counter: int = 1) -> PodView:
     """The view of one Pod, the ``counter``-th of its page."""
     pod = r.pod
+    told = {id(n) for n in r.observed.notes} if r.observed is not None else set()   # in the observed panel
     view = PodView(pod.name, pod.source.kind, pod.source.line, r.admitted, translate_errors(r.errors, gettext),
-                   [render(n, gettext) for n in r.notes])
+                   [mark_safe(inline.html(n, gettext)) for n in r.notes if id(n) not in told])
     _start_diagram(view, r, gettext, eager, dot_memo)   # first: dot lays it out in its own process while this one does the rest
     view.qos_class = r.qos.qos_class if r.qos else ""
     findings, more = per_rule(r.findings)   # a page lists at most so many findings of one rule (issue 27)
@@ -228,9 +244,19 @@ def _pod(r: PodReport, gettext: Callable[[str], str], eager: bool = True, dot_me
     sim = r.simulation
     for c in pod.all_containers + (tuple(sim.debug_containers) if sim else ()):
         view.containers.append({"name": c.name, "role": c.role, "role_label": gettext(ROLE_LABELS[c.role]),
-                                "image": c.image, "line": c.line,
+                                "image": c.image, "line": c.line, "readiness": c.readiness_probe is not None,
+                                "probes": c.readiness_probe is not None or c.startup_probe is not None,
                                 "aria": {k: gettext(msgid) % {"n": c.name} for k, msgid in WHATIF_LABELS.items()}})
     _simulation_views(view, r, gettext)
+    view.observed = observed_view(r, gettext)
+    view.rollout_html = rollout_section(r, counter, gettext)
+    if r.traffic is not None:
+        view.traffic_notes = [render(n, gettext) for n in r.traffic.notes]
+        view.traffic_info = {"propagation": secs(r.traffic.propagation_seconds), "assumed": r.traffic.propagation_assumed,
+                             "others": r.traffic.other_ready_replicas}
+    if r.rollout is not None:
+        view.rollout_info = {"kind": r.rollout.kind, "replicas": r.rollout.replicas,
+                             "nodes": r.rollout.nodes if r.rollout.nodes is not None else r.rollout.replicas}
     return view
 
 
@@ -267,9 +293,9 @@ def _simulation_views(view: PodView, r: PodReport, gettext: Callable[[str], str]
     layout = layout_timeline(r, gettext=gettext)     # one layout: the SVG and the cursor's data
     view.timeline_svg = svg_document(r, layout, gettext=gettext)
     if len(view.timeline_svg) > MAX_PAGE_SVG_BYTES:   # the page stays of bounded size (issue 11)
-        view.notes.append(gettext("The timeline picture is %(size)s bytes, more than a page shows (%(limit)s); "
-                                  "shorten `until` to see it.") % {"size": f"{len(view.timeline_svg):,}",
-                                                                  "limit": f"{MAX_PAGE_SVG_BYTES:,}"})
+        view.notes.append(mark_safe(inline.html(gettext(
+            "The timeline picture is %(size)s bytes, more than a page shows (%(limit)s); shorten `until` to see "
+            "it.") % {"size": f"{len(view.timeline_svg):,}", "limit": f"{MAX_PAGE_SVG_BYTES:,}"})))
         view.timeline_svg = ""
     else:
         view.timeline_json = json.dumps(timeline_frames(r, layout, gettext=gettext), ensure_ascii=False,
@@ -281,11 +307,14 @@ def _simulation_views(view: PodView, r: PodReport, gettext: Callable[[str], str]
             view.timeline_json = ""
     rows = timeline_rows(r, gettext=gettext)
     view.rows = rows[:MAX_PAGE_ROWS]
-    steps = story(r.pod, sim)
+    steps = story(r.pod, sim, r.traffic)
+    told = collapse_crash_loops(steps[:MAX_PAGE_ROWS])
+    if r.observed is not None:       # what the cluster shows, each at its moment (after the prediction's)
+        told = sorted(told + story_of(r)[:MAX_PAGE_ROWS], key=lambda s: s.t)
     view.steps = [{"t": s.t, "text": s.text.render(gettext), "assumed": s.assumed, "container": s.container,
                    "steps": [{"t": c.t, "text": c.text.render(gettext), "container": c.container}
                              for c in s.steps]}
-                  for s in collapse_crash_loops(steps[:MAX_PAGE_ROWS])]
+                  for s in told]
     view.rows_html = rows_html(view.rows)
     view.steps_html = steps_html(view.steps, gettext)
     if len(rows) > MAX_PAGE_ROWS or len(steps) > MAX_PAGE_ROWS:
@@ -294,9 +323,10 @@ def _simulation_views(view: PodView, r: PodReport, gettext: Callable[[str], str]
                           % {"n": f"{MAX_PAGE_ROWS:,}", "t": f"{min(rows[-1]['t'], steps[-1].t):,g}"
                              if rows and steps else "?"})
     last = sim.timeline[-1]
+    view.headline = render(headline(r), gettext) if sim.timeline else ""
     view.final = {"status": last.status, "phase": last.phase, "ready": last.ready,
                   "ready_count": last.ready_count, "restarts": last.restarts, "t": sim.end_time}
-    view.assumed = [{"container": name, "field": f, "why": render(why, gettext)}
+    view.assumed = [{"container": name, "field": f, "why": mark_safe(inline.html(why, gettext))}
                     for name, b in behaviours.items() for f, why in b.assumed.items()]
 
 
@@ -318,8 +348,12 @@ def group_findings(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def finding_view(f: Any, gettext: Callable[[str], str] = gettext) -> dict[str, Any]:
+    """A finding as the templates show it: its fields, title and explanation in the reader's language, and
+    the explanation as HTML with its `code` spans (render/inline.py)."""
     d = f.to_dict() if hasattr(f, "to_dict") else dict(f)
     render = getattr(f, "render", None)
     if callable(render):
         d.update(render(gettext))
+    said = getattr(f, "explanation", d.get("explanation"))
+    d["explanation_html"] = mark_safe(inline.html(said, gettext))
     return d

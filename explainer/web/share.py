@@ -13,10 +13,10 @@ from typing import Literal
 
 from django.conf import settings
 from django.http import HttpRequest
-
 from django.utils.translation import gettext_noop
 
-from explainer.lifecycle.redact import Hit, RedactionFailed, find_secrets, redact
+from explainer.lifecycle.redact import (Hit, RedactionFailed, find_output_secrets, find_secrets, redact,
+                                        redact_output)
 from explainer.web.models import Permalink
 from explainer.web.security import rate_limited
 
@@ -39,28 +39,33 @@ class ShareOutcome:
     hits: tuple[Hit, ...] = ()
     limit: int = 0
     redacted: bool = False
+    field: str = "manifest"        # too_large: which text is (manifest, or observed)
 
 
 def share_input(request: HttpRequest, manifest: str, scenario: dict | None, version: str,
-                decision: str | None) -> ShareOutcome:
-    """Store ``manifest`` (with its scenario and version) as a permalink, or say why not.
+                decision: str | None, observed: str = "") -> ShareOutcome:
+    """Store ``manifest`` (with its scenario, version and the observed kubectl output) as a permalink,
+    or say why not.
 
     ``decision`` is the person's answer to the credential warning: "redact", "keep", or anything
     else for no answer yet (then found credentials stop the share with ``secrets``)."""
     limit = settings.MAX_STORED_BYTES
     if len(manifest.encode("utf-8")) > limit:
         return ShareOutcome("too_large", limit=limit)
+    if len(observed.encode("utf-8")) > limit:
+        return ShareOutcome("too_large", limit=limit, field="observed")
     if rate_limited(request, "share"):   # before the credential scan: a limited client costs nothing more
         return ShareOutcome("rate_limited")
-    hits = find_secrets(manifest)
+    hits = find_secrets(manifest) + (find_output_secrets(observed) if observed.strip() else [])
     if hits and decision not in DECISIONS:
         return ShareOutcome("secrets", hits=tuple(hits))
     redacted = bool(hits) and decision == "redact"
     try:
         text = redact(manifest) if redacted else manifest
+        seen = redact_output(observed) if redacted and observed.strip() else observed
     except RedactionFailed:   # the redacted copy still held a value, or no longer read: never stored
         return ShareOutcome("unredactable", hits=tuple(hits))
-    link, token = Permalink.store(text, scenario or None, version, redacted=redacted)
+    link, token = Permalink.store(text, scenario or None, version, redacted=redacted, observed=seen)
     return ShareOutcome("stored", link=link, token=token, redacted=redacted)
 
 

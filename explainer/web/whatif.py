@@ -16,6 +16,16 @@ from explainer.lifecycle.scenario_text import plain, read_scenario_text
 PREFIX = "c."
 CONTROLS = ("crashes", "startup", "run", "ignore_term")
 MAX_CRASHES = 20   # what the panel offers; each crash is a run of its own
+# The rollout's new revision, per container (issue 22): the same behaviour keys as ``containers``,
+# under rollout.newRevision.containers.<name>
+NEW_PREFIX = "n."
+NEW_CONTROLS = ("never_ready", "crashes", "startup")
+# The Pod's traffic and rollout values: form field -> (where in the scenario, whole number)
+ROLLOUT_FIELDS = {"traffic_propagation": (("trafficPropagationSeconds",), False),
+                  "rollout_replicas": (("rollout", "replicas"), True),
+                  "other_ready": (("rollout", "otherReadyReplicas"), True),
+                  "rollout_nodes": (("rollout", "nodes"), True)}
+POD_CONTROLS = ("delete_at", "debug_at", "debug_target", "debug_image") + tuple(ROLLOUT_FIELDS)
 
 
 def _number(value: str | None) -> float | None:
@@ -66,7 +76,60 @@ def scenario_from_post(data: Any) -> dict[str, Any]:
         if data.get("debug_target"):
             entry["target"] = data.get("debug_target")
         scenario.setdefault("debug", []).append(entry)
+    _rollout_controls(scenario, data)
     return {k: v for k, v in scenario.items() if v not in ({}, [], None)}
+
+
+def _rollout_controls(scenario: dict[str, Any], data: Any) -> None:
+    """trafficPropagationSeconds, the rollout's numbers and its new revision's behaviour, on top of
+    the YAML (a ``rollout`` the YAML wrote as something else than a mapping is left for the engine
+    to report, with its line)."""
+    for field, (path, whole) in ROLLOUT_FIELDS.items():
+        n = _number(data.get(field))
+        if n is None:
+            continue
+        target = scenario
+        for key in path[:-1]:
+            target = target.setdefault(key, {})
+            if not isinstance(target, dict):
+                break
+        else:
+            target[path[-1]] = int(n) if whole else (int(n) if n == int(n) else n)
+    new: dict[str, dict[str, Any]] = {}
+    for key in data:
+        if not key.startswith(NEW_PREFIX):
+            continue
+        name, _, control = key[len(NEW_PREFIX):].rpartition(".")
+        if name and control in NEW_CONTROLS:
+            _apply_new(new.setdefault(name, {}), control, data.get(key))
+    new = {k: v for k, v in new.items() if v}
+    if not new:
+        return
+    rollout = scenario.setdefault("rollout", {})
+    if not isinstance(rollout, dict):
+        return
+    revision = rollout.setdefault("newRevision", {})
+    containers = revision.setdefault("containers", {}) if isinstance(revision, dict) else None
+    if isinstance(containers, dict):
+        for name, entry in new.items():
+            target = containers.setdefault(name, {})
+            if isinstance(target, dict):
+                target.update(entry)
+
+
+def _apply_new(entry: dict[str, Any], control: str, value: str | None) -> None:
+    """One control of the new revision's row: never Ready (its readiness probe keeps failing), crashes
+    (every run exits 1 after a second: a crash loop), Ready only after N s (its probes fail until then)."""
+    if control == "never_ready":
+        if value in ("on", "true", "1"):
+            entry["failingProbes"] = ["readiness"]
+    elif control == "crashes":
+        if value in ("on", "true", "1"):
+            entry["runs"] = [{"runSeconds": 1, "exitCode": 1}]
+    elif control == "startup":
+        n = _number(value)
+        if n is not None:
+            entry["startupSeconds"] = int(n) if n == int(n) else n
 
 
 def _apply(entry: dict[str, Any], control: str, value: str | None) -> None:

@@ -21,6 +21,7 @@
 
   function $(id) { return document.getElementById(id); }
   function versionField() { return form ? form.querySelector('select[name="version"]') : null; }
+  function observedField() { return $("observed"); }     // what the cluster shows (kubectl's output)
   function whatIf() { return $("what-if"); }
   function format(text, params) {
     return String(text).replace(/\{(\w+)\}/g, function (m, k) { return k in params ? params[k] : m; });
@@ -39,15 +40,24 @@
   }
 
   function currentState() {
-    var v = versionField();
-    return { m: editor.value, v: v ? v.value : "", w: whatifValues() };
+    var v = versionField(), o = observedField();
+    var state = { m: editor.value, v: v ? v.value : "", w: whatifValues() };
+    if (o && o.value) state.o = o.value;
+    return state;
   }
+  // what the result on screen depends on, besides the what-if values
+  function inputKey(state) { return JSON.stringify({ m: state.m, v: state.v, o: state.o || "" }); }
 
   function applyState(state) {
     editor.value = state.m || "";
     editor.dispatchEvent(new Event("input", { bubbles: true }));   // the gutter follows
     var v = versionField();
     if (v && state.v && Array.prototype.some.call(v.options, function (o) { return o.value === state.v; })) v.value = state.v;
+    var seen = observedField();
+    if (seen) {
+      seen.value = state.o || "";
+      if (state.o && seen.closest("details")) seen.closest("details").open = true;
+    }
     var panel = whatIf(), w = state.w || {}, missing = {};
     if (panel) {
       panel.querySelectorAll("input[name], select[name], textarea[name]").forEach(function (el) {
@@ -65,7 +75,7 @@
     var state = currentState();
     // "e": this input was explained, so a reload may explain it again; text only typed is
     // put back in the editor without being sent.
-    state.e = lastExplained === JSON.stringify({ m: state.m, v: state.v });
+    state.e = lastExplained === inputKey(state);
     try { localStorage.setItem(STORE_KEY, JSON.stringify(state)); } catch (e) { /* private mode, full */ }
   }
   function stored() {
@@ -162,14 +172,14 @@
     return !!(r && r.querySelector(".pod, .error-panel"));
   }
   function markStale() {
-    var now = JSON.stringify({ m: editor.value, v: (versionField() || {}).value });
+    var now = inputKey(currentState());
     var stale = hasResult() && lastExplained !== null && now !== lastExplained;
     var n = $("stale-note"), r = $("result");
     if (n) n.hidden = !stale;
     if (r) r.classList.toggle("stale", stale);
   }
   function explainedNow(state) {
-    lastExplained = JSON.stringify({ m: state.m, v: state.v });
+    lastExplained = inputKey(state);
     markStale();
   }
 
@@ -265,11 +275,13 @@
         Object.keys(pendingWhatif).forEach(function (k) { if (!(k in params)) params[k] = pendingWhatif[k]; });
       }
       var trigger = ev.detail.triggeringEvent;
-      sending = { state: currentState(), push: !noPushNext && !(trigger && trigger.type === "whatif") };
+      sending = { state: currentState(), push: !noPushNext && !(trigger && trigger.type === "whatif"),
+                  // "Make the prediction match": the server writes the scenario and empties the controls
+                  match: params.match != null && params.match !== "" };
       noPushNext = false;
     });
     document.body.addEventListener("htmx:beforeSwap", function (ev) {
-      if (ev.detail.requestConfig && ev.detail.requestConfig.elt === form) rememberFocus();
+      if (ev.detail.requestConfig && ev.detail.requestConfig.elt === form && !(sending && sending.match)) rememberFocus();
     });
     document.body.addEventListener("htmx:afterSwap", function () {
       if (focusMemo) restoreFocus();
@@ -286,9 +298,10 @@
             if (result) result.scrollIntoView({ block: "start" });
           }
           pendingWhatif = null;
-          explainedNow(sending.state);
+          var state = sending.match ? currentState() : sending.state;   // the written scenario is the input now
+          explainedNow(state);
           save();
-          record(sending.state, sending.push);
+          record(state, sending.push);
           sending = null;
         }
       }

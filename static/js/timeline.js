@@ -49,7 +49,9 @@
     var strip = svg.querySelector(".tl-strip .tl-item rect");
     this.top = strip ? num(strip, "y") - 2 : 0;
     var lastLane = lanes.length ? lanes[lanes.length - 1].querySelector("rect") : null;
-    this.bottom = lastLane ? num(lastLane, "y") + num(lastLane, "height") + 5 : vb.height;
+    // a lane's observed row (what the cluster shows) is under it: data-obs is its height
+    var under = lanes.length ? parseFloat(lanes[lanes.length - 1].getAttribute("data-obs") || "0") : 0;
+    this.bottom = lastLane ? num(lastLane, "y") + num(lastLane, "height") + 5 + under : vb.height;
     var grid = svg.querySelector(".tl-axes .tl-axis");
     this.axisTexts = Array.prototype.slice.call(svg.querySelectorAll(".tl-axes text[text-anchor=middle]"));
     this.axisYs = [];
@@ -278,12 +280,15 @@
       body.appendChild(tr);
     });
     p.appendChild(table);
-    var pod = frame.pod || {};
+    var pod = frame.pod || {}, facts = [];
     if (pod.phase) {
+      facts = [[T.phase, pod.phase], [T.status, pod.status], [T.ready, pod.ready],
+       [T.conditions, pod.conditions.map(function (c) { return c.type + "=" + (c.status ? "True" : "False"); }).join(", ")]];
+    }
+    facts = facts.concat(frame.facts || []);        // the traffic row's state; a rollout's counts
+    if (facts.length) {
       var dl = el("dl", {"class": "tl-pod"});
-      [[T.phase, pod.phase], [T.status, pod.status], [T.ready, pod.ready],
-       [T.conditions, pod.conditions.map(function (c) { return c.type + "=" + (c.status ? "True" : "False"); }).join(", ")]]
-        .forEach(function (kv) { dl.appendChild(el("dt", {}, kv[0])); dl.appendChild(el("dd", {}, kv[1])); });
+      facts.forEach(function (kv) { dl.appendChild(el("dt", {}, kv[0])); dl.appendChild(el("dd", {}, kv[1])); });
       p.appendChild(dl);
     }
     var doing = el("ul", {"class": "tl-doing"});
@@ -394,7 +399,12 @@
   };
   Timeline.prototype.place = function (g) {
     var self = this;
-    if (g.hasAttribute("data-t0")) {
+    if (g.hasAttribute("data-steps")) {            // a step line (a rollout's counts): "t,y t,y …"
+      var pts = g.getAttribute("data-steps").split(" ").map(function (p) { return p.split(",").map(parseFloat); });
+      var d = "M" + this.xOf(pts[0][0]) + " " + pts[0][1];
+      for (var i = 1; i < pts.length; i++) { d += "H" + this.xOf(pts[i][0]) + "V" + pts[i][1]; }
+      g.querySelector("path").setAttribute("d", d);
+    } else if (g.hasAttribute("data-t0")) {
       var t0 = num(g, "data-t0"), t1 = num(g, "data-t1");
       var x0 = this.xOf(t0), x1 = this.xOf(t1);
       g.querySelectorAll("rect").forEach(function (r) {
@@ -447,7 +457,7 @@
   // ---- tooltips on bars and markers --------------------------------------------------------------
   Timeline.prototype.tooltips = function () {
     var self = this;
-    this.svg.querySelectorAll(".tl-bar-g, .tl-markers .tl-item").forEach(function (g) {
+    this.svg.querySelectorAll(".tl-bar-g, .tl-markers .tl-item, .tl-fail-g, .tl-reach-g, .tl-series, .tl-obs-g").forEach(function (g) {
       var title = g.querySelector("title");
       if (!title) { return; }
       g.setAttribute("tabindex", "0");
@@ -527,7 +537,7 @@
     if (!step || step.container == null) { return; }
     var lane = this.data.lanes.map(function (l) { return l.name; }).indexOf(step.container);
     if (lane < 0) { return; }
-    this.svg.querySelectorAll('[data-lane="' + lane + '"].tl-item').forEach(function (g) {
+    this.svg.querySelectorAll('[data-lane="' + lane + '"].tl-item:not(.tl-obs-item)').forEach(function (g) {
       var hit = g.hasAttribute("data-t") ? Math.abs(num(g, "data-t") - step.t) < 1e-6
         : num(g, "data-t0") <= step.t + 1e-9 && step.t < num(g, "data-t1") + 1e-9 && num(g, "data-t1") > step.t - 1e-9;
       if (hit) { g.classList.add("tl-hl"); }
@@ -662,7 +672,7 @@
     // lanes move up by the height of the hidden lanes above them; the picture gets shorter
     var labels = svg.querySelectorAll(".tl-lane-label"), shift = 0, shifts = [];
     labels.forEach(function (l, i) {
-      var rect = l.querySelector("rect"), h = num(rect, "height") + 6;
+      var rect = l.querySelector("rect"), h = num(rect, "height") + 6 + parseFloat(l.getAttribute("data-obs") || "0");
       shifts[i] = shift;
       var gone = !!self.hiddenLanes[i];
       l.style.display = gone ? "none" : "";
@@ -679,7 +689,7 @@
     var lowest = Math.max.apply(null, this.axisYs);
     this.axisTexts.concat(Array.prototype.slice.call(svg.querySelectorAll(".tl-axes text, .tl-break-text")))
       .forEach(function (tx) { if (num(tx, "y") === lowest) { tx.setAttribute("transform", "translate(0 " + (-shift) + ")"); } });
-    svg.querySelectorAll(".tl-zebra, .tl-arrow-g").forEach(function (z) { z.style.display = shift ? "none" : ""; });
+    svg.querySelectorAll(".tl-zebra, .tl-arrow-g, .tl-obs-row, .tl-obs-sep").forEach(function (z) { z.style.display = shift ? "none" : ""; });
     var vb = svg.viewBox.baseVal;
     if (this.fullHeight == null) { this.fullHeight = vb.height; }
     svg.setAttribute("viewBox", "0 0 " + vb.width + " " + (this.fullHeight - shift));

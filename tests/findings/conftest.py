@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from explainer.findings import RuleContext
+from explainer.findings import Finding, InputContext, RuleContext, run_input_rules, run_rules
 from explainer.lifecycle.parse import parse_manifest
 from explainer.lifecycle.scenario import Scenario, parse_scenario
 from explainer.lifecycle.sharing import analyse_sharing
@@ -43,3 +43,16 @@ def context_for_fixture(text: str) -> RuleContext:
     gates = {k: v == "true" for k, v in (g.split("=") for g in meta["gates"].split(","))} if "gates" in meta else None
     scenario = parse_scenario(meta["scenario"]) if "scenario" in meta else None
     return context_for(text, meta.get("version", "1.34"), gates, scenario)
+
+
+def input_context_for(text: str, version: str = "1.34") -> InputContext:
+    """Every Service and Pod of the input, as explain() gives them to the input rules."""
+    intake = parse_manifest(text)
+    return InputContext(tuple(intake.services), tuple(intake.pods), version)
+
+
+def findings_for_fixture(text: str) -> list[Finding]:
+    """What the rules find in a fixture: its first Pod's findings, then those about its other objects
+    (a Service's), as explain() puts them in pods[].findings and the top-level findings."""
+    ctx = context_for_fixture(text)
+    return run_rules(ctx) + [f.finding for f in run_input_rules(input_context_for(text, ctx.version))]

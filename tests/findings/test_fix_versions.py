@@ -9,6 +9,7 @@ import yaml
 
 from explainer.explain import explain
 from explainer.lifecycle.defaults import SUPPORTED_VERSIONS
+from explainer.lifecycle.versions import version_tuple
 
 JOB = Path(__file__).resolve().parent.parent / "fixtures" / "findings" / "cases" / "start_order_istio_job_classic.yaml"
 CASES = [(v, None) for v in SUPPORTED_VERSIONS] + [("1.28", True)]
@@ -25,7 +26,7 @@ def _finding(rule: str, version: str, gate: bool | None):
 def test_job_fix_is_a_native_sidecar_only_where_the_version_runs_them(version: str, gate: bool | None) -> None:
     f = _finding("job-sidecar-blocks-completion", version, gate)
     fix = yaml.safe_load(f.fix)
-    native = version not in ("1.27", "1.28") or gate
+    native = version_tuple(version) >= (1, 29) or bool(gate)   # 1.25-1.27 have no native sidecars; 1.28 behind the gate
     if native:
         (helper,) = fix["initContainers"]
         assert helper["name"] == "istio-proxy" and helper["restartPolicy"] == "Always" and f.fixable

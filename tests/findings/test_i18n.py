@@ -11,10 +11,10 @@ from types import ModuleType
 
 import pytest
 
-from explainer.findings import BY_ID, RULES, Finding, Text, run_rules
+from explainer.findings import BY_ID, RULES, Finding, Text
 from explainer.findings.i18n import Names
 
-from .conftest import context_for_fixture
+from .conftest import findings_for_fixture
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "findings"
 EVERY_FIXTURE = sorted(FIXTURES.rglob("*.yaml"))
@@ -36,7 +36,7 @@ def _marked(rule: ModuleType) -> frozenset[str]:
 
 @cache
 def _findings(path: Path) -> tuple[Finding, ...]:
-    return tuple(run_rules(context_for_fixture(path.read_text(encoding="utf-8"))))
+    return tuple(findings_for_fixture(path.read_text(encoding="utf-8")))
 
 
 def _texts(text: Text) -> Iterator[Text]:

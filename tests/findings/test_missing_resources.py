@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from explainer.explain import explain
-from explainer.lifecycle.qos import parse_quantity
+from explainer.lifecycle.quantity import as_fraction
 
 from ..fixes.corpus import manifests, settings
 
@@ -55,4 +55,4 @@ def test_no_fix_requests_a_resource_the_container_limits(path: Path) -> None:
             assert c.role != "init"
             requests = yaml.safe_load(f.fix)[0]["resources"]["requests"]
             assert set(requests).isdisjoint(res.limits), (path.name, c.name)
-            assert all(parse_quantity(v) is None for v in requests.values())   # placeholders only
+            assert all(as_fraction(v) is None for v in requests.values())   # placeholders only

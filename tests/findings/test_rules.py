@@ -9,7 +9,7 @@ import yaml
 
 from explainer.findings import RULES, Severity, run_rules
 
-from .conftest import context_for, context_for_fixture, fixture_meta
+from .conftest import context_for, context_for_fixture, findings_for_fixture, fixture_meta
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "findings"
 SEEDS = FIXTURES / "seeds"
@@ -30,7 +30,7 @@ def test_rule_fires_on_its_fixture(rule: ModuleType) -> None:
     text = _read(FIXTURES / rule.ID / "fires.yaml")
     expected = fixture_meta(text).get("container")
     assert expected, f"{rule.ID}/fires.yaml needs a '# container: NAME' (or '-') header line"
-    found = [f for f in run_rules(context_for_fixture(text)) if f.id == rule.ID]
+    found = [f for f in findings_for_fixture(text) if f.id == rule.ID]
     assert found, f"{rule.ID} did not fire on its fires.yaml"
     f = found[0]
     assert f.container == (None if expected == "-" else expected)
@@ -45,7 +45,7 @@ def test_rule_fires_on_its_fixture(rule: ModuleType) -> None:
 
 @pytest.mark.parametrize("rule", RULES, ids=_ids)
 def test_rule_is_quiet_on_its_fixture(rule: ModuleType) -> None:
-    found = [f for f in run_rules(context_for_fixture(_read(FIXTURES / rule.ID / "quiet.yaml"))) if f.id == rule.ID]
+    found = [f for f in findings_for_fixture(_read(FIXTURES / rule.ID / "quiet.yaml")) if f.id == rule.ID]
     assert not found, f"{rule.ID} fired on its quiet.yaml: {found[0].explanation.render()}"
 
 
@@ -68,11 +68,12 @@ def test_case(path: Path) -> None:
     """One variant per file; its header says which finding it must (or must not) produce."""
     text = _read(path)
     meta = _meta(text)
-    findings = run_rules(context_for_fixture(text))
+    findings = findings_for_fixture(text)
     if "no-finding" in meta:
         assert meta["no-finding"] not in {f.id for f in findings}, [f.explanation.render() for f in findings]
         return
-    found = [f for f in findings if f.id == meta["finding"] and f.container == meta["container"]]
+    container = None if meta["container"] == "-" else meta["container"]   # "-": about the input, not a container
+    found = [f for f in findings if f.id == meta["finding"] and f.container == container]
     assert found, [(f.id, f.container) for f in findings]
     if "severity" in meta:
         assert found[0].severity.value == meta["severity"]
@@ -82,6 +83,7 @@ def test_case(path: Path) -> None:
 def test_every_finding_is_complete_and_sorted(path: Path) -> None:
     findings = run_rules(context_for_fixture(_read(path)))
     assert findings == sorted(findings, key=lambda f: f.sort_key())
+    findings += findings_for_fixture(_read(path))[len(findings):]
     for f in findings:
         assert f.line is not None and f.path, f"{f.id}: no line or path"
         assert f.explanation.render().endswith("."), f"{f.id}: explanation should be whole sentences"

@@ -20,6 +20,8 @@ FIXABLE: list[tuple[str, bool, str]] = [
     ("classic-sidecar-stops-before-app", True, "moves the proxy to initContainers as a native sidecar, where the version "
                                                 "runs them (a startupProbe on its declared port where the app reaches it)"),
 
+    ("active-deadline-kills-service", False, "how long the init container may wait, and what to do then, is a "
+                                             "choice about the dependency"),
     ("active-deadline-on-pod-template", True, "moves activeDeadlineSeconds from the Pod template to the Job spec, with its value"),
     ("ephemeral-in-spec", True, "removes the ephemeral container (the API server refuses it on create)"),
     ("exec-probe-default-timeout", True, "sets timeoutSeconds 5 where periodSeconds is above it; else the period is a choice too"),
@@ -29,6 +31,7 @@ FIXABLE: list[tuple[str, bool, str]] = [
     ("hostport-blocks-surge", True, "sets maxSurge: 0 (and maxUnavailable: 1 where it was 0): the old Pod frees the port first"),
 
     ("finite-command-under-always", False, "a Job, or which program stays in the foreground, is the author's choice"),
+    ("image-reference-invalid", False, "the tag or value a placeholder stands for is the author's to fill in"),
     ("init-never-completes", True, "makes it a native sidecar (restartPolicy: Always, a startupProbe on its "
                                    "declared port when later containers reach it), only where the version "
                                    "runs native sidecars and its command certainly runs until stopped (a "
@@ -42,7 +45,11 @@ FIXABLE: list[tuple[str, bool, str]] = [
                                           "script author's"),
     ("liveness-checks-dependency", False, "what liveness should check instead is a choice about the program"),
     ("liveness-same-as-readiness", False, "a cheaper liveness check is a choice about the program"),
+    ("log-shipper-stops-with-app", True, "moves the shipper to initContainers as a native sidecar, where the "
+                                         "version runs them; else a preStop that outlasts the app (a person)"),
     ("liveness-without-startup-probe", True, "copies the liveness check into a startupProbe (150 s budget)"),
+    ("memory-emptydir-counts-against-limit", False, "the size of what the program writes there is a choice about "
+                                                    "the program"),
     ("missing-resources", False, "resource sizes are a person's choice"),
     ("mount-without-volume", False, "what the volume should be (a ConfigMap, a Secret, a claim, or a "
                                     "declared one misspelt) is a choice"),
@@ -50,6 +57,8 @@ FIXABLE: list[tuple[str, bool, str]] = [
                                           "waits for: a choice; a classic sidecar in a Job never completes"),
     ("npm-pid1-swallows-sigterm", False, "what the start script runs (node server.js, ...) is in package.json, not in the manifest"),
     ("port-conflict", False, "a new port must be configured in the program too"),
+    ("poststart-reload-runs-once", False, "how to reload on change (a reloader, the program's own watching, "
+                                          "a rollout) is a choice about the program"),
     ("poststart-calls-own-server", False, "how to wait for the server (and whether the image has curl) is the author's"),
     ("prestop-exceeds-grace", True, "raises terminationGracePeriodSeconds to the hook plus the shutdown plus "
                                     "10 s; a hook that never ends or a process that ignores SIGTERM needs a "
@@ -70,8 +79,12 @@ FIXABLE: list[tuple[str, bool, str]] = [
                                                "this container: a choice about the cluster and the app"),
     ("restart-rules-ignored", False, "target a newer version, turn the gate on, or rewrite the restart "
                                      "behaviour with the Pod's restartPolicy: a choice"),
-    ("service-without-prestop-drain", True, "adds a preStop sleep action of 5 s (below the grace period) where a Service of the input "
-                                            "selects the container and the version has the action; an inference needs a person"),
+    ("service-selects-no-pod", False, "whether the Service's selector or the Pod template's labels are wrong is a choice"),
+    ("service-target-port-missing", False, "renaming the container's port or the Service's targetPort is a choice"),
+    ("service-without-prestop-drain", True, "adds a preStop sleep action as long as the propagation time (5 s assumed) "
+                                            "where a Service of the input selects the container, the version has the "
+                                            "action and the sleep and the shutdown fit the grace period; an inference "
+                                            "needs a person"),
     ("shell-pid1-ignores-sigterm", False, "how the script should shut down (trap or exec what) is the "
                                           "author's"),
     ("sidecar-start-order-assumed", True, "moves the helper (a known outbound proxy, or a server the app "
@@ -81,7 +94,14 @@ FIXABLE: list[tuple[str, bool, str]] = [
                                           "person), never on a version without native sidecars"),
     ("sidecar-without-startup-probe", True, "adds a TCP startupProbe on the port later containers reach, or "
                                             "its lowest declared port; a proxy without ports needs a person"),
+    ("subpath-mount-never-updates", False, "where the program should read the whole volume from is the "
+                                           "author's"),
     ("termination-grace-zero", True, "removes terminationGracePeriodSeconds: 0, back to the 30 s default"),
+    ("tested-file-never-created", False, "where the program is healthy enough to create the file, or what to "
+                                         "probe instead, is a choice about the program"),
+    ("traffic-failure-window", True, "lengthens a preStop sleep action to the propagation time where it and the "
+                                     "shutdown fit the grace period; an exec or httpGet hook does more than wait, "
+                                     "so a person puts the sleep before it"),
     ("volume-not-mounted", False, "whether the volume is dead or its mount was forgotten (and where) is a "
                                   "choice"),
 ]
@@ -93,7 +113,8 @@ def test_the_table_names_every_rule_once() -> None:
 
 def _findings(text: str, rule: str, scenario: dict | None = None, version: str = "1.34") -> list:
     expl = explain(text, scenario, version)
-    return [f for r in expl.pods for f in r.findings if f.id == rule]
+    return [f for r in expl.pods for f in r.findings if f.id == rule] + [
+        f.finding for f in expl.findings if f.id == rule]   # about a Service (findings/inputs.py)
 
 
 @pytest.mark.parametrize("rule,fixable,why", FIXABLE, ids=[r for r, _f, _w in FIXABLE])

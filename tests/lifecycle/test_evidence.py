@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from explainer.lifecycle.quantity import as_bytes
 from explainer.lifecycle.evidence import (
-    jvm_max_heap, loopback_bind, memory_bytes, missing_hook_binary, package_manager_pid1, poststart_self_call,
+    jvm_max_heap, loopback_bind, missing_hook_binary, package_manager_pid1, poststart_self_call,
     shellless_image)
 from explainer.lifecycle.parse import parse_manifest
 from explainer.lifecycle.scenario import Scenario, parse_scenario
@@ -29,7 +30,7 @@ def _events(sim, container: str, kind: str):
     ("512Mi", 512 * 2 ** 20), ("1Gi", 2 ** 30), ("1G", 1e9), ("500M", 5e8), ("1e9", 1e9),
     ("268435456", 268435456), (1073741824, 1073741824), ("1.5Gi", 1.5 * 2 ** 30), ("lots", None), (True, None)])
 def test_memory_quantities(text, expected) -> None:
-    assert memory_bytes(text) == expected
+    assert as_bytes(text) == expected
 
 
 def _container(yaml_text: str):
@@ -177,7 +178,12 @@ def test_an_env_var_that_sets_the_address_counts() -> None:
     ("registry.k8s.io/sig-storage/csi-node-driver-registrar:v2.10.0", True),
     ("gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.11.0", True),
     ("gcr.io/cloud-sql-connectors/cloud-sql-proxy:2.11.0-alpine", False),
-    ("registry.k8s.io/coredns/coredns:v1.11.1", True), ("nginx:1.27", False), ("busybox", False)])
+    ("registry.k8s.io/coredns/coredns:v1.11.1", True), ("nginx:1.27", False), ("busybox", False),
+    # fluent-bit's own images are distroless, its -debug tags add busybox (docs.fluentbit.io, "Docker");
+    # Bitnami's and AWS's builds have a shell (docs/lifecycle-model.md §29.2)
+    ("fluent/fluent-bit:3.0", True), ("cr.fluentbit.io/fluent/fluent-bit:2.2", True),
+    ("fluent/fluent-bit:3.0-debug", False), ("bitnami/fluent-bit:3.0", False),
+    ("public.ecr.aws/aws-observability/aws-for-fluent-bit:2.32.0", False)])
 def test_images_known_to_have_no_shell(image, expected) -> None:
     assert shellless_image(image) is expected
 

@@ -184,3 +184,54 @@ def test_explain_runs_every_pod_of_a_multi_document_manifest() -> None:
     assert [r.pod.name for r in expl.pods] == [row[0] for row in TEMPLATES]
     assert all(r.simulation is not None for r in expl.pods)
     assert [s.kind for s in expl.skipped] == ["Service", "ConfigMap"]
+
+
+# Seed 004's three Pods, each pasted without its indentation (issue 26): the first still reads as YAML
+# (a flat mapping), the other two do not (a syntax error; a duplicate key). Every one is named as lost
+# indentation, with the reader's own error kept after the diagnosis.
+SEED_004 = [
+    ("invalid/seed_no_indentation.yaml", 5, None),
+    ("invalid/seed_no_indentation_db.yaml", 5, "YAML syntax error"),
+    ("invalid/seed_no_indentation_gateway.yaml", 5, "Duplicate key 'image'"),
+]
+
+
+@pytest.mark.parametrize("fixture,line,reader", SEED_004, ids=lambda v: str(v))
+def test_every_seed_004_pod_without_indentation_is_named_as_such(fixture: str, line: int, reader: str | None) -> None:
+    expl = explain(_text(fixture))
+    assert expl.pods == []
+    assert "indentation looks lost" in expl.errors[0].message and expl.errors[0].line == line
+    assert all(e.line for e in expl.errors)
+    if reader is not None:
+        assert reader in expl.errors[-1].message and expl.errors[-1].kind == "syntax"
+
+
+def test_list_items_at_column_one_are_sent_back_to_their_list() -> None:
+    """A container's item goes under containers (it names one and an image follows), not under the ports
+    list just above it; a port's item goes under ports."""
+    messages = {e.line: e.message for e in explain(_text("invalid/seed_no_indentation_gateway.yaml")).errors}
+    assert "belongs under initContainers" in messages[8]
+    assert "belongs under containers" in messages[12] and "belongs under containers" in messages[16]
+    assert "belongs under ports" in messages[15] and "belongs under volumes" in messages[21]
+
+
+def test_a_syntax_error_in_an_indented_manifest_is_not_called_flattened() -> None:
+    text = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: a\n   image: x\n"
+    expl = explain(text)
+    assert len(expl.errors) == 1 and "indentation" not in expl.errors[0].message
+
+
+@pytest.mark.parametrize("slug", [e.slug for e in __import__("explainer.examples", fromlist=["EXAMPLES"]).EXAMPLES])
+def test_every_gallery_example_without_its_indentation_is_named_as_such(slug: str) -> None:
+    """Each teaching example pasted with its leading spaces lost (issue 25: the production example's reads as
+    no YAML at all, "did not find expected key"): the cause first, the reader's own words last, its line
+    quoted as written."""
+    from explainer.examples import BY_SLUG
+    flat = "".join(line.lstrip() + "\n" for line in BY_SLUG[slug].manifest().splitlines())
+    expl = explain(flat)
+    assert "indentation looks lost" in expl.errors[0].message, expl.errors[:2]
+    assert all(e.line for e in expl.errors)
+    last = expl.errors[-1]
+    assert last.kind == "syntax" or last.reason == "Indentation"
+    if "The line reads:" in last.message:
+        assert "The line reads: “" in last.message and last.message.endswith("”")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from explainer.explain import explain
-from explainer.lifecycle.qos import parse_quantity
+from explainer.lifecycle.quantity import as_fraction
 from explainer.render.jsonable import explanation_to_dict
 from explainer.render.text import pod_as_text
 
@@ -39,7 +39,7 @@ def test_the_docs_examples_get_the_class_the_docs_give(path: Path) -> None:
     ("128Mi", Fraction(128 * 2**20)), ("2e3", Fraction(2000)), ("1k", Fraction(1000)), ("100M", Fraction(10**8)),
     (2, Fraction(2)), ("abc", None), ("1Mb", None), (True, None)])
 def test_quantities_parse_as_resource_quantity_does(text: object, value: Fraction | None) -> None:
-    assert parse_quantity(text) == value
+    assert as_fraction(text) == value
 
 
 POD = """apiVersion: v1

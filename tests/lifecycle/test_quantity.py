@@ -71,3 +71,38 @@ def test_requests_against_limits(requests: str, limits: str, message: str | None
     assert found == ([f"spec.containers[0].resources.requests: {message}"] if message else [])
     if message:
         assert expl.errors[0].line == 9
+
+
+# The inputs the three parsers of earlier releases disagreed on, with what the API server answers
+# (k8s.io/apimachinery pkg/api/resource/quantity.go `ParseQuantity` / `parseQuantityString`, read at
+# kubernetes/apimachinery eed236ce): None is its ErrFormatWrong / ErrSuffix; a value is its canonical String().
+@pytest.mark.parametrize("raw,answer", [
+    ("512 Mi", None),         # a space is no part of a suffix: ErrFormatWrong
+    ("+1Gi", "1Gi"),          # a leading sign is read, + or -
+    ("-1Gi", "-1Gi"),
+    (".5Gi", "512Mi"),        # no digit before the point: the numerator is 0
+    ("1E-2", "10m"),          # an exponent suffix may be negative
+    ("1e+3", "1k"),
+    ("100n", "100n"),         # nano units
+    ("0.1n", "1n"),           # below 1n rounds up to 1n (inf.RoundUp), "if you want some, you should get some"
+    ("1.", "1"), ("1.G", "1G"),   # "we currently allow 1.G"
+    ("007", "7"),             # leading zeros are stripped
+    (" 2Gi ", "2Gi"),         # UnmarshalJSON trims the text first
+    ("1KiB", None), ("1K", None), ("1e", None), ("1Mb", None),   # not a suffix the table or an exponent knows
+    ("1e99999999", None),     # accepted by the API server, but past MAX_EXPONENT: not read here (bounded work)
+])
+def test_quantities_parse_as_the_api_server_parses_them(raw: object, answer: str | None) -> None:
+    q = parse_quantity(raw)
+    assert (str(q) if q is not None else None) == answer
+
+
+def test_a_heap_check_reads_limits_with_the_same_parser() -> None:
+    """heap-exceeds-memory-limit compares against the API server's reading of the limit: an invalid one
+    ("512 Mi") is no limit, a valid one written as ".5Gi" is 512 MiB."""
+    from explainer.lifecycle.evidence import memory_limit
+    from explainer.lifecycle.parse import parse_pod
+    for limit, expected in (("512 Mi", None), (".5Gi", 512 * 2 ** 20), ("+1Gi", 2 ** 30)):
+        pod = parse_pod("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n"
+                        f"  - {{name: a, image: x, resources: {{limits: {{memory: '{limit}'}}}}}}\n")
+        found = memory_limit(pod, pod.containers[0])
+        assert (found[0] if found else None) == expected

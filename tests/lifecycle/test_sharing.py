@@ -81,7 +81,8 @@ def test_emptydir_exchanges_flow_from_writers() -> None:
 
 @pytest.mark.parametrize("fixture, sources", [
     ("sharing_secret_volume", ["secret/db-creds"]),
-    ("sharing_projected", ["secret/tls", "configMap/settings"]),
+    # every source of a projected volume, its downward API fields too (docs/lifecycle-model.md §32.4)
+    ("sharing_projected", ["secret/tls", "configMap/settings", "downwardAPI/labels"]),
 ])
 def test_data_volumes_are_always_read_only(fixture: str, sources: list[str]) -> None:
     (volume,) = analyse_sharing(_pod(fixture))["volumes"]

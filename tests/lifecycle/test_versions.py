@@ -1,4 +1,5 @@
-"""Versions 1.27-1.37, their feature gates and node settings (issue 12 points 4-6; docs/lifecycle-model.md §3, §20-21)."""
+"""Versions 1.25-1.37, their feature gates and node settings (issue 12 points 4-6, issue 26; docs/lifecycle-model.md
+§3, §20-21, §33)."""
 from __future__ import annotations
 
 import pytest
@@ -24,7 +25,7 @@ def test_feature_gate_defaults(gate: str, v134: bool, v135: bool, v136: bool, v1
 
 
 def test_supported_versions_and_default() -> None:
-    assert d.SUPPORTED_VERSIONS == tuple(f"1.{m}" for m in range(27, 38))
+    assert d.SUPPORTED_VERSIONS == tuple(f"1.{m}" for m in range(25, 38))
     assert d.DEFAULT_VERSION == "1.37"
 
 
@@ -122,3 +123,65 @@ def test_scenario_version_unquoted_or_quoted(written: str, version: str) -> None
     from explainer.lifecycle.scenario import parse_scenario
 
     assert parse_scenario(f"kubernetesVersion: {written}").kubernetes_version == version
+
+
+# ---- 1.25 and 1.26 (docs/lifecycle-model.md §33) --------------------------------------------------------------
+
+@pytest.mark.parametrize("version", ["1.25", "1.26"])
+def test_no_gate_the_model_reads_exists_before_1_27(version: str) -> None:
+    """kube_features.go of 1.25 and 1.26: none of §3.1's kubelet gates is there yet (SidecarContainers is 1.28,
+    InPlacePodVerticalScaling 1.27), and a scenario cannot turn one on; the one controller gate the rollouts
+    read, MaxUnavailableStatefulSet, is alpha since 1.24 (off)."""
+    from explainer.lifecycle.versions import GATES, gate_exists
+    assert [g for g in GATES if gate_exists(g, version)] == ["MaxUnavailableStatefulSet"]
+    assert not gate_enabled("MaxUnavailableStatefulSet", version)
+    assert not gate_enabled("SidecarContainers", version, {"SidecarContainers": True})
+
+
+@pytest.mark.parametrize("version,killed_at,end_phase", [
+    # grace 10, preStop 8, a program that ignores SIGTERM, deleted at 20 (killContainer before k/k #115835)
+    ("1.25", 38, "Running"), ("1.26", 38, "Running"),
+    ("1.27", 30, "Failed"), ("1.37", 30, "Failed"),
+])
+def test_the_override_after_prestop_and_the_phase_of_a_deleted_pod(version: str, killed_at: float,
+                                                                   end_phase: str) -> None:
+    """Before 1.27 the pod worker's override replaced the grace period after preStop: the stop call got the
+    whole 10 s again, so SIGKILL comes 18 s after the deletion; and a deleted Pod left the API in the phase
+    it had (Running), where from 1.27 it is moved to Failed first."""
+    pod = run("pods/legacy_override", "deleteAt: 20", version)
+    (kill,) = [e for e in pod["events"] if e["type"] == "killed"]
+    assert kill["t"] == killed_at
+    assert pod["finalPhase"] == end_phase
+    assert pod["statusTimeline"][-1]["status"] == ("Terminating" if end_phase == "Running" else "Error")
+
+
+@pytest.mark.parametrize("version,killed_at,prestop", [("1.26", 1, False), ("1.27", 3, True)])
+def test_a_grace_period_of_0_before_and_from_1_27(version: str, killed_at: float, prestop: bool) -> None:
+    """grace 0: before 1.27 no grace is left for preStop and the stop call gets the 1 s floor; from 1.27 the
+    floor applies first, preStop gets 1 s and SIGTERM the 2 s minimum."""
+    pod = run("pods/legacy_override", "deleteAt: 20\ndeleteGracePeriodSeconds: 0", version)
+    (kill,) = [e for e in pod["events"] if e["type"] == "killed"]
+    assert kill["t"] == 20 + killed_at
+    assert (count(pod, "app", "prestop_started") == 1) is prestop
+
+
+def test_a_native_sidecar_is_an_unknown_field_in_1_25() -> None:
+    from explainer.explain import explain
+    from tests.conftest import load_manifest
+    errors = explain(load_manifest("seeds/lifecycle-demo"), None, "1.25").errors
+    assert any("restartPolicy" in e.message and "1.25" in e.message for e in errors)
+
+
+def test_1_24_is_refused_with_the_reason_and_the_nearest_version() -> None:
+    from explainer.explain import explain
+    (error,) = explain("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: a, image: b}]}",
+                       None, "1.24").errors
+    assert "schemas" in error.message and "Choose 1.25" in error.message
+
+
+def test_1_25_no_longer_serves_batch_v1beta1_cronjobs() -> None:
+    from explainer.explain import explain
+    text = ("apiVersion: batch/v1beta1\nkind: CronJob\nmetadata: {name: c}\nspec:\n  schedule: '* * * * *'\n"
+            "  jobTemplate:\n    spec:\n      template:\n        spec:\n          restartPolicy: Never\n"
+            "          containers: [{name: a, image: busybox}]\n")
+    assert any("no matches for kind" in e.message for e in explain(text, None, "1.25").errors)

@@ -62,3 +62,13 @@ def test_summary_line_counts_files_pods_and_findings() -> None:
 
 def test_an_empty_input_says_there_is_nothing_to_explain() -> None:
     assert "nothing to explain" in explanation_as_text(explain(""))
+
+
+def test_findings_about_a_service_have_their_line_and_name_the_service() -> None:
+    path = "svc.yaml"
+    files = [(path, explain(load_manifest("findings/service-target-port-missing/fires")))]
+    assert ("svc.yaml:11: error service-target-port-missing Service/api: Service targets a port name no "
+            "container declares\n") in summary_lines(files)
+    assert ("::error file=svc.yaml,line=11,title=service-target-port-missing (Service/api)::Service targets a port "
+            "name no container declares\n") in github_lines(files)
+    assert summary_line([files[0][1]]).startswith("1 Pod; findings: 1 error")

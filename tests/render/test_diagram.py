@@ -20,6 +20,8 @@ CASES = [
     ("web-app-pod", "seeds/web-app-pod", None),
     ("process-sharing-example", "seeds/process-sharing-example", DEBUG),
     ("sharing_port_conflict", "pods/sharing_port_conflict", None),
+    ("traffic_web", "pods/traffic_web", None),                                   # a Service of the input
+    ("service_target_port_missing", "findings/service-target-port-missing/fires", None),
 ]
 HOSTILE_NAMES = ['a"b', "x:y", "<b>", "]", "->", "{", "|", "back\\slash", "new\nline", "<script>x</script>"]
 
@@ -82,6 +84,17 @@ def test_debug_container_with_target_is_linked_to_the_target_pid_namespace() -> 
               if tail == note.group(1)}
     assert linked == {"app", "debugger"}
     assert dot.count("own PID namespace") == 1   # helper keeps its own
+
+
+def test_a_service_of_the_input_is_tied_to_the_containers_its_ports_reach() -> None:
+    """docs/lifecycle-model.md §27.1: the Service, the workload it selects, each port to its container."""
+    dot = sharing_diagram(_report("pods/traffic_web"))
+    assert "<B>Service web</B>" in dot and "selects Deployment web" in dot
+    assert '[label=<80 → http> arrowhead=normal class="service-port"' in dot
+    missing = sharing_diagram(_report("findings/service-target-port-missing/fires"))
+    assert "targetPort http: no container declares it" in missing and 'class="service-port missing"' in missing
+    assumed = sharing_diagram(_report("pods/traffic_bare_pod"))   # an assumed Service is not drawn
+    assert 'class=service' not in assumed and "Service" not in assumed
 
 
 def test_port_conflicts_are_red_edges_to_the_network() -> None:
@@ -225,3 +238,13 @@ def test_dot_key_is_by_text_and_format() -> None:
     dot = sharing_diagram(_report("seeds/lifecycle-demo"))
     assert dot_key(dot) == dot_key(str(dot)) != dot_key(dot + " ") and dot_key(dot) != dot_key(dot, "png")
     assert re.fullmatch(r"dot:svg:[0-9a-f]{64}", dot_key(dot))
+
+
+def test_mounts_at_different_subpaths_meet_at_different_nodes() -> None:
+    """Two containers at different subPaths of one volume see different directories
+    (docs/lifecycle-model.md §32.1): each directory is its own node, so the diagram draws no shared folder between them."""
+    from explainer.explain import explain as _explain
+    from explainer.render.diagram import sharing_diagram as _diagram
+    from tests.lifecycle.test_volumes import POD
+    dot = _diagram(_explain(POD).pods[0])
+    assert 'data/writer' in dot and 'data/reader' in dot and 'class="volume subpath"' in dot

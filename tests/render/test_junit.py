@@ -9,12 +9,13 @@ import xml.etree.ElementTree as ET
 from functools import cache
 
 from explainer.explain import Explanation, explain
-from explainer.findings import RULES
+from explainer.findings import INPUT_RULES, POD_RULES
 from explainer.render.junit import to_junit
 from tests.conftest import load_manifest
 
 COUNTER_EXAMPLES = ["long-running-init", "job-classic-sidecar", "tmp-without-volume", "classic-sidecar-order"]
-RULE_IDS = [rule.ID for rule in RULES]
+RULE_IDS = [rule.ID for rule in POD_RULES]          # a test case per Pod
+INPUT_IDS = sorted(rule.ID for rule in INPUT_RULES)  # a test case per Service (findings/inputs.py)
 
 
 def _files() -> list[tuple[str, Explanation]]:
@@ -116,8 +117,19 @@ def test_a_clean_file_has_only_passing_cases_and_skips_other_kinds() -> None:
     root = ET.fromstring(to_junit([("apps/web.yaml", explain(text))]))
     (suite,) = root.findall("testsuite")
     assert suite.get("failures") == "0" and suite.get("errors") == "0"
-    assert suite.get("skipped") == "1"   # the Service
-    assert int(suite.get("tests")) == 1 + 1 + len(RULE_IDS) + 1
+    assert suite.get("skipped") == "0"   # the Service is checked by the input rules
+    assert int(suite.get("tests")) == 1 + 1 + len(RULE_IDS) + len(INPUT_IDS)
+    service = [c.get("name") for c in suite.findall("testcase") if c.get("classname") == "podlifecycle.Service.web"]
+    assert service == INPUT_IDS
+
+
+def test_a_finding_about_a_service_fails_its_case() -> None:
+    text = load_manifest("findings/service-target-port-missing/fires")
+    root = ET.fromstring(to_junit([("api.yaml", explain(text))]))
+    (case,) = [c for c in root.iter("testcase")
+               if c.get("classname") == "podlifecycle.Service.api" and c.get("name") == "service-target-port-missing"]
+    (failure,) = case.findall("failure")
+    assert failure.get("type") == "error" and "Service: api" in failure.text and "line 11" in failure.text
 
 
 def test_text_that_xml_cannot_carry_is_replaced() -> None:

@@ -168,3 +168,14 @@ def test_an_empty_run_still_validates() -> None:
     log = to_sarif([], execution_successful=False)
     _validate(log)
     assert log["runs"][0]["results"] == [] and log["runs"][0]["invocations"][0]["executionSuccessful"] is False
+
+
+def test_a_finding_about_a_service_is_a_result_at_its_line() -> None:
+    files = [("svc.yaml", explain(load_manifest("findings/service-selects-no-pod/fires")))]
+    log = to_sarif(files)
+    _validate(log)
+    (result,) = [r for r in log["runs"][0]["results"] if r["ruleId"] == "service-selects-no-pod"]
+    location = result["locations"][0]
+    assert location["physicalLocation"]["region"]["startLine"] == 8
+    assert location["logicalLocations"][0]["fullyQualifiedName"] == "Service/frontend"
+    assert result["level"] == "warning" and result["properties"]["kind"] == "Service"

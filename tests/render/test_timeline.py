@@ -116,8 +116,10 @@ def test_starting_until_the_startup_probe_passes() -> None:
 def test_termination_shows_prestop_and_sigterm() -> None:
     layout = layout_timeline(report("seeds/web-app-pod", "deleteAt: 60"))
     envoy = [b for b in layout.bars if layout.lanes[b.lane].name == "envoy-sidecar" and b.state == "terminating"]
-    assert [(b.t0, b.t1) for b in envoy] == [(60, 70)]
-    assert "preStop" in envoy[0].tooltip and envoy[0].assumed
+    # its own preStop would last 10 s, but app's preStop ends pause at 65 s, and every process of the
+    # shared PID namespace with it (docs/lifecycle-model.md §30)
+    assert [(b.t0, b.t1) for b in envoy] == [(60, 65)]
+    assert "preStop" in envoy[0].tooltip and not envoy[0].assumed   # app's 5 s sleep is written, not assumed
     kinds = {(layout.lanes[m.lane].name, m.kind) for m in layout.markers}
     assert ("app", "poststart") in kinds and ("app", "startup-ok") in kinds
     assert any(g.kind == "deleted" and g.t == 60 for g in layout.guides)
@@ -290,6 +292,9 @@ def test_rows_are_the_events() -> None:
 GOLDEN = [
     ("lifecycle-demo", "deleteAt: 30"),
     ("native-sidecar-probe", "containers: {proxy: {startupSeconds: 5}}"),
+    # the traffic row (issue 22): the endpoint, the change reaching the proxies, the 502 window
+    ("deploy-502-race", "deleteAt: 30"),
+    ("deploy-prestop-drain", "deleteAt: 30"),
 ]
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from explainer.findings import RULES
+from explainer.findings import POD_RULES, RULES
 from tests.cli import explain_cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -21,7 +21,8 @@ BROKEN = "tests/fixtures/ci/bad/broken.yaml"
 # The manifests a walk of REPO finds: sorted, *.yaml/*.yml/*.json only, hidden directories skipped.
 REPO_FILES = [f"{REPO}/apps/web.yaml", f"{REPO}/apps/worker.yml", f"{REPO}/batch/cleanup.json"]
 CONTRACT_KEYS = {"schemaVersion", "kubernetesVersion", "pods", "skipped", "errors",
-                 "warnings", "nothingToExplain"}   # added by issue 13 (schema-only warnings, empty input)
+                 "warnings", "nothingToExplain",   # added by issue 13 (schema-only warnings, empty input)
+                 "findings", "suppressedFindings"}   # added by issue 22 (findings about the input's Services)
 
 
 @cache
@@ -78,7 +79,7 @@ def test_junit_parses_with_one_suite_per_file() -> None:
     failed = [c for c in cases if c.find("failure") is not None]
     assert int(root.get("failures")) == len(failed) > 0
     web = [c for c in suites[0].findall("testcase") if c.get("classname") == "podlifecycle.Pod.web-app-pod"]
-    assert [c.get("name") for c in web] == ["manifest"] + [rule.ID for rule in RULES]
+    assert [c.get("name") for c in web] == ["manifest"] + [rule.ID for rule in POD_RULES]
     worker = [c for c in suites[2].findall("testcase") if c.get("name") == "job-sidecar-blocks-completion"]
     assert [c.get("classname") for c in worker] == ["podlifecycle.Job.nightly-report"]
     assert worker[0].find("failure").get("type") == "error"
@@ -92,6 +93,16 @@ def test_fail_on_web_app_pod(fail_on: str | None, expected: int) -> None:
     assert json.loads(out)["pods"][0]["name"] == "web-app-pod"   # the output is still there
     if expected:
         assert "--fail-on" in err
+
+
+def test_fail_on_counts_a_finding_about_a_service() -> None:
+    """The only error of this file is about its Service (service-target-port-missing): --fail-on sees it."""
+    path = "tests/fixtures/findings/service-target-port-missing/fires.yaml"
+    code, out, err = _run(path, "--format", "json", "--fail-on", "error")
+    assert code == 1 and "--fail-on" in err
+    data = json.loads(out)
+    assert [f["id"] for f in data["findings"]] == ["service-target-port-missing"]
+    assert all(f["severity"] != "error" for p in data["pods"] for f in p["findings"])
 
 
 def test_fail_on_a_clean_file_exits_0() -> None:

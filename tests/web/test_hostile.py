@@ -7,7 +7,7 @@ import json
 import pytest
 from django.test import Client
 
-from tests.hostile import CASES, many_containers
+from tests.hostile import CASES, OBSERVED_CASES, many_containers
 
 pytestmark = pytest.mark.django_db
 
@@ -74,3 +74,29 @@ def test_a_scenario_over_its_limit_is_called_a_scenario(client: Client) -> None:
     page = client.post("/", {"manifest": "kind: Pod\n", "version": "1.34", "scenario": scenario},
                        HTTP_HX_REQUEST="true").content.decode()
     assert "The scenario is 70,01" in page and "The manifest is" not in page
+
+
+@pytest.mark.parametrize("match", ODD_NUMBERS)
+def test_make_the_prediction_match_with_an_odd_pod_index_is_no_500(client: Client, match: str) -> None:
+    from explainer.examples import BY_SLUG
+    example = BY_SLUG["observed-liveness-kill"]
+    response = client.post("/", {"manifest": example.manifest(), "version": "1.34", "observed": example.observed(),
+                                 "match": match}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("name", list(OBSERVED_CASES))
+def test_page_reads_hostile_observed_output_with_a_message_or_its_panel(client: Client, name: str) -> None:
+    """The second field (issue 23): the worst a paste of kubectl's output may hold gets the limit's message or
+    the panel, with what could not be read listed; never a failure, and whatever it held printed as text."""
+    from explainer.examples import BY_SLUG
+    manifest = BY_SLUG["observed-liveness-kill"].manifest()
+    response = client.post("/", {"manifest": manifest, "version": "1.34", "observed": OBSERVED_CASES[name](),
+                                 "match": "0"}, HTTP_HX_REQUEST="true")
+    body = response.content.decode()
+    if response.status_code == 413:          # refused before it is read: the limit is the message
+        assert "the limit is" in body
+        return
+    assert response.status_code == 200
+    assert "error-panel" in body or 'id="observed-1"' in body
+    assert "<script" not in body.split('id="result"')[1]

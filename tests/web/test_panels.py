@@ -15,7 +15,7 @@ from explainer.explain import explain
 from explainer.web.panels import findings_html, pod_html, whatif_panel_html
 from explainer.web.present import present
 
-FINDINGS = """{% load i18n %}
+FINDINGS = """{% load i18n reference_tags %}
 <section class="panel findings" id="findings-{{ forloop.counter|default:0 }}">
   <h3>{% translate "Pitfalls" %} <span class="count">{{ pod.findings|length }}</span></h3>
   {% if pod.severity_counts|length > 1 %}
@@ -38,14 +38,14 @@ FINDINGS = """{% load i18n %}
       <span class="rule-id muted">{{ f.id }}</span>
     </summary>
     {% if f.grouped %}
-    <p>{{ f.explanation }}</p>
+    <p>{{ f.explanation_html|default:f.explanation }}</p>
     <p class="muted">{% translate "The same for each of these containers:" %}</p>
     <ul class="group-members">{% for m in f.members %}
       <li><code>{{ m.container }}</code>{% if m.line %} <a href="#" class="line-link" data-line="{{ m.line }}">{% blocktranslate with line=m.line %}line {{ line }}{% endblocktranslate %}</a>{% endif %}{% if m.fixable %} {% with f=m %}<button type="button" class="apply-fix" hidden data-url="{% url 'web:fix' %}" data-rule="{{ f.id }}" data-container="{{ f.container|default:'' }}" data-line="{{ f.line|default:'' }}" data-undo-label="{% translate 'Undo fix' %}" title="{% translate 'Change the editor’s text as shown, then explain it again' %}">{% translate "Apply fix" %}</button>
 {% endwith %}{% endif %}</li>
     {% endfor %}</ul>
     {% else %}
-    <p>{% if f.line %}<a href="#" class="line-link" data-line="{{ f.line }}">{% blocktranslate with line=f.line %}line {{ line }}{% endblocktranslate %}</a>: {% endif %}{{ f.explanation }}</p>
+    <p>{% if f.line %}<a href="#" class="line-link" data-line="{{ f.line }}">{% blocktranslate with line=f.line %}line {{ line }}{% endblocktranslate %}</a>: {% endif %}{{ f.explanation_html|default:f.explanation }}</p>
     {% endif %}
     {% if f.fix %}
     <div class="fix">
@@ -56,7 +56,7 @@ FINDINGS = """{% load i18n %}
       <pre id="fix-{{ forloop.parentloop.counter|default:0 }}-{{ forloop.counter }}" tabindex="0"><code>{{ f.fix }}</code></pre>
     </div>
     {% endif %}
-    {% if f.references %}<p class="refs">{% for ref in f.references %}<a href="{{ ref }}" rel="noopener noreferrer" target="_blank">{{ ref }}</a>{% if not forloop.last %} · {% endif %}{% endfor %}</p>{% endif %}
+    <p class="refs"><a class="rule-link" href="{% url 'web:rules' %}#{{ f.id }}">{% blocktranslate with id=f.id|code_tag %}About the rule {{ id }}{% endblocktranslate %}</a>{% for ref in f.references %} · <a href="{{ ref }}" rel="noopener noreferrer" target="_blank">{{ ref }}</a>{% endfor %}</p>
   </details>
   {% empty %}
   <p class="muted">{% translate "No pitfalls found." %}</p>
@@ -67,10 +67,10 @@ PAGE = "{% for pod in pods %}" + FINDINGS + "{% endfor %}"
 REALWORLD = sorted(Path(__file__).parents[1].joinpath("fixtures", "realworld").glob("*.yaml"))[:40]
 
 
-def _both(manifest: str, scenario=None) -> None:
-    pods = present(explain(manifest, scenario))
+def _both(manifest: str, scenario=None, observed=None) -> None:
+    pods = present(explain(manifest, scenario, observed=observed))
     written = "".join(findings_html(p, i, translation.gettext, translation.ngettext) for i, p in enumerate(pods, 1))
-    assert written == Template(PAGE).render(Context({"pods": pods}))
+    assert written == REFERENCE.from_string(PAGE).render(Context({"pods": pods}))
     _pods_both_ways(pods)
 
 
@@ -78,7 +78,7 @@ def _both(manifest: str, scenario=None) -> None:
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.slug)
 def test_the_panels_are_what_the_templates_rendered(example, language: str) -> None:
     with translation.override(language):
-        _both(example.manifest(), example.scenario or None)
+        _both(example.manifest(), example.scenario or None, example.observed())
 
 
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
@@ -111,7 +111,7 @@ def test_markup_in_the_values_is_escaped_as_the_template_escapes_it(language: st
     with translation.override(language):
         for pod in (Pod(), Empty()):
             written = findings_html(pod, 1, translation.gettext, translation.ngettext)
-            assert written == Template(PAGE).render(Context({"pods": [pod]}))
+            assert written == REFERENCE.from_string(PAGE).render(Context({"pods": [pod]}))
 
 
 
@@ -119,7 +119,8 @@ POD = """{% load i18n explainer_tags %}
 <article class="pod" id="pod-{{ forloop.counter }}">
   <header class="pod-head">
     <h2>{{ pod.kind }} <span class="name">{{ pod.name }}</span></h2>
-    {% if pod.final %}
+    {% if pod.headline %}<p class="headline">{{ pod.headline }}</p>
+    {% endif %}{% if pod.final %}
     <p class="summary">
       <span class="pill status">{{ pod.final.status }}</span>
       <span class="pill">{% translate "phase" %} {{ pod.final.phase }}</span>
@@ -151,8 +152,12 @@ POD = """{% load i18n explainer_tags %}
         <tbody>{{ pod.rows_html }}</tbody>
       </table>
     </details>
-  </section>
-  {% endif %}
+  {% if pod.traffic_notes %}<details class="traffic-notes">
+      <summary>{% translate "What the traffic row rests on" %}</summary>
+      <ul>{% for n in pod.traffic_notes %}<li>{{ n }}</li>{% endfor %}</ul>
+    </details>
+  {% endif %}</section>
+  {% endif %}{% if pod.observed %}{% observed_panel pod %}{% endif %}
 
   {{ pod.findings_html }}
 
@@ -168,7 +173,9 @@ POD = """{% load i18n explainer_tags %}
   </section>
   {% endif %}
 
-  <section class="panel" data-diagram="pod-{{ forloop.counter }}">
+  {% if pod.rollout_html %}{{ pod.rollout_html }}
+
+  {% endif %}<section class="panel" data-diagram="pod-{{ forloop.counter }}">
     <h3>{% translate "What the containers share" %}</h3>
     {% if pod.diagram_url %}
     <div class="scroll diagram"><img src="{{ pod.diagram_url }}" loading="lazy" alt="{% translate 'The sharing diagram of this Pod' %}"></div>
@@ -202,11 +209,14 @@ def test_the_pod_article_escapes_as_the_template_did(language: str) -> None:
                       ["note <b>", "'n'"])
     hostile.final = {"status": "<S>", "phase": "P&", "ready_count": "1/2", "restarts": 12345, "t": 2.5}
     hostile.qos_class = "Burstable<"
+    hostile.headline = "Deleted at <1> s; 'a' & \"b\""
     hostile.timeline_svg, hostile.timeline_json = "<svg/>", '{"a":"<&\'\">"}'
     hostile.rows_html, hostile.steps_html = mark_safe("<tr></tr>"), "<li>unsafe</li>"
     hostile.steps = [{"t": 1}]
     hostile.assumed = [{"container": "c<1>", "field": "f&", "why": "w'"}]
     hostile.findings_html = mark_safe("<section></section>")
+    hostile.traffic_notes = ["<b>propagation</b> & 'x'", '"y"']
+    hostile.rollout_html = "<section>not marked safe: escaped</section>"
     hostile.containers = [{"name": "c<1>"}, {"name": "d&"}]
     hostile.svg = "<svg id='d'/>"
     lazy = PodView("p", "Pod", 1, True, [], [])
@@ -253,7 +263,34 @@ WHATIF = """{% load i18n reference_tags %}
       </select></label>
     <label>{% translate "image" %} <input name="debug_image" value="{{ pod_controls.debug_image|default:'busybox:1.36' }}" size="14"></label>
   </div>
-  {% else %}
+  {% if pod.traffic_info or pod.rollout_info %}
+  <fieldset class="rollout-controls">
+    <legend>{% translate "Traffic and rollout" %}</legend>
+    {% if pod.traffic_info %}<label>{% translate "Propagation to the proxies (s)" %} <input type="number" min="0" max="600" step="any" name="traffic_propagation" value="{{ pod_controls.traffic_propagation }}" placeholder="{{ pod.traffic_info.propagation }}"></label>{% if pod.traffic_info.assumed %} <span class="muted assumed-value">{% blocktranslate with s=pod.traffic_info.propagation %}assumed: {{ s }} s{% endblocktranslate %}</span>{% endif %}
+    <label>{% translate "Other ready replicas" %} <input type="number" min="0" max="1000" step="1" name="other_ready" value="{{ pod_controls.other_ready }}" placeholder="{{ pod.traffic_info.others }}"></label>{% endif %}
+    {% if pod.rollout_info %}<label>{% translate "Rollout replicas" %} <input type="number" min="0" max="1000" step="1" name="rollout_replicas" value="{{ pod_controls.rollout_replicas }}" placeholder="{{ pod.rollout_info.replicas }}"></label>
+    {% if pod.rollout_info.kind == "DaemonSet" %}<label>{% translate "Nodes" %} <input type="number" min="1" max="1000" step="1" name="rollout_nodes" value="{{ pod_controls.rollout_nodes }}" placeholder="{{ pod.rollout_info.nodes }}"></label>{% endif %}{% endif %}
+  </fieldset>
+  {% endif %}
+  {% if pod.rollout_info %}
+  <table class="whatif-table newrev-table">
+    <caption>{% translate "The new revision (rollout)" %}</caption>
+    <thead><tr>
+      <th>{% translate "Container" %}</th><th>{% translate "Never Ready" %}</th>
+      <th>{% translate "Crashes" %}</th><th>{% translate "Ready after (s)" %}</th>
+    </tr></thead>
+    <tbody>
+    {% for c in pod.containers %}{% if c.role != "ephemeral" %}{% with w=newrev_values|lookup:c.name %}
+      <tr>
+        <th scope="row">{{ c.name }}</th>
+        <td><input type="checkbox" name="n.{{ c.name }}.never_ready"{% if w.never_ready %} checked{% endif %}{% if not c.readiness %} disabled title="{% translate 'No readinessProbe: Ready as soon as it runs' %}"{% endif %} aria-label="{{ c.aria.never_ready }}"></td>
+        <td><input type="checkbox" name="n.{{ c.name }}.crashes"{% if w.crashes %} checked{% endif %} aria-label="{{ c.aria.new_crashes }}"></td>
+        <td><input type="number" min="0" step="1" name="n.{{ c.name }}.startup" value="{{ w.startup }}"{% if not c.probes %} disabled title="{% translate 'No startup or readiness probe: nothing waits for it' %}"{% endif %} aria-label="{{ c.aria.new_startup }}"></td>
+      </tr>
+    {% endwith %}{% endif %}{% endfor %}
+    </tbody>
+  </table>
+  {% endif %}{% else %}
   <p class="muted">{% translate "Explain a manifest first: its containers appear here." %}</p>
   {% endif %}{% endwith %}
   <details class="advanced">
@@ -293,6 +330,18 @@ def _whatif_contexts():
                "pod_controls": {"delete_at": "30", "debug_at": "", "debug_target": "app", "debug_image": ""},
                "scenario_yaml": "deleteAt: 30\n"}
         yield {"request": request(True), "pods": pods, "pod_controls": {"debug_target": "nothing", "debug_image": "a\"b"}}
+        # the traffic and rollout controls, with values full of markup (the gallery's rollouts show them too)
+        marked = present(explain(example.manifest(), example.scenario or None))
+        marked[0].traffic_info = {"propagation": "5<", "assumed": True, "others": "2&"}
+        marked[0].rollout_info = {"kind": "DaemonSet", "replicas": '3"', "nodes": "<4>"}
+        marked[0].containers[0] = {**marked[0].containers[0], "readiness": True, "probes": True}
+        newrev = {marked[0].containers[0]["name"]: {"never_ready": "on", "crashes": "", "startup": "<7>"}}
+        yield {"request": request(True), "pods": marked, "newrev_values": newrev,
+               "pod_controls": {"traffic_propagation": "<1>", "other_ready": "\"2", "rollout_replicas": "3&",
+                                "rollout_nodes": "'4'"}}
+        marked[0].traffic_info = {"propagation": "5", "assumed": False, "others": 0}
+        marked[0].rollout_info = {"kind": "Deployment", "replicas": 10, "nodes": 1}
+        yield {"request": request(False), "pods": marked, "newrev_values": "not a mapping"}
         bad = ExplainForm({"manifest": "", "version": "1.34", "scenario": ""})
         bad.is_valid()
         bad.add_error("scenario", "bad <scenario> & 'more'")

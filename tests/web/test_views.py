@@ -144,10 +144,10 @@ def test_rules_page_has_a_section_per_version_feature(client: Client) -> None:
     assert "<td>alpha, off</td><td>beta, on</td><td>beta, on</td><td>beta, on</td>" in body   # ContainerRestartRules
 
 
-def test_version_selector_offers_1_27_to_1_37_with_1_37_chosen(client: Client) -> None:
+def test_version_selector_offers_1_25_to_1_37_with_1_37_chosen(client: Client) -> None:
     body = assert_ok(client.get("/"))
     options = re.findall(r'<option value="(1\.\d+)"', body)
-    assert sorted(options, key=lambda v: int(v.split(".")[1])) == [f"1.{m}" for m in range(27, 38)]
+    assert sorted(options, key=lambda v: int(v.split(".")[1])) == [f"1.{m}" for m in range(25, 38)]
     assert re.search(r'<option value="1\.37"[^>]*selected', body)
 
 

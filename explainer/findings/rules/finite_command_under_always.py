@@ -29,7 +29,8 @@ FIX_TEXT = gettext_noop(
     "foreground (the server itself, `exec` it, or wait on it).")
 FIRES_WHEN = gettext_noop(
     "an app container of a Pod with restartPolicy Always runs a command made only of one-shot "
-    "commands (echo, date, a finite sleep, ...): it certainly ends.")
+    "commands (echo, date, a finite sleep, ...), or a list of commands whose last step is a finite sleep "
+    "(the steps before it are expected to end, or the sleep would never run): it ends.")
 QUIET_WHEN = gettext_noop(
     "the command runs a program that serves, loops, waits or sleeps for ever, the command is the "
     "image's own, or the Pod's restartPolicy is OnFailure or Never.")

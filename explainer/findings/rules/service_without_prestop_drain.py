@@ -1,16 +1,17 @@
 """The `service-without-prestop-drain` rule; its docstring is its catalogue text (`rule_docstring`, below)."""
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.model import Container, ServiceRef
-from explainer.lifecycle.versions import version_tuple
+from explainer.lifecycle.serving import other_ready_replicas
 
-from ..scripts import looks_like_proxy
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
+from ..drain import failing_containers, has_sleep_action, sleep_hook, sleep_seconds
 from ..i18n import Text, gettext_noop
 from ..patch import SetKey, path_of
 
@@ -30,16 +31,20 @@ WHY = gettext_noop(
     "still routed to it in those seconds fail, on every rollout, scale-down and drain.")
 FIX_TEXT = gettext_noop(
     "A preStop `sleep` action (GA in 1.34, on by default since 1.30; before that an `exec` of "
-    "`sleep`) of a few seconds, well inside terminationGracePeriodSeconds.")
+    "`sleep`) as long as the endpoint change takes to reach the proxies (trafficPropagationSeconds, "
+    "5 s assumed), well inside terminationGracePeriodSeconds.")
 FIRES_WHEN = gettext_noop(
     "an app container of a long-running Pod is selected by a Service of the same input (a warning), "
-    "or, without a Service there, has a readinessProbe on a port it declares (an inference: info), and "
-    "has no preStop hook.")
+    "or, without a Service there, has a readinessProbe on a port it declares (an inference: info), "
+    "has no preStop hook, and the traffic lane shows requests reaching it after it stopped listening "
+    "at the deletion.")
 QUIET_WHEN = gettext_noop(
-    "it has a preStop hook, serves no port, the Pod belongs to a Job, terminationGracePeriodSeconds is "
-    "0 (termination-grace-zero says why), its own configuration drains it (CoreDNS's lameduck in a "
-    "ConfigMap of the input), or no other Pod serves while it goes (a bare Pod, a one-replica "
-    "StatefulSet, a Recreate Deployment).")
+    "it has a preStop hook (traffic-failure-window judges whether it lasts long enough), serves no "
+    "port, the Pod belongs to a Job, terminationGracePeriodSeconds is 0 (termination-grace-zero says "
+    "why), its own configuration drains it (CoreDNS's lameduck in a ConfigMap of the input), it "
+    "ignores SIGTERM and listens until after the change has reached the proxies, or no other Pod "
+    "serves while it goes (a bare Pod, a one-replica StatefulSet, a Recreate Deployment, "
+    "otherReadyReplicas 0).")
 __doc__ = rule_docstring(WHAT, WHY, FIX_TEXT, FIRES_WHEN, QUIET_WHEN)
 FIX = """
 - name: $name
@@ -48,8 +53,7 @@ FIX = """
       $hook
 """
 EXAMPLE = {"hook": "sleep: {seconds: 5}"}
-DRAIN_SECONDS = 5           # what endpoint removal usually needs (kubernetes#43576)
-SLEEP_ACTION_DEFAULT = "1.30"   # PodLifecycleSleepAction on by default (beta), GA in 1.34
+GRACE_MARGIN = 5   # seconds beyond the sleep and the shutdown, when the grace period must grow
 
 
 # A server's own drain on SIGTERM, set in its configuration: CoreDNS's health plugin keeps answering
@@ -61,30 +65,40 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     pod = ctx.pod
     if pod.batch or pod.termination_grace_period == 0:
         return
-    if not _another_endpoint_stays(ctx):
+    # the same assumption as the traffic lane: only another ready Pod can take the requests
+    # (docs/lifecycle-model.md §27.3)
+    if other_ready_replicas(pod, ctx.scenario)[0] == 0:
         return
+    if ctx.traffic is not None and ctx.traffic.publish_not_ready:
+        return   # publishNotReadyAddresses keeps the endpoint ready until the Pod stops: no preStop helps
+    failing = failing_containers(ctx)
     services = ctx.selecting_services()
     for c in pod.containers:
         if c.pre_stop is not None or not c.ports:
             continue
+        if failing is not None and c.name not in failing:
+            continue   # the lane loses no request at the deletion: it ignores SIGTERM past the propagation, say
         if any(_SELF_DRAIN.search(text) for _path, text in c.config):
             continue   # it keeps serving while its endpoint goes away by itself (CoreDNS `health { lameduck 5s }`)
-        why = _served(c, services)
+        why = _served(ctx, c, services)
         if why is None:
             continue
-        seconds = min(DRAIN_SECONDS, pod.termination_grace_period - 1)
-        action = version_tuple(ctx.version) >= version_tuple(SLEEP_ACTION_DEFAULT)
-        hook = f"sleep: {{seconds: {seconds}}}" if action else f'exec: {{command: ["sleep", "{seconds}"]}}'
+        seconds = sleep_seconds(ctx)
+        action = has_sleep_action(ctx.version)
+        hook = sleep_hook(ctx.version, seconds)
+        stop = ctx.behaviour(c).stop_seconds
+        fits = stop is not None and seconds + stop <= pod.termination_grace_period
+        grace = "" if fits or stop is None else Text(gettext_noop(
+            " With its shutdown after SIGTERM that needs terminationGracePeriodSeconds {g}."),
+            {"g": seconds + math.ceil(stop) + GRACE_MARGIN})
         explanation = Text(gettext_noop(
             "{c} {why} and has no preStop hook: when the Pod is deleted (a rollout, a scale-down, a node "
             "drain) it gets SIGTERM at once, while the Service's endpoints, kube-proxy and load balancers "
             "still send it requests for a few seconds; those requests fail. A preStop delay of {s} s lets "
-            "the endpoint removal finish first."), {"c": c.name, "why": why, "s": seconds})
+            "the endpoint removal finish first.{grace}"), {"c": c.name, "why": why, "s": seconds, "grace": grace})
         # fixable with the sleep action only (an exec needs a `sleep` binary the image may lack), only
         # where a Service of the input shows the container is served (an inference is the person's to confirm),
         # and where the wait plus the program's own shutdown still fit the grace period
-        stop = ctx.behaviour(c).stop_seconds
-        fits = stop is not None and seconds + stop <= pod.termination_grace_period
         patch = ((SetKey(path_of(c.path) + ("lifecycle", "preStop"), {"sleep": {"seconds": seconds}}),)
                  if action and seconds >= 1 and services and fits else None)
         # a Service of the input is evidence; a readinessProbe alone is an inference: info, not a warning
@@ -93,7 +107,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                           severity=None if services else Severity.INFO)
 
 
-def _served(c: Container, services: list[ServiceRef]) -> Text | None:
+def _served(ctx: RuleContext, c: Container, services: list[ServiceRef]) -> Text | None:
     """Why we think ``c`` receives Service traffic (None: no evidence)."""
     numbers = {p.container_port for p in c.ports}
     names = {p.name for p in c.ports if p.name}
@@ -102,7 +116,7 @@ def _served(c: Container, services: list[ServiceRef]) -> Text | None:
             return Text(gettext_noop("is selected by the Service {service} of this input"), {"service": s.name})
     if services:
         return None   # a Service selects the Pod but sends this container nothing
-    if looks_like_proxy(c):
+    if ctx.facts(c).looks_like_proxy:
         return None   # a mesh proxy's readiness port is its admin port: the traffic it carries is the app's
     probe = c.readiness_probe
     port = str(probe.port) if probe is not None and probe.port is not None else None   # as written: number or name
@@ -111,18 +125,3 @@ def _served(c: Container, services: list[ServiceRef]) -> Text | None:
                                  "likely sends it traffic (inferred: no Service in this input selects it)"),
                     {"port": port})
     return None
-
-
-def _another_endpoint_stays(ctx: RuleContext) -> bool:
-    """Whether another ready Pod keeps serving while this one is deleted: only then does a drain save
-    requests (the Service can send them elsewhere). A bare Pod, a one-replica StatefulSet (its
-    replacement starts after it is gone) and a Recreate Deployment leave no other endpoint."""
-    kind = ctx.pod.source.kind
-    workload = tuple(ctx.pod.spec_path[:-2])          # ...spec.template.spec -> ...spec
-    replicas = ctx.raw(workload + ("replicas",))
-    replicas = replicas if isinstance(replicas, int) and not isinstance(replicas, bool) else 1
-    if kind == "Deployment":
-        return ctx.raw(workload + ("strategy", "type")) != "Recreate"
-    if kind in ("StatefulSet", "ReplicaSet", "ReplicationController"):
-        return replicas > 1
-    return kind == "DaemonSet"    # its rolling update replaces one node's Pod at a time

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from explainer.lifecycle.defaults import DOCS, MINIMUM_GRACE_PERIOD_SECONDS
+from explainer.lifecycle.defaults import DOCS, MINIMUM_GRACE_PERIOD_SECONDS, TERMINAL_PHASE_ON_DELETE
+from explainer.lifecycle.versions import version_tuple
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
@@ -42,14 +43,20 @@ POD_WORKER_FLOOR = 1          # pod_workers.go calculateEffectiveGracePeriod
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    value = ctx.raw(tuple(ctx.pod.spec_path) + ("terminationGracePeriodSeconds",))
-    if value != 0 or isinstance(value, bool):
+    if ctx.pod.termination_grace_period != 0:   # written so: the default is 30 s
         return
     path = ctx.spec_path("terminationGracePeriodSeconds")
     hooks = [c.name for c in ctx.pod.containers + ctx.pod.sidecars if c.pre_stop is not None]
-    hook_text = (Text(gettext_noop(" The preStop hooks of {names} get at most {floor} s before SIGTERM."),
-                      {"names": ", ".join(hooks), "floor": POD_WORKER_FLOOR}) if hooks else "")
-    kill_at = (POD_WORKER_FLOOR if hooks else 0) + MINIMUM_GRACE_PERIOD_SECONDS
+    if version_tuple(ctx.version) < TERMINAL_PHASE_ON_DELETE:
+        # before 1.27 the override replaced the grace period after preStop: 0 left none for the hooks, and the
+        # stop call got the 1 s floor as it is (docs/lifecycle-model.md §33)
+        hook_text = (Text(gettext_noop(" Before 1.27 the preStop hooks of {names} do not run at all: no grace "
+                                       "is left for them."), {"names": ", ".join(hooks)}) if hooks else "")
+        kill_at = POD_WORKER_FLOOR
+    else:
+        hook_text = (Text(gettext_noop(" The preStop hooks of {names} get at most {floor} s before SIGTERM."),
+                          {"names": ", ".join(hooks), "floor": POD_WORKER_FLOOR}) if hooks else "")
+        kill_at = (POD_WORKER_FLOOR if hooks else 0) + MINIMUM_GRACE_PERIOD_SECONDS
     same_name = (Text(gettext_noop(" As a StatefulSet Pod, its replacement may start with the same name and "
                                    "volumes while these containers still run."))
                  if ctx.pod.source.kind == "StatefulSet" else "")
