@@ -166,9 +166,11 @@ def _output_env(text: str) -> list[tuple[int, int, int, str]]:
 
 def find_output_secrets(text: str) -> list[Hit]:
     """Credentials in pasted kubectl output: environment values describe printed, tokens anywhere."""
+    env = _output_env(text)
     hits = [_hit(line, Text(IN_OUTPUT, {"what": Text(_("the environment variable {name}"), {"name": name})}))
-            for line, _s, _e, name in _output_env(text)]
-    hits += [_hit(h.line, Text(IN_OUTPUT, {"what": h.text or h.what})) for h in find_secrets(text)]
+            for line, _s, _e, name in env]
+    told = {line for line, _s, _e, _name in env}   # describe's output often reads as YAML: one hit per line
+    hits += [_hit(h.line, Text(IN_OUTPUT, {"what": h.text or h.what})) for h in find_secrets(text) if h.line not in told]
     return sorted(set(hits), key=lambda h: (h.line, h.what))
 
 
