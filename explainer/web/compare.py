@@ -104,15 +104,16 @@ def _comparison_context(left: Permalink, right: Permalink) -> dict[str, Any]:
     comp: Comparison = compare(before, after)
     summary = [t.render(gettext) for t in comp.summary]
     pairs = []
+    budget = [MAX_COMPARE_PICTURES_BYTES]   # what the timelines of every pair may take together (issue 27)
     for pair in comp.pods:
         titles = (gettext("Before: Pod %(pod)s (%(id)s)") % {"pod": pair.left.pod.name, "id": left.id}
                   if pair.left is not None else None,
                   gettext("After: Pod %(pod)s (%(id)s)") % {"pod": pair.right.pod.name, "id": right.id}
                   if pair.right is not None else None)
         left_svg, right_svg = shared_axis_svgs(pair.left, pair.right, pair.view_end, gettext=gettext, titles=titles)
-        left_svg, left_note = _fitting(left_svg)
-        right_svg, right_note = _fitting(right_svg)
-        rollout = _rollout_sides(pair, left, right, before, after)
+        left_svg, left_note = _fitting(left_svg, budget)
+        right_svg, right_note = _fitting(right_svg, budget)
+        rollout = _rollout_sides(pair, left, right, before, after, budget)
         if rollout is not None and rollout.get("sentence"):
             summary.append(rollout["sentence"] if len(comp.pods) == 1 else "%s %s: %s" % (
                 pair.kind, pair.name, rollout["sentence"]))
@@ -145,7 +146,8 @@ def _comparison_context(left: Permalink, right: Permalink) -> dict[str, Any]:
             "left_scenario": scenario_b, "right_scenario": scenario_a}
 
 
-def _rollout_sides(pair: Any, left: Permalink, right: Permalink, before: Any, after: Any) -> dict[str, Any] | None:
+def _rollout_sides(pair: Any, left: Permalink, right: Permalink, before: Any, after: Any,
+                   budget: list[int]) -> dict[str, Any] | None:
     """Both sides' rollouts of a workload on one axis and the numbers that differ, and the rollout from
     the first manifest to the second (issue 22)."""
     sides = compare_rollouts(pair.left, pair.right)
@@ -164,16 +166,34 @@ def _rollout_sides(pair: Any, left: Permalink, right: Permalink, before: Any, af
               gettext("After: rollout of %(name)s (%(id)s)") % {"name": sides.right_name, "id": right.id}
               if sides.right is not None else None)
     left_svg, right_svg = shared_axis_rollouts(sides, gettext=gettext, titles=titles)
-    return {**moving, "left_svg": left_svg, "right_svg": right_svg, "differ": sides.differ,
+    (left_svg, left_note), (right_svg, right_note) = _fitting(left_svg, budget), _fitting(right_svg, budget)
+    if "between_svg" in moving:     # the page's cap holds for the rollouts' pictures too (issue 27)
+        moving["between_svg"], moving["between_note"] = _fitting(moving["between_svg"], budget)
+    return {**moving, "left_svg": left_svg, "right_svg": right_svg, "left_note": left_note,
+            "right_note": right_note, "differ": sides.differ,
             "sentence": sides.sentence.render(gettext) if sides.sentence is not None and sides.differ else "",
             "rows": [{"what": what.render(gettext), "before": a, "after": b, "changed": a != b}
                      for what, a, b in sides.rows]}
 
 
-def _fitting(svg: str | None) -> tuple[str | None, str]:
-    """A timeline picture the page shows, or none and why: the page's cap holds here too (issue 27)."""
-    if svg is None or len(svg) <= MAX_PAGE_SVG_BYTES:
+# The page's parts within its cap (5 MiB; issue 27) by construction: every timeline at most MAX_PAGE_SVG_BYTES
+# and all of them at most MAX_COMPARE_PICTURES_BYTES; each line-by-line view at most MAX_DIFF_HTML_BYTES
+# (compare_diff.py); the tables beside them hold some hundred bytes a container.
+MAX_COMPARE_PICTURES_BYTES = 3 * 1024 * 1024
+
+
+def _fitting(svg: str | None, budget: list[int]) -> tuple[str | None, str]:
+    """A timeline picture the page shows, or none and why: the page's cap holds here too (issue 27).
+    ``budget``: what the page's pictures may still take, taken from."""
+    if svg is None:
         return svg, ""
+    if len(svg) <= min(MAX_PAGE_SVG_BYTES, budget[0]):
+        budget[0] -= len(svg)
+        return svg, ""
+    if len(svg) <= MAX_PAGE_SVG_BYTES:
+        return None, gettext("The timelines of this comparison are more than a page shows (%(limit)s together): "
+                             "this one is left out; compare fewer Pods to see it.") % {
+            "limit": f"{MAX_COMPARE_PICTURES_BYTES:,}"}
     return None, gettext("The timeline picture is %(size)s bytes, more than a page shows (%(limit)s); shorten `until` "
                          "to see it.") % {"size": f"{len(svg):,}", "limit": f"{MAX_PAGE_SVG_BYTES:,}"}
 

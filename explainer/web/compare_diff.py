@@ -16,6 +16,10 @@ from django.utils.translation import ngettext
 
 from explainer.comparison.textdiff import Cell, Row, TextDiff
 
+# Both tables of one line-by-line view (wide and narrow, up to 5,000 lines a side) at most this: 256 KiB
+# manifests that differ everywhere write some megabytes of them.
+MAX_DIFF_HTML_BYTES = 512 * 1024
+
 Gettext = Callable[[str], str]
 
 
@@ -92,4 +96,10 @@ def diff_html(diff: TextDiff, gettext: Gettext, before: str, after: str) -> Safe
         return mark_safe(f'<p class="muted">{escape(gettext("Too long to compare line by line here: %(a)s and %(b)s lines.") % {"a": diff.lines_before, "b": diff.lines_after})}</p>')  # noqa: E501
     if diff.same:
         return mark_safe(f'<p class="muted">{escape(gettext("The same text on both sides."))}</p>')
-    return mark_safe(_wide(diff, gettext, before, after) + _narrow(diff, gettext, before, after))
+    html = _wide(diff, gettext, before, after) + _narrow(diff, gettext, before, after)
+    if len(html) > MAX_DIFF_HTML_BYTES:   # the page's cap holds by construction (issue 27; web/compare.py)
+        said = gettext("The line-by-line view is %(size)s bytes, more than a page shows (%(limit)s): it is left out. "
+                       "The counts above say how many lines differ.") % {"size": f"{len(html):,}",
+                                                                         "limit": f"{MAX_DIFF_HTML_BYTES:,}"}
+        return mark_safe(f'<p class="muted">{escape(said)}</p>')
+    return mark_safe(html)

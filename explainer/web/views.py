@@ -350,7 +350,11 @@ def _sqlite_full() -> bool:
         (most,) = cursor.fetchone()
         cursor.execute("PRAGMA freelist_count")
         (free_pages,) = cursor.fetchone()
-    if pages >= most and free_pages == 0:
+        cursor.execute("PRAGMA page_size")
+        (page_size,) = cursor.fetchone()
+    # the room left in the file, as on the disk below: less than a megabyte is full (a few free pages
+    # left between rows are no room for the next link, whose rows and index entries take several)
+    if (max(0, most - pages) + free_pages) * page_size < 1024 * 1024:
         return True
     name = str(connection.settings_dict.get("NAME") or "")
     if not name or name.startswith(("file:", ":memory:")) or not os.path.exists(name):

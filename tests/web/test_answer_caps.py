@@ -118,3 +118,31 @@ def test_a_comparison_page_of_large_links_is_within_the_page_cap() -> None:
     page = Client().get(f"/c/{compare.id}/")
     assert page.status_code == 200 and len(page.content) < CAP, f"{len(page.content):,} bytes"
     assert b"more than a page shows" in page.content or page.content.count(b"<svg") >= 2
+
+
+def test_a_500_container_comparison_and_its_text_diff_are_within_the_page_cap() -> None:
+    """Both sides crash-loop for a day, every container's image differs: the timelines, the starts of 500
+    containers and the side-by-side text of two 500-container manifests on one page."""
+    manifest, scenario = _crash_day(500)
+    left, _ = Permalink.store(manifest, scenario, "1.34")
+    right, _ = Permalink.store(manifest.replace("image: busybox", "image: busybox:1.36"), {**scenario, "deleteAt": 600},
+                               "1.34")
+    compare, _ = Permalink.store_compare(left.id, right.id)
+    page = Client().get(f"/c/{compare.id}/")
+    body = page.content.decode()
+    assert page.status_code == 200 and len(page.content) < CAP, f"{len(page.content):,} bytes"
+    assert "Lines removed or changed: 500" in body
+    assert 'class="textdiff' in body or "The line-by-line view is" in body
+    answer = Client().get(f"/api/v1/permalinks/{compare.id}")
+    assert answer.status_code == 200 and len(answer.content) <= settings.MAX_ANSWER_BYTES + 64 * 1024
+
+
+def test_a_line_by_line_view_over_its_cap_is_left_out_with_why() -> None:
+    from explainer.comparison.textdiff import side_by_side
+    from explainer.web.compare_diff import MAX_DIFF_HTML_BYTES, diff_html
+    before = "".join(f"line {i}: {'a' * 90}\n" for i in range(4000))
+    after = "".join(f"line {i}: {'<' * 90}\n" for i in range(4000))
+    html = diff_html(side_by_side(before, after), lambda s: s, "Before", "After")
+    assert len(html) <= MAX_DIFF_HTML_BYTES and "The line-by-line view is" in html and "more than a page shows" in html
+    small = diff_html(side_by_side("a\nb\n", "a\nc\n"), lambda s: s, "Before", "After")
+    assert "The line-by-line view is" not in small
