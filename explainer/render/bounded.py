@@ -4,8 +4,9 @@ A long simulation can make a list of events and a status timeline of hundreds of
 entries; an input can make thousands of findings of one rule (25,000 unmounted volumes) or long lists
 elsewhere.  `bound_answer`:
 
-1. folds the findings of each Pod past ``MAX_FINDINGS_PER_RULE`` of one rule: the first ones are kept,
-   and ``findingsFolded`` (``suppressedFindingsFolded``) says per rule how many there were;
+1. folds the findings of each Pod, and the input's own (a Service's), past ``MAX_FINDINGS_PER_RULE`` of one
+   rule: the first ones are kept, and ``findingsFolded`` (``suppressedFindingsFolded``) says per rule how many
+   there were;
 2. leaves an answer under ``limit`` bytes alone; a larger one loses the tails of its longest ``events``
    and ``statusTimeline`` lists first, then of whatever lists are still largest (a comparison's, a
    sharing report's), until it fits: by construction, no answer is larger than ``limit``.
@@ -55,6 +56,8 @@ def bound_answer(data: dict[str, Any], limit: int = MAX_ANSWER_BYTES, indent: in
     ``limit`` bytes when written with ``indent``."""
     for _path, pod in _pods(data):
         fold_findings(pod)
+    for explanation in _explanations(data):   # the input's own findings (a Service's), folded alike
+        fold_findings(explanation)
     lists = []   # (estimated bytes, path, holder, key)
     for path, pod in _pods(data):
         for key in CUTTABLE:
@@ -167,6 +170,12 @@ def _estimate(items: list[Any], indent: int | None) -> float:
     step = len(items) / 200
     sample = [items[int(i * step)] for i in range(200)]
     return answer_size(sample, indent) * len(items) / len(sample)
+
+
+def _explanations(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The explanations ``data`` holds: itself, under "explanation", or one per file."""
+    holders = [data, data.get("explanation")] + list(data.get("files") or [])
+    return [h for h in holders if isinstance(h, dict) and isinstance(h.get("pods"), list)]
 
 
 def _pods(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:

@@ -145,11 +145,15 @@ def _schemas() -> dict[str, Any]:
                                                                    "(empty, only comments or ---)."},
             "findings": {"type": "array", "items": _ref("InputFinding"),
                          "description": "Findings about an object of the input that holds no Pod (a Service: "
-                                        "service-selects-no-pod, service-target-port-missing), once per input."},
+                                        "service-selects-no-pod, service-target-port-missing), once per input; "
+                                        "in answers of the server at most 50 of one rule (findingsFolded)."},
             "suppressedFindings": {"type": "array", "items": {"allOf": [_ref("InputFinding"),
                                                                         _ref("SuppressedFinding")]},
                                    "description": "Those silenced by an ignore-check.podlife.io/<rule-id> "
                                                   "annotation on their object."},
+            "findingsFolded": {"type": "array", "items": _ref("Folded"), "description": "Only when a rule found "
+                               "more than 50 things in the input: the rule, the findings kept, how many there were."},
+            "suppressedFindingsFolded": {"type": "array", "items": _ref("Folded")},
             "answerTruncated": _obj(["limit", "cuts"], {
                 "limit": INT, "cuts": {"type": "array", "items": _obj(["path", "kept", "of"], {
                     "path": STR, "kept": INT, "of": INT, "lastKeptT": _nullable(NUM)})}},

@@ -146,3 +146,17 @@ def test_a_line_by_line_view_over_its_cap_is_left_out_with_why() -> None:
     assert len(html) <= MAX_DIFF_HTML_BYTES and "The line-by-line view is" in html and "more than a page shows" in html
     small = diff_html(side_by_side("a\nb\n", "a\nc\n"), lambda s: s, "Before", "After")
     assert "The line-by-line view is" not in small
+
+
+def test_findings_about_the_inputs_services_are_folded_per_rule_too() -> None:
+    """Services of the input that select no Pod (issue 22's input rules): thousands of them, as a List."""
+    services = "".join(f"- {{apiVersion: v1, kind: Service, metadata: {{name: s{i}}}, "
+                       f"spec: {{selector: {{app: x{i}}}, ports: [{{port: 80}}]}}}}\n" for i in range(6_000))
+    manifest = ("apiVersion: v1\nkind: Pod\nmetadata: {name: p, labels: {app: y}}\nspec: {containers: [{name: a, "
+                "image: nginx}]}\n---\napiVersion: v1\nkind: List\nitems:\n" + services)
+    status, content = api(Client(), manifest)
+    assert status == 200 and len(content) < CAP, f"{len(content):,} bytes"
+    body = json.loads(content)
+    assert body["findingsFolded"] == [{"id": "service-selects-no-pod", "kept": 50, "of": 6_000}]
+    assert len(body["findings"]) == 50 and "answerTruncated" not in body
+    assert body["pods"][0]["events"]          # nothing of the Pod was cut for the Services' sake
