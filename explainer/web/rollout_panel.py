@@ -103,7 +103,7 @@ def _story(ro: Any, key: str, gettext: Gettext) -> str:
     steps = [{"t": t, "text": text.render(gettext), "assumed": False, "container": pod, "steps": []}
              for t, text, pod in story(ro)[:MAX_TABLE_ROWS]]
     out = [f'<section class="panel story rollout-story" data-story="{key}">\n'
-           f'  <h3>{gettext("The rollout, step by step")}</h3>\n  <ol>{steps_html(steps, gettext)}</ol>\n']
+           f'  <h3>{gettext("The rollout, step by step")}</h3>\n  <ol>{steps_html(steps)}</ol>\n']
     if ro.notes:
         out.append("".join(f'  <p class="note">{_v(render(n, gettext))}</p>\n' for n in ro.notes))
     if ro.assumed:
