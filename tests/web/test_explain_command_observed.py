@@ -77,6 +77,6 @@ def test_a_pasted_pod_with_its_status_is_its_own_observation(tmp_path: Path) -> 
     pod = OBSERVED / "real" / "debug-running-pod-yaml.txt"
     proc = podlife_cli(str(pod), "--format", "json")
     observed = json.loads(proc.stdout)["pods"][0]["observed"]
-    assert observed["sources"] == [{"kind": "pod", "lines": [3, 81]}]
+    assert observed["sources"] == [{"kind": "pod", "lines": [3, 40]}]
     assert observed["kubectl"] == {"ready": "1/1", "status": "Running", "restarts": "0"}
     assert observed["divergences"] == []
