@@ -99,7 +99,7 @@ def test_no_copied_kubectl_output_under_tests() -> None:
     assert not _copied("observed"), _copied("observed")
 
 
-@pytest.mark.xfail(strict=True, reason="26 manifests under tests/fixtures/{pods,validation,findings/cases} still "
+@pytest.mark.xfail(strict=True, reason="11 manifests under tests/fixtures/findings/cases (start_order_*) still "
                    "say '# Source:' (several with a licence line): to rewrite as our own minimal manifests")
 def test_no_copied_public_manifest_under_tests() -> None:
     assert not _copied(""), _copied("")
