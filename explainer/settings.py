@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -189,9 +190,10 @@ CACHE_MAX_BYTES = env_int("EXPLAINER_CACHE_MAX_BYTES", 32 * 1024 * 1024)
 
 
 def release_id() -> str:
-    """What every cache key carries (issue 27): EXPLAINER_RELEASE when the deployment names its release,
-    else a digest of the code, templates and translations this process runs.  Objects pickled by one
-    release (a page view, a rendered fragment) are never read by another, which may lack or add fields."""
+    """What every cache key carries (issue 27) besides the package's version: EXPLAINER_RELEASE when the deployment
+    names its release, else a digest of the code, templates and translations this process runs.  Objects
+    pickled by one release (a page view, a rendered fragment) are never read by another, which may lack or
+    add fields."""
     named = os.environ.get("EXPLAINER_RELEASE", "").strip()
     if named:
         return named[:40]
@@ -203,7 +205,12 @@ def release_id() -> str:
     return digest.hexdigest()[:16]
 
 
+try:
+    PACKAGE_VERSION = version("pod-lifecycle-explainer")
+except PackageNotFoundError:     # run from a checkout that was never installed
+    PACKAGE_VERSION = "0+checkout"
 RELEASE = release_id()
+CACHE_KEY_PREFIX = f"explainer:{PACKAGE_VERSION}:{RELEASE}"
 # Redis down or hung costs one short time-out, then the cache is skipped for a while (web/cache.py).
 CACHE_SOCKET_TIMEOUT = float(os.environ.get("EXPLAINER_CACHE_TIMEOUT", "0.25"))
 if os.environ.get("REDIS_URL"):
@@ -212,12 +219,12 @@ if os.environ.get("REDIS_URL"):
             "BACKEND": "explainer.web.cache.BoundedRedisCache",
             "LOCATION": os.environ["REDIS_URL"],
             "TIMEOUT": 3600,
-            "KEY_PREFIX": f"explainer:{RELEASE}",
+            "KEY_PREFIX": CACHE_KEY_PREFIX,
             "OPTIONS": {"socket_connect_timeout": CACHE_SOCKET_TIMEOUT, "socket_timeout": CACHE_SOCKET_TIMEOUT},
         }
     }
 else:
-    CACHES = {"default": {"BACKEND": "explainer.web.cache.BoundedLocMemCache", "KEY_PREFIX": f"explainer:{RELEASE}",
+    CACHES = {"default": {"BACKEND": "explainer.web.cache.BoundedLocMemCache", "KEY_PREFIX": CACHE_KEY_PREFIX,
                           "TIMEOUT": 3600, "OPTIONS": {"MAX_ENTRIES": 2000}}}
 
 LANGUAGE_CODE = "en"

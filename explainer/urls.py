@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django.urls import include, path
 
-from explainer.web.views import healthz, livez
+from explainer.web.health import healthz, livez
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),

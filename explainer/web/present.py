@@ -15,7 +15,7 @@ from typing import Any, Callable
 from django.core.cache import cache
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext, gettext_noop, ngettext, trans_real
+from django.utils.translation import get_language, gettext, gettext_noop, trans_real
 
 from explainer.explain import Explanation, PodReport
 from explainer.lifecycle.errors import ErrorRecord
@@ -240,7 +240,7 @@ def _pod(r: PodReport, gettext: Callable[[str], str], eager: bool = True, dot_me
     view.finding_groups = group_findings(view.findings)
     view.severity_counts = [(sev, n) for sev in SEVERITIES
                             if (n := sum(1 for f in view.findings if f["severity"] == sev))]
-    view.findings_html = findings_html(view, counter, gettext, ngettext)
+    view.findings_html = findings_html(view, counter)
     sim = r.simulation
     for c in pod.all_containers + (tuple(sim.debug_containers) if sim else ()):
         view.containers.append({"name": c.name, "role": c.role, "role_label": gettext(ROLE_LABELS[c.role]),
@@ -316,7 +316,7 @@ def _simulation_views(view: PodView, r: PodReport, gettext: Callable[[str], str]
                              for c in s.steps]}
                   for s in told]
     view.rows_html = rows_html(view.rows)
-    view.steps_html = steps_html(view.steps, gettext)
+    view.steps_html = steps_html(view.steps)
     if len(rows) > MAX_PAGE_ROWS or len(steps) > MAX_PAGE_ROWS:
         view.notes.append(gettext("The event table and the story show the first %(n)s entries, up to %(t)s s; "
                                   "the JSON export has more.")

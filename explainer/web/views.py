@@ -3,14 +3,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import shutil
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache, caches
-from django.db import DatabaseError, connection
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.templatetags.static import static
 from django.shortcuts import render
@@ -30,11 +27,11 @@ from explainer.lifecycle.features import SHOWN_VERSIONS, feature_table
 from explainer.lifecycle.numbers import whole_number
 from explainer.render import inline
 from explainer.render.diagram import DiagramError, render_svg
-from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, BoundedRedisCache, Failure
+from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Failure
 from explainer.web.forms import ExplainForm
 from explainer.web.lookup import find_link
-from explainer.web.models import KIND_EXPLAIN, Permalink
-from explainer.web.present import present, result_view, translate_errors
+from explainer.web.models import KIND_EXPLAIN
+from explainer.web.present import PodView, present, result_view, translate_errors
 from explainer.web.security import error_response, rate_limited, request_limits
 from explainer.web.whatif import (CONTROLS, NEW_CONTROLS, NEW_PREFIX, POD_CONTROLS, PREFIX, scenario_as_yaml,
                                   scenario_from_post)
@@ -63,7 +60,7 @@ def run_explain(manifest: str, scenario: Any, version: str, *, defer_cache: bool
     observed = observed if observed and observed.strip() else None
     key = f"explained:{get_language()}:{fingerprint(manifest, scenario, version, observed)}"
     cached = cache.get(key)
-    if cached is not None:
+    if cached is not None and _suits(cached):
         return dict(cached)
     if on_miss is not None:   # a permalink read: counted before the work (security.CostlyReadLimited)
         on_miss()
@@ -75,6 +72,13 @@ def run_explain(manifest: str, scenario: Any, version: str, *, defer_cache: bool
     if cacheable(context):
         cache.set(key, context)
     return dict(context)
+
+
+def _suits(cached: Any) -> bool:
+    """Whether a cached analysis is one this code wrote: the templates read a Pod's view without failing on a
+    missing field (they print nothing), so an object of another shape is found here and is a miss (issue 27)."""
+    return isinstance(cached, dict) and isinstance(cached.get("pods"), list) and all(
+        isinstance(p, PodView) for p in cached["pods"])
 
 
 def remember(context: dict[str, Any]) -> None:
@@ -312,60 +316,6 @@ SEVERITY_WORDS = {"error": gettext_noop("Errors"), "warning": gettext_noop("Warn
 def favicon(request: HttpRequest) -> HttpResponse:
     """Browsers and feed readers ask for /favicon.ico whatever the page links: the SVG icon."""
     return HttpResponsePermanentRedirect(static("favicon.svg"))
-
-
-@require_GET
-def healthz(request: HttpRequest) -> HttpResponse:
-    """Readiness, for load balancers (issue 27): the database (a read; SQLite: room left to write) and the
-    cache (Redis: a ping),
-    one line each.  503 when the database fails; the cache is optional, so a cache that is down is
-    reported ("working without it") and the answer stays 200."""
-    lines, ready = [], True
-    try:
-        Permalink.objects.exists()
-        full = _sqlite_full()
-        ready = not full
-        lines.append("database: full, nothing can be stored" if full else "database: ok")
-    except DatabaseError as exc:
-        ready = False
-        lines.append(f"database: unavailable ({type(exc).__name__})")
-    backend = caches["default"]
-    if isinstance(backend, BoundedRedisCache):
-        lines.append("cache: ok (redis)" if backend.ping() else "cache: unavailable, working without it")
-    else:
-        lines.append("cache: ok (local memory of this process)")
-    return HttpResponse(("ok" if ready else "unavailable") + "\n" + "\n".join(lines) + "\n",
-                        status=200 if ready else 503, content_type="text/plain; charset=utf-8")
-
-
-def _sqlite_full() -> bool:
-    """Whether an SQLite database has no room left to write (its page limit, or a disk with less than a
-    megabyte free), read without writing: a write probe would contend with every request's writes."""
-    if connection.vendor != "sqlite":
-        return False   # PostgreSQL reports a full disk on the write that meets it (a 503 that says so)
-    with connection.cursor() as cursor:
-        cursor.execute("PRAGMA page_count")
-        (pages,) = cursor.fetchone()
-        cursor.execute("PRAGMA max_page_count")
-        (most,) = cursor.fetchone()
-        cursor.execute("PRAGMA freelist_count")
-        (free_pages,) = cursor.fetchone()
-        cursor.execute("PRAGMA page_size")
-        (page_size,) = cursor.fetchone()
-    # the room left in the file, as on the disk below: less than a megabyte is full (a few free pages
-    # left between rows are no room for the next link, whose rows and index entries take several)
-    if (max(0, most - pages) + free_pages) * page_size < 1024 * 1024:
-        return True
-    name = str(connection.settings_dict.get("NAME") or "")
-    if not name or name.startswith(("file:", ":memory:")) or not os.path.exists(name):
-        return False
-    return shutil.disk_usage(os.path.dirname(os.path.abspath(name))).free < 1024 * 1024
-
-
-@require_GET
-def livez(request: HttpRequest) -> HttpResponse:
-    """Liveness: the process answers (whatever its database does: restarting it would not help)."""
-    return HttpResponse("ok\n", content_type="text/plain; charset=utf-8")
 
 
 @require_GET

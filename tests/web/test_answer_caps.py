@@ -142,9 +142,9 @@ def test_a_line_by_line_view_over_its_cap_is_left_out_with_why() -> None:
     from explainer.web.compare_diff import MAX_DIFF_HTML_BYTES, diff_html
     before = "".join(f"line {i}: {'a' * 90}\n" for i in range(4000))
     after = "".join(f"line {i}: {'<' * 90}\n" for i in range(4000))
-    html = diff_html(side_by_side(before, after), lambda s: s, "Before", "After")
+    html = diff_html(side_by_side(before, after), "Before", "After")
     assert len(html) <= MAX_DIFF_HTML_BYTES and "The line-by-line view is" in html and "more than a page shows" in html
-    small = diff_html(side_by_side("a\nb\n", "a\nc\n"), lambda s: s, "Before", "After")
+    small = diff_html(side_by_side("a\nb\n", "a\nc\n"), "Before", "After")
     assert "The line-by-line view is" not in small
 
 
