@@ -15,9 +15,9 @@ ODD = {"superscript": lambda n: n + "²", "only superscript": lambda n: "²", "5
        "huge exponent": lambda n: n + "e999999999"}
 # fixture, line: a number on that line that a part of the model reads as text
 CASES = [("findings/cases/finite_sleep_hour_restarts_hourly", 13), ("findings/cases/own_prestop_kill_1", 14),
-         ("findings/cases/start_order_cloud_sql_proxy", 53), ("findings/cases/hostport_host_network_surge", 13),
-         ("findings/prestop-exec-binary-missing/fires", 21), ("pods/rw_cloudsql_job_quitquitquit", 26),
-         ("pods/rw_cloudsql_job_quitquitquit", 31), ("ci/repo/apps/web", 19), ("ci/repo/apps/web", 45)]
+         ("findings/cases/start_order_cloud_sql_proxy", 30), ("findings/cases/hostport_host_network_surge", 13),
+         ("findings/prestop-exec-binary-missing/fires", 21), ("pods/rw_cloudsql_job_quitquitquit", 21),
+         ("pods/rw_cloudsql_job_quitquitquit", 24), ("ci/repo/apps/web", 19), ("ci/repo/apps/web", 45)]
 _NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")
 
 
