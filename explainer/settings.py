@@ -121,6 +121,14 @@ NOT_FOUND_RATE_WINDOW = env_int("EXPLAINER_NOT_FOUND_RATE_WINDOW", 600)
 # Reads that compute a large analysis again (a permalink or comparison not in the cache), per client.
 COSTLY_READ_RATE_LIMIT = env_int("EXPLAINER_COSTLY_READ_RATE_LIMIT", 30)
 COSTLY_READ_RATE_WINDOW = env_int("EXPLAINER_COSTLY_READ_RATE_WINDOW", 60)
+# Costly work (a large input, many containers, a long crash-looping scenario, a permalink or comparison
+# computed afresh): at most COSTLY_SLOTS such requests run at once in the whole service (every worker, through
+# lock files in COSTLY_DIR, one folder per service), each in a child process of its own that is killed after
+# COSTLY_SECONDS; one that finds no slot within COSTLY_WAIT_SECONDS is answered 503 "busy" (web/gate.py).
+COSTLY_SLOTS = env_int("EXPLAINER_COSTLY_SLOTS", max(1, (os.cpu_count() or 2) - 1))
+COSTLY_WAIT_SECONDS = float(os.environ.get("EXPLAINER_COSTLY_WAIT_SECONDS", "3"))
+COSTLY_SECONDS = env_int("EXPLAINER_COSTLY_SECONDS", 60)
+COSTLY_DIR = os.environ.get("EXPLAINER_COSTLY_DIR", "")
 # How many proxies in front of the app append to X-Forwarded-For: the client is the right-most
 # address they did not add (anything left of it can be forged).  The older
 # EXPLAINER_TRUST_X_FORWARDED_FOR=true means one such proxy.

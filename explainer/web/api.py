@@ -32,6 +32,8 @@ from explainer.web.lookup import TooManyMisses, find_link
 from explainer.web.models import KIND_EXPLAIN, Permalink
 from explainer.web.openapi import openapi_document
 from explainer.web.cache import EXPORT_CACHE_SECONDS
+from explainer.web.gate import BUSY_MESSAGE, RETRY_AFTER_SECONDS, ServerBusy, link_inputs
+from explainer.web.isolate import gated
 from explainer.web.security import (JSON_PARAMS, MISSES_MESSAGE, CostlyReadLimited, cached_or_counted, error_response,
                                     request_limits, storage_error)
 from explainer.web.share import UNREDACTABLE, share_input
@@ -94,6 +96,10 @@ def api_view(*methods: str) -> Callable[[View], View]:
                 return error_response(400, "The input is nested too deeply.")
             except DatabaseError as exc:   # full, or not reachable: say which (issue 27)
                 return storage_error(request, exc)
+            except ServerBusy:
+                response = error_response(503, BUSY_MESSAGE, busy=True)
+                response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+                return response
             except CostlyReadLimited:
                 response = error_response(429, "Too many answers computed afresh for your address (permalinks and "
                                                "comparisons not in the cache); try again in a minute.")
@@ -121,11 +127,20 @@ def explain_view(request: HttpRequest) -> HttpResponse:
     scenario = _scenario(data)
     version = _version(data, scenario)
     observed = _observed(data, settings.MAX_MANIFEST_BYTES)
-    expl = explain(manifest, scenario, version, limits=request_limits(), observed=observed)
-    bad = [e for e in expl.errors if e.kind in INPUT_KINDS]
-    if bad:
-        return error_response(400, f"The input cannot be explained: {bad[0].one_line()}", expl.errors)
-    return _json(bound_answer(explanation_to_dict(expl), settings.MAX_ANSWER_BYTES))
+    limits = request_limits()
+
+    def answer() -> tuple[bytes | None, list[Any]]:
+        """The JSON answer, or (None, the errors) when the input itself is bad: in a child for costly input."""
+        expl = explain(manifest, scenario, version, limits=limits, observed=observed)
+        bad = [e for e in expl.errors if e.kind in INPUT_KINDS]
+        if bad:
+            return None, [bad[0].one_line(), expl.errors]
+        return _json(bound_answer(explanation_to_dict(expl), settings.MAX_ANSWER_BYTES)).content, []
+
+    body, bad = gated([(manifest, scenario), (observed or "", None)], answer)
+    if body is None:
+        return error_response(400, f"The input cannot be explained: {bad[0]}", bad[1])
+    return HttpResponse(body, content_type="application/json")
 
 
 def _link_url(request: HttpRequest, link: Permalink) -> str:
@@ -201,7 +216,7 @@ def permalink_data(request: HttpRequest, link: Permalink) -> dict[str, Any]:
                             "url": _link_url(request, link)}
     if link.kind == KIND_EXPLAIN:
         explanation = cached_or_counted(request, f"api-permalink:{link.id}", lambda: _explained(link),
-                                        EXPORT_CACHE_SECONDS)
+                                        EXPORT_CACHE_SECONDS, link_inputs(link))
         return {**base, "manifest": link.manifest, "scenario": link.scenario_data,
                 "kubernetesVersion": link.version, "redacted": link.redacted,
                 "observed": link.observed or None, "explanation": explanation}
@@ -210,7 +225,7 @@ def permalink_data(request: HttpRequest, link: Permalink) -> dict[str, Any]:
     comparison = None
     if left is not None and right is not None:
         comparison = cached_or_counted(request, f"api-compare:{left.id}:{right.id}", lambda: _compared(left, right),
-                                       EXPORT_CACHE_SECONDS)
+                                       EXPORT_CACHE_SECONDS, link_inputs(left, right))
     return {**base, "left": link.left, "right": link.right,
             "leftUrl": _link_url(request, left) if left else None,
             "rightUrl": _link_url(request, right) if right else None,

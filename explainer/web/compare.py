@@ -35,6 +35,7 @@ from explainer.render.rollout_story import story as rollout_story, summary as ro
 from explainer.render.rollout_svg import render_rollout_svg
 from explainer.web.forms import ExplainForm
 from explainer.web.lookup import TooManyMisses, find_link
+from explainer.web.gate import link_inputs
 from explainer.web.security import MISSES_MESSAGE, cached_or_counted
 from explainer.web.models import KIND_COMPARE, KIND_EXPLAIN, Permalink
 from explainer.web.panels import secs
@@ -95,7 +96,8 @@ def comparison_context(request: HtmxHttpRequest, left: Permalink, right: Permali
     large, web/cache.py), as both sides are immutable permalinks (the caller has just read them from the
     database, so a deleted side is never served from the cache); computing it again is a costly read."""
     key = f"compare:{left.id}:{right.id}:{get_language()}"
-    context = cached_or_counted(request, key, lambda: _comparison_context(left, right), COMPARE_CACHE_SECONDS)
+    context = cached_or_counted(request, key, lambda: _comparison_context(left, right), COMPARE_CACHE_SECONDS,
+                                link_inputs(left, right))
     return {**context, "left": left, "right": right}
 
 

@@ -17,6 +17,8 @@ from django.views.decorators.http import require_POST
 from explainer.fixes import Target, fix_one
 from explainer.lifecycle.errors import ManifestError
 from explainer.lifecycle.numbers import whole_number
+from explainer.web.gate import BUSY_MESSAGE, RETRY_AFTER_SECONDS, ServerBusy
+from explainer.web.isolate import gated
 from explainer.web.limits import request_limits
 from explainer.web.security import rate_limited
 from explainer.web.forms import ExplainForm
@@ -52,7 +54,13 @@ def apply_fix(request: HttpRequest) -> JsonResponse:
                             status=429)
     target = Target(rule, request.POST.get("container") or None, line)
     limits = dataclasses.replace(request_limits(), max_bytes=limit, bytes_setting="EXPLAINER_MAX_FIX_BYTES")
-    text, _finding = fix_one(manifest, target, scenario, data["version"], limits=limits)
+    try:   # costly text (a large manifest): patched and proved in a child process behind the service's gate
+        text, _finding = gated([(manifest, scenario)], lambda: fix_one(manifest, target, scenario, data["version"],
+                                                                       limits=limits))
+    except ServerBusy:
+        busy = JsonResponse({"error": gettext(BUSY_MESSAGE)}, status=503)
+        busy["Retry-After"] = str(RETRY_AFTER_SECONDS)
+        return busy
     if text is None:
         return JsonResponse({"error": gettext("This fix does not apply to the text as it is now: explain it "
                                               "again and retry.")}, status=409)

@@ -25,6 +25,8 @@ from explainer.render.rollout_svg import render_rollout_svg
 from explainer.render.timeline import render_timeline_svg
 from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Failure, single_flight
 from explainer.web.forms import ExplainForm
+from explainer.web.gate import link_inputs
+from explainer.web.isolate import gated
 from explainer.web.lookup import link_or_404
 from explainer.web.models import KIND_EXPLAIN, Permalink
 from explainer.web.security import CostlyReadLimited, error_response, rate_limited
@@ -181,7 +183,7 @@ def _cached_export(request: HttpRequest, link: Permalink, name: str, make: Any) 
         with single_flight(key):   # the same export asked for at once: made once per process
             value = cache.get(key)
             if value is None:
-                value = _make_export(request, name, key, make)
+                value = _make_export(request, name, key, lambda: gated(link_inputs(link), make))
     return value
 
 

@@ -29,6 +29,8 @@ from explainer.lifecycle.errors import ErrorRecord
 from explainer.lifecycle.numbers import whole_number
 from explainer.render.jsonable import error_to_dict
 from explainer.web.cache import CacheUnavailable, cache_available, single_flight
+from explainer.web.gate import BUSY_MESSAGE, RETRY_AFTER_SECONDS, ServerBusy
+from explainer.web.isolate import gated
 from explainer.web.limits import request_limits  # noqa: F401  (where the views have always found it)
 
 logger = logging.getLogger(__name__)
@@ -96,6 +98,10 @@ class SecurityHeadersMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if isinstance(exception, TooManyMisses):
             return error_response(429, _(MISSES_MESSAGE), request=request)
+        if isinstance(exception, ServerBusy):   # no slot for costly work (gate.py): the same answer everywhere
+            response = error_response(503, _(BUSY_MESSAGE), request=request)
+            response["Retry-After"] = str(RETRY_AFTER_SECONDS)
+            return response
         if isinstance(exception, CostlyReadLimited):
             response = error_response(429, _(COSTLY_MESSAGE), request=request)
             response["Retry-After"] = str(settings.COSTLY_READ_RATE_WINDOW)
@@ -151,10 +157,13 @@ COSTLY_MESSAGE = gettext_noop("Too many pages computed afresh for your address (
                               "cache); try again in a minute.")
 
 
-def cached_or_counted(request: HttpRequest, key: str, compute: Callable[[], Any], timeout: int) -> Any:
+def cached_or_counted(request: HttpRequest, key: str, compute: Callable[[], Any], timeout: int,
+                      inputs: Sequence[tuple[str, Any]] = ()) -> Any:
     """What the cache holds under ``key``; otherwise ``compute()`` (stored for ``timeout`` seconds), counted
     against the client's ``EXPLAINER_COSTLY_READ_RATE_LIMIT``: a read that must compute a permalink's or a
-    comparison's analysis again costs seconds, so those reads are rate limited (issue 27)."""
+    comparison's analysis again costs seconds, so those reads are rate limited (issue 27).  ``inputs``: the
+    (manifest, scenario) pairs it explains; when they are costly, ``compute()`` runs behind the service's gate,
+    in a child process (isolate.py)."""
     value = cache.get(key)
     if value is None:
         with single_flight(key):   # the same analysis asked for at once: computed once per process
@@ -162,7 +171,7 @@ def cached_or_counted(request: HttpRequest, key: str, compute: Callable[[], Any]
             if value is None:
                 if rate_limited(request, "costly"):
                     raise CostlyReadLimited()
-                value = compute()
+                value = gated(inputs, compute)
                 cache.set(key, value, timeout=timeout)
     return value
 

@@ -29,6 +29,7 @@ from explainer.render import inline
 from explainer.render.diagram import DiagramError, render_svg
 from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Failure
 from explainer.web.forms import ExplainForm
+from explainer.web.isolate import gated
 from explainer.web.lookup import find_link
 from explainer.web.models import KIND_EXPLAIN
 from explainer.web.present import PodView, present, result_view, translate_errors
@@ -64,9 +65,14 @@ def run_explain(manifest: str, scenario: Any, version: str, *, defer_cache: bool
         return dict(cached)
     if on_miss is not None:   # a permalink read: counted before the work (security.CostlyReadLimited)
         on_miss()
-    expl = explain(manifest, scenario, version, limits=request_limits(), observed=observed)
-    context = {"explanation": result_view(expl), "pods": present(expl, fingerprint(manifest, None, version)),
-               "errors": translate_errors(expl.errors), "version": expl.version}
+    limits = request_limits()
+
+    def analysis() -> dict[str, Any]:   # in a child process behind the service's gate when costly (isolate.py)
+        expl = explain(manifest, scenario, version, limits=limits, observed=observed)
+        return {"explanation": result_view(expl), "pods": present(expl, fingerprint(manifest, None, version)),
+                "errors": translate_errors(expl.errors), "version": expl.version}
+
+    context = gated([(manifest, scenario), (observed or "", None)], analysis)
     if defer_cache:
         return {**context, "_remember": (key, context)}
     if cacheable(context):
