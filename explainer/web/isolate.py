@@ -10,7 +10,8 @@ raised again in the worker (a `ManifestError` is answered as it would have been)
 
 The child is a fork of a threaded worker: it uses only its own thread, it opens a database connection of its
 own if it needs one (those of the worker are put aside, never closed: closing would end the worker's session),
-its `dot` slots are its own, and it ends with ``os._exit`` (no exit handler of the worker runs in it).
+its `dot` slots, cache locks and single-flight locks are its own (another thread of the worker may have held
+them at the fork), and it ends with ``os._exit`` (no exit handler of the worker runs in it).
 """
 from __future__ import annotations
 
@@ -24,9 +25,11 @@ from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from django.conf import settings
+from django.core.cache import caches
 from django.db import connections
 
 from explainer.render import processes
+from explainer.web import cache as shared
 from explainer.web.gate import ServerBusy, costly, costly_slot
 
 T = TypeVar("T")
@@ -107,6 +110,11 @@ def _child(work: Callable[[], Any], fd: int) -> None:
             _put_aside.append(conn.connection)
             conn.connection = None               # a fresh one if the work needs the database
         processes.SLOTS = type(processes.SLOTS)(processes.MAX_PROCESSES)   # the worker's holders are not here
+        # locks another thread of the worker held at the fork stay held here for ever: fresh ones
+        shared._FLIGHTS, shared._FLIGHTS_LOCK = {}, threading.Lock()
+        for backend in caches.all(initialized_only=True):
+            if hasattr(backend, "_lock"):
+                backend._lock = threading.Lock()
         try:
             payload = pickle.dumps((True, work()), protocol=pickle.HIGHEST_PROTOCOL)
         except BaseException as exc:   # sent back and raised in the worker
