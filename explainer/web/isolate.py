@@ -22,7 +22,7 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from django.conf import settings
 from django.core.cache import caches
@@ -73,14 +73,14 @@ def run_isolated(work: Callable[[], T], seconds: float | None = None) -> T:
     ok, value = pickle.loads(data) if data else (False, _Failed(RuntimeError("the child process ended without an "
                                                                                  "answer")))
     if ok:
-        return value   # type: ignore[no-any-return]
+        return cast(T, value)
     if isinstance(value, _Failed):
         raise RuntimeError(f"costly work failed in its child process: {value.text}")
     raise value
 
 
 def _read_all(fd: int, deadline: float, pid: int) -> bytes:
-    chunks = []
+    chunks: list[bytes] = []
     try:
         while True:
             left = deadline - time.monotonic()
