@@ -126,7 +126,7 @@ COSTLY_READ_RATE_WINDOW = env_int("EXPLAINER_COSTLY_READ_RATE_WINDOW", 60)
 # lock files in COSTLY_DIR, one folder per service), each in a child process of its own that is killed after
 # COSTLY_SECONDS; one that finds no slot within COSTLY_WAIT_SECONDS is answered 503 "busy" (web/gate.py).
 COSTLY_SLOTS = env_int("EXPLAINER_COSTLY_SLOTS", max(1, (os.cpu_count() or 2) - 1))
-COSTLY_WAIT_SECONDS = float(os.environ.get("EXPLAINER_COSTLY_WAIT_SECONDS", "3"))
+COSTLY_WAIT_SECONDS = float(os.environ.get("EXPLAINER_COSTLY_WAIT_SECONDS", "0.5"))
 COSTLY_SECONDS = env_int("EXPLAINER_COSTLY_SECONDS", 60)
 COSTLY_DIR = os.environ.get("EXPLAINER_COSTLY_DIR", "")
 # How many proxies in front of the app append to X-Forwarded-For: the client is the right-most

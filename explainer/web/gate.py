@@ -78,12 +78,10 @@ def costly(*inputs: tuple[str, Any]) -> bool:
     restarts = 0.0
     for manifest, scenario in inputs:
         b, c, r = cost(manifest or "", scenario)
-        size, containers, restarts = size + b, containers + c, restarts + r
-    if size >= COSTLY_INPUT_BYTES:
-        return True
-    if containers > settings.MAX_CONTAINERS * len(inputs):
-        return False   # refused at the container limit while it is read, before any simulation: cheap
-    return containers >= COSTLY_CONTAINERS or restarts >= COSTLY_RESTARTS
+        size += b
+        if c <= settings.MAX_CONTAINERS:   # more: refused at the container limit while read, before simulating
+            containers, restarts = containers + c, restarts + r
+    return size >= COSTLY_INPUT_BYTES or containers >= COSTLY_CONTAINERS or restarts >= COSTLY_RESTARTS
 
 
 def link_inputs(*links: Any) -> list[tuple[str, Any]]:

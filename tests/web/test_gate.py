@@ -67,6 +67,11 @@ def test_what_is_costly_is_known_before_the_work(what: str, pair: tuple[str, Any
     assert time.process_time() - started < 0.5   # one pass over the text
 
 
+def test_an_input_over_the_container_limit_is_light_beside_its_kubectl_output() -> None:
+    """Each explanation is refused at the limit on its own: the (empty) kubectl output beside it changes nothing."""
+    assert not costly((_pods(1000), None), ("", None))
+
+
 def test_a_comparison_of_two_costly_links_is_costly_and_two_light_ones_are_not() -> None:
     demo = (BY_SLUG["lifecycle-demo"].manifest(), None)
     assert not costly(demo, demo)
