@@ -46,11 +46,18 @@ class _Failed:
         self.text = f"{type(exc).__name__}: {exc}"
 
 
-def gated(inputs: Iterable[tuple[str, Any]], work: Callable[[], T]) -> T:
-    """``work()``; in a child process holding one of the service's slots when ``inputs`` are costly."""
+def gated(inputs: Iterable[tuple[str, Any]], work: Callable[[], T], before: Callable[[], None] | None = None) -> T:
+    """``work()``; in a child process holding one of the service's slots when ``inputs`` are costly.
+
+    ``before()`` runs in the worker just before the work, once a slot is held: what it counts (a costly read
+    against the client's rate limit) is not counted for a request that was only told the server is busy."""
     if _in_child or getattr(_holding, "yes", False) or not costly(*inputs):
+        if before is not None:
+            before()
         return work()
     with costly_slot():
+        if before is not None:
+            before()
         _holding.yes = True
         try:
             return run_isolated(work)

@@ -183,14 +183,15 @@ def _cached_export(request: HttpRequest, link: Permalink, name: str, make: Any) 
         with single_flight(key):   # the same export asked for at once: made once per process
             value = cache.get(key)
             if value is None:
-                value = _make_export(request, name, key, lambda: gated(link_inputs(link), make))
+                value = _make_export(request, name, key, link, make)
     return value
 
 
-def _make_export(request: HttpRequest, name: str, key: str, make: Any) -> Any:
-    if name in ("page", "json", "md") and rate_limited(request, "costly"):   # an analysis computed again
-        raise CostlyReadLimited()
-    value = make()
+def _make_export(request: HttpRequest, name: str, key: str, link: Permalink, make: Any) -> Any:
+    """``make()``, behind the service's gate when the link is costly (web/isolate.py); reading an analysis
+    again counts against the costly-read limit once a slot is held (a busy answer is not counted)."""
+    count = (lambda: _costly(request)) if name in ("page", "json", "md") else None   # an analysis computed again
+    value = gated(link_inputs(link), make, before=count)
     passing = (isinstance(value, Failure) and value.transient) or (isinstance(value, dict) and value.get("passing"))
     if not passing:   # busy, or a run that timed out: another moment may draw it
         cache.set(key, value, timeout=FAILURE_CACHE_SECONDS if isinstance(value, Failure) else EXPORT_CACHE_SECONDS)

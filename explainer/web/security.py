@@ -169,11 +169,14 @@ def cached_or_counted(request: HttpRequest, key: str, compute: Callable[[], Any]
         with single_flight(key):   # the same analysis asked for at once: computed once per process
             value = cache.get(key)
             if value is None:
-                if rate_limited(request, "costly"):
-                    raise CostlyReadLimited()
-                value = gated(inputs, compute)
+                value = gated(inputs, compute, before=lambda: _count_costly_read(request))
                 cache.set(key, value, timeout=timeout)
     return value
+
+
+def _count_costly_read(request: HttpRequest) -> None:
+    if rate_limited(request, "costly"):
+        raise CostlyReadLimited()
 
 
 MISSES_MESSAGE = gettext_noop("Too many permalinks that do not exist were asked for from your address; try again "

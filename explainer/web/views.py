@@ -63,8 +63,6 @@ def run_explain(manifest: str, scenario: Any, version: str, *, defer_cache: bool
     cached = cache.get(key)
     if cached is not None and _suits(cached):
         return dict(cached)
-    if on_miss is not None:   # a permalink read: counted before the work (security.CostlyReadLimited)
-        on_miss()
     limits = request_limits()
 
     def analysis() -> dict[str, Any]:   # in a child process behind the service's gate when costly (isolate.py)
@@ -72,7 +70,8 @@ def run_explain(manifest: str, scenario: Any, version: str, *, defer_cache: bool
         return {"explanation": result_view(expl), "pods": present(expl, fingerprint(manifest, None, version)),
                 "errors": translate_errors(expl.errors), "version": expl.version}
 
-    context = gated([(manifest, scenario), (observed or "", None)], analysis)
+    # a permalink read is counted (on_miss, security.CostlyReadLimited) before the work, once a slot is held
+    context = gated([(manifest, scenario), (observed or "", None)], analysis, before=on_miss)
     if defer_cache:
         return {**context, "_remember": (key, context)}
     if cacheable(context):

@@ -200,3 +200,17 @@ def test_a_costly_request_runs_when_a_slot_is_free_and_gives_the_slot_back(clien
     assert len(response.json()["pods"][0]["containers"]) == 200
     with costly_slot():   # free again
         pass
+
+
+def test_a_busy_answer_is_not_counted_against_the_costly_read_limit(client: Client, settings: Any) -> None:
+    settings.COSTLY_READ_RATE_LIMIT = 1
+    manifest, scenario = _day(n=200)
+    created = client.post("/api/v1/permalinks", json.dumps({"manifest": manifest, "scenario": scenario}),
+                          content_type="application/json")
+    assert created.status_code == 201, created.content[:300]
+    pid = created.json()["id"]
+    with costly_slot():
+        for _ in range(3):
+            assert client.get(f"/api/v1/permalinks/{pid}").status_code == 503
+    answer = client.get(f"/api/v1/permalinks/{pid}")   # the one read the client may make, made now
+    assert answer.status_code == 200 and len(answer.json()["explanation"]["pods"][0]["containers"]) == 200
