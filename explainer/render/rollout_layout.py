@@ -27,7 +27,10 @@ from .timeline_model import (
     GROUP_GAP,
     GUIDE_ROW,
     HEADING_ROW,
+    LABEL_ROW,
     MARGIN,
+    MIN_FIT_PLOT,
+    MIN_FIT_WIDTH,
     NAME_MAX,
     SMALL,
     STRIP_GAP,
@@ -129,9 +132,12 @@ def _lane_height(n: int) -> float:
     return 22.0 if n <= 30 else 16.0 if n <= 80 else 12.0
 
 
-def layout_rollout(rollout: Rollout, name: str, *, gettext: Gettext = _identity,
-                   view_end: float | None = None, px_per_second: float | None = None) -> RolloutLayout:
-    """Geometry of the rollout picture of workload ``name``: numbers and labels only."""
+def layout_rollout(rollout: Rollout, name: str, *, gettext: Gettext = _identity, view_end: float | None = None,
+                   px_per_second: float | None = None, fit_width: float | None = None) -> RolloutLayout:
+    """Geometry of the rollout picture of workload ``name``: numbers and labels only.
+
+    ``fit_width``: the picture's whole width (the page's panel, issue 25), as the Pod timeline's; when the
+    names leave the plot too little, they go on a row above their lanes."""
     _ = gettext
     end = view_end if view_end is not None else view_end_of(rollout)
     pods = lane_order(rollout)
@@ -142,12 +148,6 @@ def layout_rollout(rollout: Rollout, name: str, *, gettext: Gettext = _identity,
         rollout.stalled.at if rollout.stalled is not None else None)
     if guide_t is not None:
         moments.append(guide_t)
-    if px_per_second:
-        from .timeline_axis import TimeAxis
-        axis = TimeAxis(end, px_per_second, ())
-    else:
-        axis = fit_axis(moments + [end], end, plot=PLOT, label=_("… {s} s …"))
-    plot_w = _r(axis.width)
     lane_h = _lane_height(len(pods))
     dense = lane_h < 16
     name_size = SMALL if dense else FONT
@@ -157,8 +157,24 @@ def layout_rollout(rollout: Rollout, name: str, *, gettext: Gettext = _identity,
     label_x = MARGIN + 8
     role_x = _r(label_x + name_w + 14 + role_w)
     plot_x = _r(role_x + 14)
+    plot, stacked = PLOT, False
+    if fit_width is not None and not px_per_second:
+        fit_width = max(float(fit_width), MIN_FIT_WIDTH)
+        plot = fit_width - plot_x - RIGHT_PAD
+        if plot < MIN_FIT_PLOT / 2:      # a rollout has few moments: half a Pod timeline's plot will do
+            stacked = True               # the names above their lanes; the counts' numbers left of the plot
+            role_x = _r(label_x + text_width("000", SMALL))
+            plot_x = _r(role_x + 6)
+            plot = fit_width - plot_x - RIGHT_PAD
+    if px_per_second:
+        from .timeline_axis import TimeAxis
+        axis = TimeAxis(end, px_per_second, ())
+    else:
+        axis = fit_axis(moments + [end], end, plot=plot, label=_("… {s} s …"))
+    plot_w = _r(axis.width)
     right_edge = plot_x + plot_w + RIGHT_PAD
     width = _r(right_edge)
+    label_row = LABEL_ROW if stacked else 0
 
     def x_of(t: float) -> float:
         return _r(plot_x + axis.x(t))
@@ -167,12 +183,13 @@ def layout_rollout(rollout: Rollout, name: str, *, gettext: Gettext = _identity,
     heading = _heading(rollout, name, _)
     heading_y = y + 16
     y += HEADING_ROW
-    legend, y = _legend(rollout, y, width, _, bool(axis.breaks))
+    legend, y = _legend(rollout, y, width, _, bool(axis.breaks), fit_width is not None)
     note = _note(rollout, end, _)
     note_y = _r(y + 10) if note else 0.0
     y += 18 if note else 0
     guides_top = y
-    y += GUIDE_ROW if guide_t is not None and guide_t <= end else 0
+    y += GUIDE_ROW if (guide_t is not None and guide_t <= end) or stacked else 0
+    y += label_row
     strip = StripRow("rollout", _("Rollout"), _r(y), STRIP_ROW)
     y += STRIP_ROW + STRIP_GAP + 4
     axis_y = _r(y + 12)
@@ -181,13 +198,15 @@ def layout_rollout(rollout: Rollout, name: str, *, gettext: Gettext = _identity,
     y += 10
     lanes: list[Lane] = []
     lanes_top = y
+    name_max = max(width - label_x - MARGIN - role_w - 8, 40.0) if stacked else NAME_MAX
     for i, p in enumerate(pods):
         group = 0 if p.revision == OLD else 1
         if lanes and group != lanes[-1].group:
             y += GROUP_GAP
+        y += label_row
         tip = "\n".join([p.name, revs.get(p.revision, p.revision)] + ([_("node: {n}").format(n=p.node)]
                                                                         if p.node else []))
-        lanes.append(Lane(i, p.name, p.revision, short.get(p.revision, p.revision), _cut(p.name, NAME_MAX, name_size),
+        lanes.append(Lane(i, p.name, p.revision, short.get(p.revision, p.revision), _cut(p.name, name_max, name_size),
                           _r(y), lane_h, group, tip))
         y += lane_h
     lanes_bottom = y
@@ -198,7 +217,8 @@ def layout_rollout(rollout: Rollout, name: str, *, gettext: Gettext = _identity,
     guides = ()
     if guide_t is not None and guide_t <= end:
         guides = (_guide(rollout, guide_t, x_of(guide_t), strip.y, lanes_bottom, guides_top, plot_x, right_edge, _),)
-    ticks = tuple(Tick(t, _r(plot_x + x), f"{t:g}") for t, x in axis.ticks())
+    unit = " s" if stacked else ""
+    ticks = tuple(Tick(t, _r(plot_x + x), f"{t:g}{unit}") for t, x in axis.ticks())
     breaks = tuple(AxisBreak(b.t0, b.t1, _r(plot_x + b.x0), _r(plot_x + b.x1), b.label) for b in axis.breaks)
     chart = TimelineLayout(
         pod=name, width=width, height=_r(y), plot_x=plot_x, plot_width=plot_w,
@@ -208,7 +228,8 @@ def layout_rollout(rollout: Rollout, name: str, *, gettext: Gettext = _identity,
         lanes=tuple(lanes), bars=tuple(bars), markers=tuple(markers), strip_rows=(strip,),
         segments=tuple(_strip(rollout, strip, end, x_of, _)), ticks=ticks, arrows=(), guides=guides,
         legend=tuple(legend), axis_label=_("seconds"), note=note, note_y=note_y, simulated=True, breaks=breaks,
-        knots=tuple((t, _r(plot_x + x)) for t, x in axis.knots()))
+        knots=tuple((t, _r(plot_x + x)) for t, x in axis.knots()), stacked=stacked,
+        fitted=fit_width is not None and not px_per_second)
     return RolloutLayout(chart, counts, heading, dense)
 
 
@@ -232,7 +253,7 @@ def _note(r: Rollout, end: float, _: Gettext) -> str:
     return _("Not complete by {t} s, where the simulation stops.").format(t=_secs(r.until))
 
 
-def _legend(r: Rollout, y: float, width: float, _: Gettext, breaks: bool) -> tuple[list, float]:
+def _legend(r: Rollout, y: float, width: float, _: Gettext, breaks: bool, fitted: bool = False) -> tuple[list, float]:
     states, revs, names = state_labels(_), revision_labels(_), series_labels(_)
     present = {s for p in r.pods for s, _a, _b in pod_spans(p, r.until)}
     entries = [("bar", s, states[s], _bar_css(s)) for s in POD_STATES if s in present]
@@ -245,7 +266,7 @@ def _legend(r: Rollout, y: float, width: float, _: Gettext, breaks: bool) -> tup
     entries.append(("level", "ceiling", _("surge ceiling"), "ro-level ro-ceiling"))
     if breaks:
         entries.append(("break", "break", _("Quiet time cut short"), "tl-break-line"))
-    items, bottom = _legend_rows(tuple(entries), y, width)
+    items, bottom = _legend_rows(tuple(entries), y, width, fitted)
     return list(items), bottom
 
 

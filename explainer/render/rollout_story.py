@@ -146,7 +146,8 @@ def rollout_frames(r: Rollout, lay: RolloutLayout, *, gettext: Gettext = _identi
                  "kubelet": _("The controller"), "none": _("The controller waits."),
                  "state": _("At the cursor"), "group_old": _("Old revision"), "group_new": _("New revision"),
                  "help": _("Drag or click on the picture to move the cursor; ←/→ moments, Shift+←/→ 1 s, "
-                           "Home/End, Space plays, +/− zoom (or Ctrl+wheel, or drag along the time axis).")})
+                           "Home/End, Space plays, +/− zoom (or Ctrl+wheel, or drag along the time axis)."),
+                 "helpTouch": _("Tap or drag on the picture or its track to move the cursor; + and − zoom.")})
     return {"end": end, "events": times, "knots": [list(k) for k in chart.knots], "plotX": chart.plot_x,
             "plotWidth": chart.plot_width, "lanes": [{"name": p.name, "role": p.revision} for p in pods],
             "frames": frames, "text": text}

@@ -13,9 +13,10 @@ import hashlib
 from ..lifecycle.rollout.model import Rollout
 from .rollout_layout import CountsChart, RolloutLayout, Series, ceiling_of, floor_of, layout_rollout
 from .svg_text import _n, _q, _t
-from .timeline_model import MARGIN, Gettext, _identity, _secs
+from .timeline_model import MARGIN, SLACK, Gettext, _cut, _identity, _secs
 from .timeline_svg import (
     Placement,
+    _shown_heading,
     _bar_shape,
     _defs,
     _glyph,
@@ -106,10 +107,11 @@ def describe(rollout: Rollout, lay: RolloutLayout, _: Gettext) -> str:
 
 
 def rollout_document(rollout: Rollout, lay: RolloutLayout, *, gettext: Gettext = _identity,
-                     title: str | None = None, placement: Placement | None = None) -> str:
+                     title: str | None = None, placement: Placement | None = None, id_suffix: str = "") -> str:
+    """``id_suffix``: a second drawing of one rollout in one page (a page's phone-sized one)."""
     _ = gettext
     chart = lay.chart
-    sid = rollout_id(chart.pod, placement.id_suffix if placement is not None else "")
+    sid = rollout_id(chart.pod, (placement.id_suffix if placement is not None else "") + id_suffix)
     heading = title if title is not None else lay.heading
     w, h = _n(chart.width), _n(chart.height)
     cls = "tl-root ro-root" + (" ro-dense" if lay.dense else "") + (" ro-done" if rollout.complete_at is not None
@@ -130,7 +132,7 @@ def rollout_document(rollout: Rollout, lay: RolloutLayout, *, gettext: Gettext =
         f"<style>{STYLE}{ROLLOUT_STYLE}</style>",
         _defs(sid, chart).replace("</defs>", _old_pattern(sid) + "</defs>"),
         f'<rect class="tl-bg" width="{w}" height="{h}"/>',
-        f'<text class="tl-head" x="{MARGIN}" y="{_n(chart.heading_y)}">{_t(heading)}</text>',
+        f'<text class="tl-head" x="{MARGIN}" y="{_n(chart.heading_y)}">{_t(_shown_heading(heading, chart))}</text>',
     ]
     o += _legend(lay, sid)
     if chart.note:
@@ -185,7 +187,8 @@ def _counts(lay: RolloutLayout, sid: str) -> list[str]:
     chart, c = lay.chart, lay.counts
     end = chart.plot_x + chart.plot_width
     o = ['<g class="ro-counts">',
-         f'<text class="tl-text" x="{_n(chart.label_x)}" y="{_n(c.label_y)}">{_t(c.label)}</text>',
+         f'<text class="tl-text" x="{_n(chart.label_x)}" y="{_n(c.top - 3 if chart.stacked else c.label_y)}">'
+         f'{_t(c.label)}</text>',
          f'<rect class="ro-frame" x="{_n(chart.plot_x)}" y="{_n(c.top)}" width="{_n(chart.plot_width)}" '
          f'height="{_n(c.bottom - c.top)}"/>']
     for v, y in c.gridlines:
@@ -209,7 +212,7 @@ def _counts(lay: RolloutLayout, sid: str) -> list[str]:
         o.append(f'<g class="ro-level-g"><title>{_t(lv.tooltip)}</title>'
                  f'<path class={_q(lv.css_class)} d="M{_n(chart.plot_x)} {_n(lv.y)}H{_n(end)}"/>'
                  f'<text class="ro-level-text ro-{lv.key}-text" x="{_n(chart.plot_x + 4)}" y="{_n(lv.label_y)}">'
-                 f"{_t(lv.label)}</text></g>")
+                 f"{_t(_cut(lv.label, (chart.plot_width - 8) / SLACK, 10.0) if chart.fitted else lv.label)}</text></g>")
     o.append(f'<g class="tl-plot" clip-path="url(#{sid}-plot)">')
     o += [_series(s, chart.x_at) for s in c.series]
     o.append("</g>")

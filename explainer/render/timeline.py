@@ -31,16 +31,21 @@ from .timeline_model import (
     GROUP_GAP,
     GUIDE_ROW,
     HEADING_ROW,
+    LABEL_ROW,
     LANE_HEIGHT,
     LEGEND_ROW,
     MARGIN,
     MAX_WIDTH,
+    MIN_FIT_PLOT,
+    MIN_FIT_WIDTH,
     MIN_GAP_PX,
     MIN_WIDTH,
     NAME_MAX,
     RIGHT_PAD,
     ROLE_ORDER,
+    SLACK,
     SMALL,
+    STACKED_RIGHT_PAD,
     STATES,
     STRIP_GAP,
     STRIP_ROW,
@@ -75,7 +80,7 @@ from .timeline_place import (
     _place_markers,
     _strip_segments,
 )
-from .timeline_axis import AxisBreak, TimeAxis, fit_axis
+from .timeline_axis import FIT_PLOT, AxisBreak, TimeAxis, fit_axis
 from .timeline_svg import svg_document
 from . import timeline_traffic as traffic_row
 from .timeline_walk import (
@@ -124,9 +129,12 @@ def default_view_end(report: PodReport) -> tuple[float, bool]:
 
 
 # ---- layout -----------------------------------------------------------------------------------
-def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
-                    view_end: float | None = None, px_per_second: float | None = None) -> TimelineLayout:
-    """Geometry of the Gantt chart of ``report``'s simulation: numbers and labels only."""
+def layout_timeline(report: PodReport, *, gettext: Gettext = _identity, view_end: float | None = None,
+                    px_per_second: float | None = None, fit_width: float | None = None) -> TimelineLayout:
+    """Geometry of the Gantt chart of ``report``'s simulation: numbers and labels only.
+
+    ``fit_width``: the chart's whole width (the page's panel, issue 25); the plot takes what the names
+    leave, and when that is too little the names go above their lanes (``stacked``)."""
     _ = gettext
     sim = report.simulation
     containers = lane_containers(report)
@@ -158,23 +166,32 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
             raw_bars += b
             raw_marks += m
 
-    # horizontal: the label column, then the plot, fitted to FIT_PLOT with quiet stretches cut;
-    # a caller drawing several charts on one axis (compare) passes one linear scale for all
+    # horizontal: the label column, then the plot, fitted to FIT_PLOT (or to what ``fit_width`` leaves) with
+    # quiet stretches cut; a caller drawing several charts on one axis (compare) passes one linear scale for all
+    name_w = min(max([text_width(c.name) for c in containers] + [text_width(_("Status")), 40.0]), NAME_MAX)
+    role_w = max([text_width(roles[c.role], SMALL) for c in containers] + [text_width(_("seconds"), SMALL)])
+    label_x = MARGIN + 8
+    role_x = _r(label_x + name_w + 14 + role_w)
+    plot_x = _r(role_x + 14)
+    right_pad, plot, stacked = float(RIGHT_PAD), FIT_PLOT, False
+    if fit_width is not None and not px_per_second:
+        fit_width = max(float(fit_width), MIN_FIT_WIDTH)
+        plot = fit_width - plot_x - right_pad
+        if plot < MIN_FIT_PLOT:      # the names would crowd the plot: each goes on a row above its lane
+            stacked, right_pad = True, float(STACKED_RIGHT_PAD)
+            plot_x = role_x = float(label_x)
+            plot = fit_width - plot_x - right_pad
     if px_per_second:
         axis = TimeAxis(view_end, px_per_second, ())
     else:
         moments = [e.t for e in sim.events] + [p.t for p in sim.timeline] if sim is not None else []
         if traffic is not None:
             moments += traffic_row.moments(traffic)
-        axis = fit_axis(moments + [bar_end], view_end, label=_("… {s} s …"))
+        axis = fit_axis(moments + [bar_end], view_end, plot=plot, label=_("… {s} s …"))
     plot_w = _r(axis.width)
-    name_w = min(max([text_width(c.name) for c in containers] + [text_width(_("Status")), 40.0]), NAME_MAX)
-    role_w = max([text_width(roles[c.role], SMALL) for c in containers] + [text_width(_("seconds"), SMALL)])
-    label_x = MARGIN + 8
-    role_x = _r(label_x + name_w + 14 + role_w)
-    plot_x = _r(role_x + 14)
-    right_edge = plot_x + plot_w + RIGHT_PAD
+    right_edge = plot_x + plot_w + right_pad
     width = _r(right_edge)
+    label_row = LABEL_ROW if stacked else 0
 
     xs: dict[float, float] = {}     # the same moments are placed again and again (bars, markers, strip)
 
@@ -189,7 +206,8 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
     heading_y = y + 16
     y += HEADING_ROW
     legend, y = _legend(raw_marks, deps, y, width, _, bool(axis.breaks),
-                        traffic_row.legend_entries(traffic, _) if traffic is not None else ())
+                        traffic_row.legend_entries(traffic, _) if traffic is not None else (),
+                        fitted=fit_width is not None)
     note = ""
     if sim is None:
         note = _("This Pod is not simulated: the API server would reject it, so it never runs.")
@@ -206,14 +224,16 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
                     "all_containers_restarting": ("restart-all", _("Restart all containers"))}
     placed, n_rows = _guide_rows([(e, *guide_labels[e.type]) for e in found.pod_events
                                   if e.type in guide_labels and e.t <= view_end
-                                  and e.reason != "AllContainersRestarted"], x_of, plot_x, right_edge)
+                                  and e.reason != "AllContainersRestarted"], x_of, plot_x, right_edge,
+                                 SLACK if fit_width is not None else 1.0)
     guides_top = y
-    y += GUIDE_ROW * n_rows
+    y += GUIDE_ROW * max(n_rows, 1 if stacked else 0)     # stacked: the row keeps the cursor's time off the names
 
     strip_rows = []
     strip_top = y
     rows = (("phase", _("Phase")), ("status", _("Status")), ("ready", _("Ready")))
     for key, label in rows + ((("traffic", _("Traffic")),) if traffic is not None else ()):
+        y += label_row
         strip_rows.append(StripRow(key, label, _r(y), STRIP_ROW))
         y += STRIP_ROW + STRIP_GAP
     # a break's gap (its zig-zags included) hides what is under it: labels keep clear of it
@@ -228,14 +248,16 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
 
     lanes: list[Lane] = []
     lanes_top = y
+    name_max = max(width - label_x - MARGIN - role_w - 8, 40.0) if stacked else NAME_MAX
     for i, c in enumerate(containers):
         group = ROLE_ORDER[c.role]
         if lanes and group != lanes[-1].group:
             y += GROUP_GAP
+        y += label_row
         tip = f"{c.name}\n{roles[c.role]}\n{c.image}"
         if c.target:
             tip += "\n" + _("target: {c}").format(c=c.target)
-        lanes.append(Lane(i, c.name, c.role, roles[c.role], _cut(c.name, NAME_MAX), _r(y), LANE_HEIGHT, group,
+        lanes.append(Lane(i, c.name, c.role, roles[c.role], _cut(c.name, name_max), _r(y), LANE_HEIGHT, group,
                           tip))
         y += LANE_HEIGHT
     lanes_bottom = y
@@ -251,7 +273,8 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
               _r(guides_top + GUIDE_ROW * row + 11), f"tl-guide tl-guide-{kind}",
               f"{label} · {_secs(e.t)} s\n{_message(e, _)}")
         for e, kind, label, x, label_x, row in placed)
-    ticks = tuple(Tick(t, _r(plot_x + x), f"{t:g}") for t, x in axis.ticks())   # f"{t:g}": _secs
+    unit = " s" if stacked else ""       # no column for "seconds" on the left: each tick says it
+    ticks = tuple(Tick(t, _r(plot_x + x), f"{t:g}{unit}") for t, x in axis.ticks())   # f"{t:g}": _secs
     breaks = tuple(AxisBreak(b.t0, b.t1, _r(plot_x + b.x0), _r(plot_x + b.x1), b.label) for b in axis.breaks)
     failures: tuple = ()
     reaches: tuple = ()
@@ -273,7 +296,7 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity,
         guides=guides, legend=tuple(legend), axis_label=_("seconds"), note=note, note_y=note_y,
         simulated=sim is not None, breaks=breaks,
         knots=tuple((t, _r(plot_x + x)) for t, x in axis.knots()), failures=failures, reaches=reaches,
-        deletions=deletions)
+        deletions=deletions, stacked=stacked, fitted=fit_width is not None and not px_per_second)
 
 
 def render_timeline_svg(report: PodReport, *, gettext: Gettext = _identity, title: str | None = None,

@@ -229,6 +229,8 @@ def _ui_text(_: Gettext) -> dict[str, str]:
         "ready": _("READY"), "conditions": _("Conditions"), "kubelet": _("The kubelet"),
         "help": _("Drag or click on the timeline to move the cursor; ←/→ events, Shift+←/→ 1 s, Home/End, "
                   "Space plays, +/− zoom (or Ctrl+wheel, or drag along the time axis)."),
+        "helpTouch": _("Tap or drag on the timeline or its track to move the cursor; + and − zoom."),
+        "assumedCaption": _("(an assumed duration)"),
         "dimmed": _("At {t} s the dimmed containers are not running: {names}."),
         "allRunning": _("At {t} s no container is dimmed: each one is running or starting."),
         "more": _("… and {n} more"), "expand": _("Show {n} lanes"), "collapse": _("Hide these lanes"),

@@ -38,6 +38,14 @@ MIN_WIDTH, MAX_WIDTH = 700.0, 4000.0   # the plot area; the page scrolls horizon
 MIN_GAP_PX = 16.0             # the shortest interval between two events gets at least this
 FONT = 12.0
 SMALL = 10.5
+# A chart laid out for the width of its panel (issue 25; the page passes ``fit_width``): the plot takes what the
+# label column leaves; below MIN_FIT_PLOT the names go on a row of their own above each lane ("stacked"), as a
+# phone needs, with LABEL_ROW for that row and a narrower STACKED_RIGHT_PAD after the last second.
+MIN_FIT_PLOT = 360.0
+MIN_FIT_WIDTH = 200.0
+LABEL_ROW = 15
+STACKED_RIGHT_PAD = 34
+SLACK = 1.2                   # text_width is an estimate: a fitted chart, with no room to spare, allows this much
 
 STATES = ("waiting", "starting", "running", "ready", "terminating", "backoff", "exited")
 ROLE_ORDER = {"init": 0, "sidecar": 0, "app": 1, "ephemeral": 2}
@@ -203,6 +211,8 @@ class TimelineLayout:
     failures: tuple = ()         # timeline_traffic.FailureMark: requests arrive, nothing listens
     reaches: tuple = ()          # timeline_traffic.ReachMark: an endpoint change reaches the proxies
     deletions: tuple = ()        # timeline_traffic.DeletionMark: a deletion only the traffic row assumes
+    stacked: bool = False        # names on a row above each lane and strip row, not in a column on the left
+    fitted: bool = False         # laid out for a given width (the page's panel), not the default one
 
     def x_at(self, t: float) -> float:
         """The x of time ``t`` on this chart."""

@@ -33,10 +33,11 @@ from .timeline_walk import _Raw, _RawMarker
 
 
 def _legend(marks: list[_RawMarker], deps: list, y: float, width: float, _: Gettext,
-            breaks: bool = False, extra: Sequence[tuple[str, str, str, str]] = ()) -> tuple[list[LegendItem], float]:
+            breaks: bool = False, extra: Sequence[tuple[str, str, str, str]] = (),
+            fitted: bool = False) -> tuple[list[LegendItem], float]:
     """Every bar state (with its pattern) and the assumed pattern; the markers, arrow styles and
     axis breaks that occur; then ``extra`` entries (kind, key, label, class): the traffic row's
-    (`timeline_traffic.legend_entries`)."""
+    (`timeline_traffic.legend_entries`).  ``fitted``: rows within ``width`` however narrow."""
     states, mlabels = _state_labels(_), _marker_labels(_)
     entries: list[tuple[str, str, str, str]] = [("bar", s, states[s], f"tl-{s}") for s in STATES]
     entries.append(("bar", "exited-error", _("Exited with error"), "tl-exited tl-error"))
@@ -53,17 +54,18 @@ def _legend(marks: list[_RawMarker], deps: list, y: float, width: float, _: Gett
                         _("Waits for (guaranteed)") if g else _("Waits for (kubelet order, not guaranteed)"),
                         "tl-arrow" if g else "tl-arrow tl-dashed"))
     entries += extra
-    items, bottom = _legend_rows(tuple(entries), y, width)
+    items, bottom = _legend_rows(tuple(entries), y, width, fitted)
     return list(items), bottom
 
 
 @functools.lru_cache(maxsize=256, typed=True)
 def _legend_rows(entries: tuple[tuple[str, str, str, str], ...], y: float,
-                 width: float) -> tuple[tuple[LegendItem, ...], float]:
+                 width: float, fitted: bool = False) -> tuple[tuple[LegendItem, ...], float]:
     """The legend's ``entries`` (kind, key, label, class) in rows from ``y`` within ``width``, and
-    the y below them.  Cached (bounded; a pure function of these strings and two numbers): most
-    charts show the same legend again."""
-    limit = MARGIN + max(min(width - 2 * MARGIN, 1100.0), 400.0)
+    the y below them (at least 400 px wide unless ``fitted``: a chart laid out for a narrow panel).
+    Cached (bounded; a pure function of these strings and numbers): most charts show the same legend
+    again."""
+    limit = MARGIN + (min(width - 2 * MARGIN, 1100.0) if fitted else max(min(width - 2 * MARGIN, 1100.0), 400.0))
     items: list[LegendItem] = []
     lx, ly = float(MARGIN), y
     for kind, key, label, css in entries:
@@ -76,13 +78,14 @@ def _legend_rows(entries: tuple[tuple[str, str, str, str], ...], y: float,
 
 
 def _guide_rows(raw: list[tuple[TraceEvent, str, str]], x_of: Callable[[float], float], plot_x: float,
-                right_edge: float) -> tuple[list[tuple[TraceEvent, str, str, float, float, int]], int]:
-    """Give each guide label a row above the strip so that labels never overlap."""
+                right_edge: float, slack: float = 1.0) -> tuple[list[tuple[TraceEvent, str, str, float, float, int]], int]:
+    """Give each guide label a row above the strip so that labels never overlap (``slack``: the
+    estimated widths' margin of error to allow for)."""
     rows_end: list[float] = []
     placed = []
     for e, kind, label in raw:
         x = x_of(e.t)
-        w = text_width(label, SMALL)
+        w = text_width(label, SMALL) * slack
         left = max(min(x - w / 2, right_edge - w - 2), plot_x)
         row = next((i for i, r in enumerate(rows_end) if r + 6 <= left), len(rows_end))
         if row == len(rows_end):

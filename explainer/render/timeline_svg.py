@@ -10,7 +10,21 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .svg_text import _n, _q, _t
-from .timeline_model import GROUP_GAP, MARGIN, Gettext, LegendItem, TimelineLayout, _identity, _secs
+from .timeline_model import (
+    GROUP_GAP,
+    LABEL_ROW,
+    MARGIN,
+    SLACK,
+    SMALL,
+    Gettext,
+    Lane,
+    LegendItem,
+    TimelineLayout,
+    _cut,
+    _identity,
+    _secs,
+    text_width,
+)
 from .timeline_style import STYLE, TRAFFIC_STYLE
 from . import timeline_traffic_svg as traffic_svg
 
@@ -77,13 +91,14 @@ class Placement:
 
 
 def svg_document(report: PodReport, lay: TimelineLayout, *, gettext: Gettext = _identity,
-                 title: str | None = None, placement: Placement | None = None) -> str:
+                 title: str | None = None, placement: Placement | None = None, id_suffix: str = "") -> str:
     """Draw ``lay`` (the layout of ``report``) as a standalone SVG document.
 
     No script and no external reference; every text is escaped; hover details are <title>s.
+    ``id_suffix`` on its ids: a second drawing of one Pod in one page (a page's phone-sized one).
     """
     _ = gettext
-    sid = _svg_id(report) + (placement.id_suffix if placement is not None else "")
+    sid = _svg_id(report) + (placement.id_suffix if placement is not None else "") + id_suffix
     sim = report.simulation
     heading = title if title is not None else _("Timeline of Pod {pod}").format(pod=lay.pod)
     if sim is not None:
@@ -112,7 +127,7 @@ def svg_document(report: PodReport, lay: TimelineLayout, *, gettext: Gettext = _
         f"<style>{STYLE}{TRAFFIC_STYLE if report.traffic is not None else ''}</style>",
         _defs(sid, lay),
         f'<rect class="tl-bg" width="{w}" height="{h}"/>',
-        f'<text class="tl-head" x="{MARGIN}" y="{_n(lay.heading_y)}">{_t(heading)}</text>',
+        f'<text class="tl-head" x="{MARGIN}" y="{_n(lay.heading_y)}">{_t(_shown_heading(heading, lay))}</text>',
     ]
     o += _svg_legend(lay, sid)
     if lay.note:
@@ -123,6 +138,11 @@ def svg_document(report: PodReport, lay: TimelineLayout, *, gettext: Gettext = _
     o += _svg_lanes(lay, sid)
     o += ["</svg>" if placement is None else "</g></svg>", ""]     # "" for the last line's \n (no copy)
     return "\n".join(o)
+
+
+def _shown_heading(heading: str, lay: TimelineLayout) -> str:
+    """The heading as drawn: cut to a chart laid out for a narrow panel (the title keeps it whole)."""
+    return _cut(heading, (lay.width - 2 * MARGIN) / SLACK, 14.0) if lay.fitted else heading
 
 
 def _defs(sid: str, lay: TimelineLayout) -> str:
@@ -228,12 +248,13 @@ def _zigzag_path(y0: float, y1: float) -> str:
 def _svg_background(lay: TimelineLayout) -> list[str]:
     """Zebra lanes, group separators, the grid and both time axes."""
     o = ['<g class="tl-lanes">']
+    above = LABEL_ROW if lay.stacked else 0      # a stacked lane's name row belongs to the lane
     for lane in lay.lanes:
         if lane.index % 2 == 1:
-            o.append(f'<rect class="tl-zebra" x="{MARGIN}" y="{_n(lane.y)}" width="{_n(lay.width - 2 * MARGIN)}"'
-                     f' height="{_n(lane.height)}"/>')
+            o.append(f'<rect class="tl-zebra" x="{MARGIN}" y="{_n(lane.y - above)}" width="{_n(lay.width - 2 * MARGIN)}"'
+                     f' height="{_n(lane.height + above)}"/>')
         if lane.index and lane.group != lay.lanes[lane.index - 1].group:
-            o.append(f'<path class="tl-sep" d="M{MARGIN} {_n(lane.y - GROUP_GAP / 2)}H{_n(lay.width - MARGIN)}"/>')
+            o.append(f'<path class="tl-sep" d="M{MARGIN} {_n(lane.y - above - GROUP_GAP / 2)}H{_n(lay.width - MARGIN)}"/>')
     o.append('</g>\n<g class="tl-axes">')
     top, bottom = _n(lay.lanes_top - 2), _n(lay.lanes_bottom + 2)
     for tick in lay.ticks:
@@ -244,8 +265,9 @@ def _svg_background(lay: TimelineLayout) -> list[str]:
         for tick in lay.ticks:
             o.append(f'<text class="tl-muted tl-small" x="{_n(tick.x)}" y="{_n(y)}" text-anchor="middle">'
                      f"{_t(tick.label)}</text>")
-        o.append(f'<text class="tl-muted tl-small" x="{_n(lay.role_x)}" y="{_n(y)}" text-anchor="end">'
-                 f"{_t(lay.axis_label)}</text>")
+        if not lay.stacked:          # stacked, each tick says "s"
+            o.append(f'<text class="tl-muted tl-small" x="{_n(lay.role_x)}" y="{_n(y)}" text-anchor="end">'
+                     f"{_t(lay.axis_label)}</text>")
     o.append("</g>")
     return o
 
@@ -253,6 +275,9 @@ def _svg_background(lay: TimelineLayout) -> list[str]:
 def _svg_strip(lay: TimelineLayout, sid: str) -> list[str]:
     o = ['<g class="tl-strip">']
     for row in lay.strip_rows:
+        if lay.stacked:               # the row's name above it
+            o.append(f'<text class="tl-text" x="{_n(lay.label_x)}" y="{_n(row.y - 3)}">{_t(row.label)}</text>')
+            continue
         o.append(f'<text class="tl-text" x="{_n(lay.role_x)}" y="{_n(row.y + 13)}" text-anchor="end">'
                  f"{_t(row.label)}</text>")
     o.append(f'<g class="tl-plot" clip-path="url(#{sid}-plot)">')
@@ -271,8 +296,12 @@ def _svg_strip(lay: TimelineLayout, sid: str) -> list[str]:
 def _svg_lanes(lay: TimelineLayout, sid: str) -> list[str]:
     """Lane labels, bars, axis breaks, Pod-level guides, dependency arrows and markers, in drawing
     order.  Timed pieces carry their times (data-t, data-t0/t1) for the browser script."""
-    o = ['<g class="tl-labels">']
-    for lane in lay.lanes:
+    if lay.stacked:      # the names' rows after the plot, over the axis breaks' gaps that cross them
+        o = [f'<g class="tl-plot" clip-path="url(#{sid}-plot)">\n<g class="tl-bars">']
+        labels = ['<g class="tl-labels">'] + [_stacked_label(lane, lay) for lane in lay.lanes] + ["</g>"]
+    else:
+        o, labels = ['<g class="tl-labels">'], []
+    for lane in () if lay.stacked else lay.lanes:
         mid = lane.y + lane.height / 2
         o.append(f'<g class="tl-lane-label" data-lane="{lane.index}"><title>{_t(lane.tooltip)}</title>'
                  f'<rect class="tl-role-{lane.role}" x="{MARGIN}" y="{_n(lane.y + 3)}" width="4"'
@@ -280,7 +309,8 @@ def _svg_lanes(lay: TimelineLayout, sid: str) -> list[str]:
                  f'<text class="tl-text" x="{_n(lay.label_x)}" y="{_n(mid + 4)}">{_t(lane.label)}</text>'
                  f'<text class="tl-muted tl-small" x="{_n(lay.role_x)}" y="{_n(mid + 3.5)}" text-anchor="end">'
                  f"{_t(lane.role_label)}</text></g>")
-    o.append(f'</g>\n<g class="tl-plot" clip-path="url(#{sid}-plot)">\n<g class="tl-bars">')
+    if not lay.stacked:
+        o.append(f'</g>\n<g class="tl-plot" clip-path="url(#{sid}-plot)">\n<g class="tl-bars">')
     for i, bar in enumerate(lay.bars):
         box = f'x="{_n(bar.x)}" y="{_n(bar.y)}" width="{_n(max(bar.width, MIN_BAR_PX))}" height="{_n(bar.height)}" rx="2"'
         shape = _bar_shape(bar.css_class, box, bar.state, sid, bar.assumed)
@@ -312,7 +342,20 @@ def _svg_lanes(lay: TimelineLayout, sid: str) -> list[str]:
         o.append(f'<g class="tl-item" data-t="{m.t:g}" data-lane="{m.lane}"><title>{_t(m.tooltip)}</title>'
                  f"{_glyph(m.kind, m.x, m.y, m.css_class)}{cross}{label}</g>")
     o.append("</g>\n</g>")
+    o += labels
     return o
+
+
+def _stacked_label(lane: Lane, lay: TimelineLayout) -> str:
+    """A lane's name on the row above its bars, its role after it when there is room; the role's
+    colour as a stripe down the left of both rows."""
+    role_x = lay.label_x + text_width(lane.label) * SLACK + 8
+    role = (f'<text class="tl-muted tl-small" x="{_n(role_x)}" y="{_n(lane.y - 3)}">{_t(lane.role_label)}</text>'
+            if role_x + text_width(lane.role_label, SMALL) * SLACK <= lay.width - MARGIN else "")
+    return (f'<g class="tl-lane-label" data-lane="{lane.index}"><title>{_t(lane.tooltip)}</title>'
+            f'<rect class="tl-role-{lane.role}" x="{MARGIN}" y="{_n(lane.y - LABEL_ROW + 3)}" width="4"'
+            f' height="{_n(lane.height + LABEL_ROW - 6)}" rx="1"/>'
+            f'<text class="tl-text" x="{_n(lay.label_x)}" y="{_n(lane.y - 3)}">{_t(lane.label)}</text>{role}</g>')
 
 
 def _svg_breaks(lay: TimelineLayout) -> list[str]:

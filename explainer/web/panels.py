@@ -150,8 +150,8 @@ def whatif_rows_html(containers: list[dict[str, Any]], values: Any) -> SafeStrin
             f'value="{_v(w.get("startup", ""))}" aria-label="{_v(aria["startup"])}"></td>\n'
             f'        <td><input type="number" min="0" step="1" name="c.{name}.run" '
             f'value="{_v(w.get("run", ""))}" aria-label="{_v(aria["run"])}"></td>\n'
-            f'        <td><input type="checkbox" name="c.{name}.ignore_term"{checked} '
-            f'aria-label="{_v(aria["ignore_term"])}"></td>\n'
+            f'        <td><label class="tap"><input type="checkbox" name="c.{name}.ignore_term"{checked} '
+            f'aria-label="{_v(aria["ignore_term"])}"></label></td>\n'
             f'      </tr>\n    ')
     return mark_safe("".join(out))
 
@@ -173,7 +173,7 @@ def pod_html(pod: Any, counter: int, gettext: Gettext) -> SafeString:
 
     Called while the page renders (the `pod_article` tag), so that `dot`, drawing the diagram in its
     own process, is waited for only at the end, where the diagram goes."""
-    out = [f'\n<article class="pod" id="pod-{counter}">\n  <header class="pod-head">\n'
+    out = [f'\n<article class="pod" id="pod-{counter}" data-lines="{_v(pod.source_lines)}">\n  <header class="pod-head">\n'
            f'    <h2>{_v(pod.kind)} <span class="name">{_v(pod.name)}</span></h2>\n    ']
     qos = ""
     if pod.qos_class:
@@ -203,7 +203,7 @@ def pod_html(pod: Any, counter: int, gettext: Gettext) -> SafeString:
     if pod.timeline_svg:
         out.append(
             f'\n  <section class="panel tl-panel" data-timeline="pod-{counter}" data-tl="{_safe(pod.timeline_json)}">\n'
-            f'    <h3>{gettext("Timeline")}</h3>\n    <div class="timeline">{pod.timeline_svg}</div>\n'
+            f'    <h3>{gettext("Timeline")}</h3>\n    {pod.timeline_picture}\n'
             f'    <details class="events">\n      <summary>{gettext("The same events as a table")}</summary>\n'
             f'      <table>\n        <thead><tr><th>{gettext("t (s)")}</th><th>{gettext("Container")}</th>'
             f'<th>{gettext("Event")}</th><th>{gettext("Detail")}</th></tr></thead>\n'
@@ -234,7 +234,7 @@ def pod_html(pod: Any, counter: int, gettext: Gettext) -> SafeString:
                    f'alt="{gettext("The sharing diagram of this Pod")}"></div>\n    ')
     elif pod.diagram_svg:
         names = ", ".join(_v(c["name"]) for c in pod.containers)
-        out.append(f'\n    <div class="scroll diagram" tabindex="0" role="img" '
+        out.append(f'\n    <div class="scroll diagram" tabindex="0" role="img" style="--dg-w:{secs(pod.diagram_px)}" '
                    f'aria-label="{gettext("Diagram of what the containers share")}: {names}">{pod.diagram_svg}</div>\n    ')
     else:
         out.append(f'\n    <p class="error">{_v(pod.diagram_error)}</p>\n'
@@ -345,10 +345,10 @@ def _rollout_controls(pod: Any, control: Callable[[str], Any], values: Any, gett
             slower = "" if c.get("probes") else ' disabled title="' + no_wait + '"'
             out.append(
                 f'\n      <tr>\n        <th scope="row">{name}</th>\n'
-                f'        <td><input type="checkbox" name="n.{name}.never_ready"{never} '
-                f'aria-label="{_v(aria["never_ready"])}"></td>\n'
-                f'        <td><input type="checkbox" name="n.{name}.crashes"{crashes} '
-                f'aria-label="{_v(aria["new_crashes"])}"></td>\n'
+                f'        <td><label class="tap"><input type="checkbox" name="n.{name}.never_ready"{never} '
+                f'aria-label="{_v(aria["never_ready"])}"></label></td>\n'
+                f'        <td><label class="tap"><input type="checkbox" name="n.{name}.crashes"{crashes} '
+                f'aria-label="{_v(aria["new_crashes"])}"></label></td>\n'
                 f'        <td><input type="number" min="0" step="1" name="n.{name}.startup" '
                 f'value="{_v(w.get("startup", ""))}"{slower} aria-label="{_v(aria["new_startup"])}"></td>\n'
                 f'      </tr>\n    ')

@@ -22,6 +22,7 @@ from explainer.render.png import PngError, svg_to_png
 from explainer.render.rollout_svg import render_rollout_svg
 from explainer.render.timeline import render_timeline_svg
 from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Failure
+from explainer.web.fit import panel_px
 from explainer.web.forms import ExplainForm
 from explainer.web.models import KIND_EXPLAIN, Permalink
 from explainer.web.security import error_response, rate_limited
@@ -66,10 +67,10 @@ def _url(link: Permalink) -> str:
     return reverse("web:permalink", args=[link.id])
 
 
-def _explained(link: Permalink) -> dict[str, Any]:
+def _explained(link: Permalink, panel: int | None = None) -> dict[str, Any]:
     if link.kind != KIND_EXPLAIN:
         raise Http404("not an explanation")
-    return run_explain(link.manifest, link.scenario_data, link.version)
+    return run_explain(link.manifest, link.scenario_data, link.version, panel=panel)
 
 
 @require_GET
@@ -84,7 +85,7 @@ def permalink(request: HttpRequest, pid: str) -> HttpResponse:
 def _page_parts(request: HttpRequest, link: Permalink) -> dict[str, Any]:
     """The analysis part of a permalink page, rendered once per language: the link never
     changes, and the part holds no per-visitor data (the CSRF token lives outside it)."""
-    context = _explained(link)
+    context = _explained(link, panel_px(request))
     # rendered for every visitor alike: never the htmx-only parts, whatever this request carried
     return {"result_html": render_to_string("partials/_result.html", {**context, "static_page": True},
                                             request=request),
@@ -108,7 +109,7 @@ def _summary(context: dict[str, Any]) -> str:
 @require_GET
 def embed(request: HttpRequest, pid: str) -> HttpResponse:
     link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
-    context = _explained(link)
+    context = _explained(link, panel_px(request))
     context.update({"link": link, "url": request.build_absolute_uri(_url(link))})
     response = render(request, "pages/embed.html", context)
     response.embeddable = True   # the security middleware lets any page frame it
@@ -160,6 +161,8 @@ def _cached_export(request: HttpRequest, link: Permalink, name: str, make: Any) 
     """Exports of an immutable link never change: render once per language, then serve from
     the cache.  The link's existence is checked first, so a deleted link is gone at once."""
     pod = f":{_pod_index(request)}" if name.split(".")[0] in ("timeline", "sharing") else ""
+    if name == "page":          # the page's charts are laid out for the width the browser measured
+        pod = f":{panel_px(request) or ''}"
     key = f"export:{link.id}:{name}{pod}:{get_language()}"
     value = cache.get(key)
     if value is None:

@@ -19,6 +19,7 @@ from explainer.lifecycle.i18n import render
 from explainer.render.rollout_layout import layout_rollout
 from explainer.render.rollout_story import count_rows, pod_rows, rollout_frames, story, summary
 from explainer.render.rollout_svg import rollout_document
+from explainer.web.fit import DEFAULT_PANEL_PX, PHONE_PANEL_PX, layout_width, picture_html
 from explainer.web.lists import steps_html
 from explainer.web.panels import secs
 
@@ -40,13 +41,15 @@ def workload_name(r: PodReport) -> str:
     return r.pod.source.name or r.pod.name
 
 
-def rollout_section(r: PodReport, counter: int, gettext: Gettext) -> SafeString:
-    """The rollout sections of the ``counter``-th Pod's article ("" when its kind has no rollout)."""
+def rollout_section(r: PodReport, counter: int, gettext: Gettext, panel: int | None = None) -> SafeString:
+    """The rollout sections of the ``counter``-th Pod's article ("" when its kind has no rollout); the
+    picture laid out for ``panel`` CSS px (web/fit.py), with a phone's drawing when that is unknown."""
     ro = r.rollout
     if ro is None:
         return mark_safe("")
     name = workload_name(r)
-    lay = layout_rollout(ro, name, gettext=gettext)
+    px = panel or DEFAULT_PANEL_PX
+    lay = layout_rollout(ro, name, gettext=gettext, fit_width=layout_width(px))
     svg = rollout_document(ro, lay, gettext=gettext)
     key = f"rollout-{counter}"
     command = f"kubectl rollout restart {COMMANDS.get(ro.kind, ro.kind.lower())}/{name}"
@@ -61,7 +64,11 @@ def rollout_section(r: PodReport, counter: int, gettext: Gettext) -> SafeString:
     else:
         data = json.dumps(rollout_frames(ro, lay, gettext=gettext), ensure_ascii=False, separators=(",", ":"))
         out.append(f' data-timeline="{key}" data-tl="{_v(data)}"')
-        picture = f'<div class="timeline">{svg}</div>'
+        narrow, narrow_width = "", 0.0
+        if panel is None:          # a phone without JavaScript: the names above the lanes
+            small = layout_rollout(ro, name, gettext=gettext, fit_width=layout_width(PHONE_PANEL_PX))
+            narrow, narrow_width = rollout_document(ro, small, gettext=gettext, id_suffix="n"), small.chart.width
+        picture = picture_html(svg, lay.chart.width, px, narrow, narrow_width)
     out.append(f'>\n  <h3>{gettext("Rollout")}</h3>\n  <p class="muted">{_v(intro)}</p>\n'
                f'  <dl class="rollout-facts">{facts}</dl>\n  {picture}\n')
     out.append(_pods_table(ro, gettext) + _counts_table(ro, gettext) + "</section>\n")

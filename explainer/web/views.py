@@ -25,6 +25,7 @@ from explainer.lifecycle.errors import ErrorRecord, ManifestError
 from explainer.lifecycle.features import SHOWN_VERSIONS, feature_table
 from explainer.render.diagram import DiagramError, render_svg
 from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Failure
+from explainer.web.fit import panel_px
 from explainer.web.forms import ExplainForm
 from explainer.web.models import KIND_EXPLAIN, Permalink
 from explainer.web.present import present, result_view, translate_errors
@@ -42,19 +43,21 @@ def fingerprint(manifest: str, scenario: Any, version: str) -> str:
     return hashlib.sha256(f"{version}\0{scenario!r}\0{manifest}".encode()).hexdigest()
 
 
-def run_explain(manifest: str, scenario: Any, version: str, *, defer_cache: bool = False) -> dict[str, Any]:
-    """The shared part of every page that shows an analysis, cached by a hash of the input
-    and the reader's language (the pictures carry translated labels).
+def run_explain(manifest: str, scenario: Any, version: str, *, defer_cache: bool = False,
+                panel: int | None = None) -> dict[str, Any]:
+    """The shared part of every page that shows an analysis, cached by a hash of the input, the
+    reader's language (the pictures carry translated labels) and the width the page shows its
+    charts at (``panel``, CSS px, as the browser measured it: web/fit.py).
 
     With ``defer_cache`` the caller stores it with `remember()` after rendering its page, so
     that `dot` (still drawing) and the page's own rendering overlap.
     """
-    key = f"explained:{get_language()}:{fingerprint(manifest, scenario, version)}"
+    key = f"explained:{get_language()}:{panel or ''}:{fingerprint(manifest, scenario, version)}"
     cached = cache.get(key)
     if cached is not None:
         return dict(cached)
     expl = explain(manifest, scenario, version, limits=request_limits())
-    context = {"explanation": result_view(expl), "pods": present(expl, fingerprint(manifest, None, version)),
+    context = {"explanation": result_view(expl), "pods": present(expl, fingerprint(manifest, None, version), panel),
                "errors": translate_errors(expl.errors), "version": expl.version}
     if defer_cache:
         return {**context, "_remember": (key, context)}
@@ -102,7 +105,8 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
             except ManifestError as exc:
                 context["errors"] = translate_errors(exc.records)
             else:
-                context.update(run_explain(data["manifest"], scenario, data["version"], defer_cache=True))
+                context.update(run_explain(data["manifest"], scenario, data["version"], defer_cache=True,
+                                           panel=panel_px(request)))
                 context["scenario_yaml"] = scenario_as_yaml(scenario)
                 keep_whatif_values(context, request.POST)
     else:
@@ -165,6 +169,11 @@ def page_messages() -> dict[str, Any]:
         "exampleLoaded": gettext("The example replaced your text."),
         "undo": gettext("Undo"),
         "undone": gettext("Your text is back."),
+        "outOfDate": gettext("Out of date: the input has changed since this result."),
+        "keptGood": gettext("The text does not explain as it stands (the problems are above): the picture below "
+                            "is of the last version that did."),
+        "splitter": gettext("Editor width"),
+        "splitterHelp": gettext("Drag, or ←/→ with the keyboard, to resize the editor; Enter hides or shows it."),
         "urlLimit": URL_INPUT_LIMIT,
     }
 
@@ -193,7 +202,8 @@ def _initial(request: HttpRequest) -> dict[str, Any]:
             raise Http404("No such permalink")
         scenario_yaml = scenario_as_yaml(link.scenario_data or {})
         form = ExplainForm(initial={"manifest": link.manifest, "scenario": scenario_yaml, "version": link.version})
-        return {"form": form, "copied_from": link, **run_explain(link.manifest, link.scenario_data, link.version)}
+        return {"form": form, "copied_from": link,
+                **run_explain(link.manifest, link.scenario_data, link.version, panel=panel_px(request))}
     slug = request.GET.get("example")
     if slug:
         example = BY_SLUG.get(slug)
@@ -201,7 +211,7 @@ def _initial(request: HttpRequest) -> dict[str, Any]:
             raise Http404("No such example")
         form = ExplainForm(initial={"manifest": example.manifest(), "scenario": example.scenario,
                                     "version": d.DEFAULT_VERSION})
-        ctx = run_explain(example.manifest(), example.scenario or None, d.DEFAULT_VERSION)
+        ctx = run_explain(example.manifest(), example.scenario or None, d.DEFAULT_VERSION, panel=panel_px(request))
         return {"form": form, "example": example, **ctx}
     return {"form": ExplainForm(initial={"version": d.DEFAULT_VERSION})}
 

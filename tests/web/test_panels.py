@@ -116,7 +116,7 @@ def test_markup_in_the_values_is_escaped_as_the_template_escapes_it(language: st
 
 
 POD = """{% load i18n explainer_tags %}
-<article class="pod" id="pod-{{ forloop.counter }}">
+<article class="pod" id="pod-{{ forloop.counter }}" data-lines="{{ pod.source_lines }}">
   <header class="pod-head">
     <h2>{{ pod.kind }} <span class="name">{{ pod.name }}</span></h2>
     {% if pod.final %}
@@ -143,7 +143,7 @@ POD = """{% load i18n explainer_tags %}
   {% if pod.timeline_svg %}
   <section class="panel tl-panel" data-timeline="pod-{{ forloop.counter }}" data-tl="{{ pod.timeline_json }}">
     <h3>{% translate "Timeline" %}</h3>
-    <div class="timeline">{{ pod.timeline_svg|safe }}</div>
+    <div class="tl-fit"><div class="timeline timeline-wide" data-fit="{{ pod.timeline_fit }}" style="--tl-w:{{ pod.timeline_width|secs }}">{{ pod.timeline_svg|safe }}</div>{% if pod.timeline_svg_narrow %}<noscript><div class="timeline timeline-narrow" style="--tl-w:{{ pod.timeline_narrow_width|secs }}">{{ pod.timeline_svg_narrow|safe }}</div></noscript>{% endif %}</div>
     <details class="events">
       <summary>{% translate "The same events as a table" %}</summary>
       <table>
@@ -179,7 +179,7 @@ POD = """{% load i18n explainer_tags %}
     {% if pod.diagram_url %}
     <div class="scroll diagram"><img src="{{ pod.diagram_url }}" loading="lazy" alt="{% translate 'The sharing diagram of this Pod' %}"></div>
     {% elif pod.diagram_svg %}
-    <div class="scroll diagram" tabindex="0" role="img" aria-label="{% translate 'Diagram of what the containers share' %}: {% for c in pod.containers %}{{ c.name }}{% if not forloop.last %}, {% endif %}{% endfor %}">{{ pod.diagram_svg|safe }}</div>
+    <div class="scroll diagram" tabindex="0" role="img" style="--dg-w:{{ pod.diagram_px|secs }}" aria-label="{% translate 'Diagram of what the containers share' %}: {% for c in pod.containers %}{{ c.name }}{% if not forloop.last %}, {% endif %}{% endfor %}">{{ pod.diagram_svg|safe }}</div>
     {% else %}
     <p class="error">{{ pod.diagram_error }}</p>
     <details open><summary>{% translate "Graphviz DOT source" %}</summary>
@@ -247,7 +247,7 @@ WHATIF = """{% load i18n reference_tags %}
         <td><input type="number" min="0" max="20" step="1" name="c.{{ c.name }}.crashes" value="{{ w.crashes }}" aria-label="{{ c.aria.crashes }}"></td>
         <td><input type="number" min="0" step="1" name="c.{{ c.name }}.startup" value="{{ w.startup }}" aria-label="{{ c.aria.startup }}"></td>
         <td><input type="number" min="0" step="1" name="c.{{ c.name }}.run" value="{{ w.run }}" aria-label="{{ c.aria.run }}"></td>
-        <td><input type="checkbox" name="c.{{ c.name }}.ignore_term"{% if w.ignore_term %} checked{% endif %} aria-label="{{ c.aria.ignore_term }}"></td>
+        <td><label class="tap"><input type="checkbox" name="c.{{ c.name }}.ignore_term"{% if w.ignore_term %} checked{% endif %} aria-label="{{ c.aria.ignore_term }}"></label></td>
       </tr>
     {% endwith %}{% endif %}{% endfor %}
     </tbody>
@@ -281,8 +281,8 @@ WHATIF = """{% load i18n reference_tags %}
     {% for c in pod.containers %}{% if c.role != "ephemeral" %}{% with w=newrev_values|lookup:c.name %}
       <tr>
         <th scope="row">{{ c.name }}</th>
-        <td><input type="checkbox" name="n.{{ c.name }}.never_ready"{% if w.never_ready %} checked{% endif %}{% if not c.readiness %} disabled title="{% translate 'No readinessProbe: Ready as soon as it runs' %}"{% endif %} aria-label="{{ c.aria.never_ready }}"></td>
-        <td><input type="checkbox" name="n.{{ c.name }}.crashes"{% if w.crashes %} checked{% endif %} aria-label="{{ c.aria.new_crashes }}"></td>
+        <td><label class="tap"><input type="checkbox" name="n.{{ c.name }}.never_ready"{% if w.never_ready %} checked{% endif %}{% if not c.readiness %} disabled title="{% translate 'No readinessProbe: Ready as soon as it runs' %}"{% endif %} aria-label="{{ c.aria.never_ready }}"></label></td>
+        <td><label class="tap"><input type="checkbox" name="n.{{ c.name }}.crashes"{% if w.crashes %} checked{% endif %} aria-label="{{ c.aria.new_crashes }}"></label></td>
         <td><input type="number" min="0" step="1" name="n.{{ c.name }}.startup" value="{{ w.startup }}"{% if not c.probes %} disabled title="{% translate 'No startup or readiness probe: nothing waits for it' %}"{% endif %} aria-label="{{ c.aria.new_startup }}"></td>
       </tr>
     {% endwith %}{% endif %}{% endfor %}
