@@ -29,7 +29,6 @@ from .timeline_model import (
     HEADING_ROW,
     LABEL_ROW,
     MARGIN,
-    MIN_FIT_PLOT,
     MIN_FIT_WIDTH,
     NAME_MAX,
     SMALL,
@@ -60,6 +59,7 @@ __all__ = ["SERIES", "CountsChart", "Level", "RolloutLayout", "Series", "ceiling
 POD_STATES = ("starting", "ready", "available", "terminating")
 RIGHT_PAD = 92.0            # room after the plot for the series' end labels ("available 4")
 PLOT = 560.0                # narrower than a Pod's timeline: a rollout has fewer moments, and phones show it
+MIN_ROLLOUT_PLOT = 200.0    # fitted to a panel (issue 25): narrower than this, the names go above their lanes
 
 
 @dataclass(frozen=True)
@@ -161,7 +161,7 @@ def layout_rollout(rollout: Rollout, name: str, *, gettext: Gettext = _identity,
     if fit_width is not None and not px_per_second:
         fit_width = max(float(fit_width), MIN_FIT_WIDTH)
         plot = fit_width - plot_x - RIGHT_PAD
-        if plot < MIN_FIT_PLOT / 2:      # a rollout has few moments: half a Pod timeline's plot will do
+        if plot < MIN_ROLLOUT_PLOT:      # a rollout has few moments: less than a Pod timeline's plot will do
             stacked = True               # the names above their lanes; the counts' numbers left of the plot
             role_x = _r(label_x + text_width("000", SMALL))
             plot_x = _r(role_x + 6)
@@ -194,6 +194,7 @@ def layout_rollout(rollout: Rollout, name: str, *, gettext: Gettext = _identity,
     y += STRIP_ROW + STRIP_GAP + 4
     axis_y = _r(y + 12)
     y += AXIS_ROW
+    y += label_row                   # stacked: "Pods" on a row of its own above the counts
     counts, y = counts_chart(rollout, y, end, x_of, plot_x + plot_w, _)
     y += 10
     lanes: list[Lane] = []

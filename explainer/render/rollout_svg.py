@@ -187,7 +187,7 @@ def _counts(lay: RolloutLayout, sid: str) -> list[str]:
     chart, c = lay.chart, lay.counts
     end = chart.plot_x + chart.plot_width
     o = ['<g class="ro-counts">',
-         f'<text class="tl-text" x="{_n(chart.label_x)}" y="{_n(c.top - 3 if chart.stacked else c.label_y)}">'
+         f'<text class="tl-text" x="{_n(chart.label_x)}" y="{_n(c.top - 9 if chart.stacked else c.label_y)}">'
          f'{_t(c.label)}</text>',
          f'<rect class="ro-frame" x="{_n(chart.plot_x)}" y="{_n(c.top)}" width="{_n(chart.plot_width)}" '
          f'height="{_n(c.bottom - c.top)}"/>']

@@ -41,7 +41,7 @@ SMALL = 10.5
 # A chart laid out for the width of its panel (issue 25; the page passes ``fit_width``): the plot takes what the
 # label column leaves; below MIN_FIT_PLOT the names go on a row of their own above each lane ("stacked"), as a
 # phone needs, with LABEL_ROW for that row and a narrower STACKED_RIGHT_PAD after the last second.
-MIN_FIT_PLOT = 360.0
+MIN_FIT_PLOT = 280.0
 MIN_FIT_WIDTH = 200.0
 LABEL_ROW = 15
 STACKED_RIGHT_PAD = 34

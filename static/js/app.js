@@ -25,7 +25,6 @@
   var pendingWhatif = null;     // what-if values for controls that the panel does not have yet
   var sending = null;           // { state, push } of the request in flight
   var noPushNext = false;
-  var autoNext = false;         // the next request is one made while typing
   var focusMemo = null;
   var autoTimer = null, lastAutoAt = 0, waitUntil = 0, autoBox = null;
   var keptGood = false;         // the result on screen is the last one that explained, not the text's
@@ -152,8 +151,11 @@
   }
 
   function explain(opts) {
+    if (opts && opts.auto) {      // its own event: nothing of it can leak into the next request
+      htmx.trigger(form, "autoexplain");
+      return;
+    }
     noPushNext = !!(opts && opts.noPush);
-    autoNext = !!(opts && opts.auto);
     if (form.requestSubmit) form.requestSubmit(); else htmx.trigger(form, "submit");
   }
 
@@ -333,10 +335,10 @@
       var trigger = ev.detail.triggeringEvent;
       var width = window.explainerPanelWidth ? window.explainerPanelWidth() : 0;
       if (width) params.tlw = String(width);
-      sending = { state: currentState(), push: !noPushNext && !(trigger && trigger.type === "whatif"),
-                  auto: autoNext, key: inputKey() };
+      var auto = !!(trigger && trigger.type === "autoexplain");
+      sending = { state: currentState(), push: !auto && !noPushNext && !(trigger && trigger.type === "whatif"),
+                  auto: auto, key: inputKey() };
       noPushNext = false;
-      autoNext = false;
       if (!sending.auto) clearTimeout(autoTimer);     // Explain now: no typing request after it
     });
     document.body.addEventListener("htmx:beforeSwap", function (ev) {

@@ -63,7 +63,9 @@
   }
   function stopTyping(left) {
     typing = false;
-    keysNote(left ? "" : keysText("leaving"));
+    // leaving: the note is hidden with the focus (CSS), its text kept, so that nothing under it moves
+    // between the press and the release of a click elsewhere
+    if (!left) keysNote(keysText("leaving"));
   }
 
   function indent(area, outdent) {

@@ -47,6 +47,7 @@
     var bad = false;
     document.querySelectorAll(".timeline-wide[data-fit]").forEach(function (holder) {
       if (holder.offsetParent === null || !holder.clientWidth) { return; }      // hidden: the result-only pane...
+      if (holder.closest(".tl-presenting")) { return; }     // the whole window for a while: not redrawn under the class
       var made = parseFloat(holder.getAttribute("data-fit")), now = holder.clientWidth;
       if (now < made - 1 || now > made * WIDER) { bad = true; }
     });
@@ -58,10 +59,14 @@
     clearTimeout(refitTimer);
     refitTimer = setTimeout(refit, delay == null ? 250 : delay);
   }
+  // html[data-charts]: "fitted" once every chart is laid out for its panel, "refitting" while one is asked for
+  function mark(state) { document.documentElement.setAttribute("data-charts", state); }
   function refit() {
-    if (refitting || !misfit()) { return; }
+    if (refitting) { return; }
+    if (!misfit()) { mark("fitted"); return; }
+    mark("refitting");
     var px = panelWidth();
-    if (!px || Math.abs(px - lastAsked) < 8) { return; }     // asked for this width already (the server's bounds)
+    if (!px || Math.abs(px - lastAsked) < 8) { mark("fitted"); return; }   // asked for this width already: as good as it gets
     lastAsked = px;
     if ($("manifest-form")) {          // the index page: its form, explained again for this width
       document.dispatchEvent(new CustomEvent("explainer:refit", {detail: {width: px}}));
@@ -73,7 +78,7 @@
     url.hash = "";
     refitting = true;
     window.htmx.ajax("GET", url.pathname + url.search, {target: "#result", select: "#result", swap: "outerHTML"})
-      .then(function () { refitting = false; }, function () { refitting = false; });
+      .then(function () { refitting = false; refitSoon(0); }, function () { refitting = false; mark("fitted"); });
   }
 
   // ---- the splitter --------------------------------------------------------------------------------
@@ -143,7 +148,10 @@
   function init() {
     splitter();
     refitSoon(0);
-    window.addEventListener("resize", function () { refitSoon(400); });
+    var wide = window.innerWidth;
+    window.addEventListener("resize", function () {      // a width that changed (not a height: a phone's toolbar)
+      if (window.innerWidth !== wide) { wide = window.innerWidth; refitSoon(400); }
+    });
     document.addEventListener("htmx:afterSettle", function () { refitSoon(); });
   }
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", init); } else { init(); }
