@@ -19,7 +19,7 @@ import math
 from dataclasses import dataclass
 
 from ..lifecycle.rollout.model import NEW, OLD, Rollout, RolloutPod
-from .timeline_axis import AxisBreak, fit_axis
+from .timeline_axis import AxisBreak, end_tick, fit_axis
 from .timeline_model import (
     AXIS_ROW,
     BAR_INSET,
@@ -219,7 +219,8 @@ def layout_rollout(rollout: Rollout, name: str, *, gettext: Gettext = _identity,
     if guide_t is not None and guide_t <= end:
         guides = (_guide(rollout, guide_t, x_of(guide_t), strip.y, lanes_bottom, guides_top, plot_x, right_edge, _),)
     unit = " s" if stacked else ""
-    ticks = tuple(Tick(t, _r(plot_x + x), f"{t:g}{unit}") for t, x in axis.ticks())
+    at = end_tick(axis, axis.ticks()) if fit_width is not None else axis.ticks()
+    ticks = tuple(Tick(t, _r(plot_x + x), f"{t:g}{unit}") for t, x in at)
     breaks = tuple(AxisBreak(b.t0, b.t1, _r(plot_x + b.x0), _r(plot_x + b.x1), b.label) for b in axis.breaks)
     chart = TimelineLayout(
         pod=name, width=width, height=_r(y), plot_x=plot_x, plot_width=plot_w,

@@ -25,7 +25,7 @@ from .timeline_svg import (
     _svg_strip,
     _zigzag,
 )
-from .timeline_style import STYLE
+from .timeline_style import STACKED_STYLE, STYLE
 
 ROLLOUT_STYLE = """
 .ro-ready{fill:#7aba90}
@@ -115,7 +115,7 @@ def rollout_document(rollout: Rollout, lay: RolloutLayout, *, gettext: Gettext =
     heading = title if title is not None else lay.heading
     w, h = _n(chart.width), _n(chart.height)
     cls = "tl-root ro-root" + (" ro-dense" if lay.dense else "") + (" ro-done" if rollout.complete_at is not None
-                                                                    else "")
+                                                                    else "") + (" tl-stacked" if chart.stacked else "")
     label = f'role="img" aria-labelledby="{sid}-title {sid}-desc"'
     if placement is None:
         o = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" '
@@ -129,7 +129,7 @@ def rollout_document(rollout: Rollout, lay: RolloutLayout, *, gettext: Gettext =
     o += [
         f'<title id="{sid}-title">{_t(heading)}</title>',
         f'<desc id="{sid}-desc">{_t(describe(rollout, lay, _))}</desc>',
-        f"<style>{STYLE}{ROLLOUT_STYLE}</style>",
+        f"<style>{STYLE}{ROLLOUT_STYLE}{STACKED_STYLE if chart.stacked else ''}</style>",
         _defs(sid, chart).replace("</defs>", _old_pattern(sid) + "</defs>"),
         f'<rect class="tl-bg" width="{w}" height="{h}"/>',
         f'<text class="tl-head" x="{MARGIN}" y="{_n(chart.heading_y)}">{_t(_shown_heading(heading, chart))}</text>',

@@ -30,6 +30,7 @@ from .timeline_model import (
     FONT,
     GROUP_GAP,
     GUIDE_ROW,
+    GUIDE_SLACK,
     HEADING_ROW,
     LABEL_ROW,
     LANE_HEIGHT,
@@ -43,7 +44,6 @@ from .timeline_model import (
     NAME_MAX,
     RIGHT_PAD,
     ROLE_ORDER,
-    SLACK,
     SMALL,
     STACKED_RIGHT_PAD,
     STATES,
@@ -80,7 +80,7 @@ from .timeline_place import (
     _place_markers,
     _strip_segments,
 )
-from .timeline_axis import FIT_PLOT, AxisBreak, TimeAxis, fit_axis
+from .timeline_axis import FIT_PLOT, AxisBreak, TimeAxis, end_tick, fit_axis
 from .timeline_svg import svg_document
 from . import timeline_traffic as traffic_row
 from .timeline_walk import (
@@ -225,7 +225,7 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity, view_end
     placed, n_rows = _guide_rows([(e, *guide_labels[e.type]) for e in found.pod_events
                                   if e.type in guide_labels and e.t <= view_end
                                   and e.reason != "AllContainersRestarted"], x_of, plot_x, right_edge,
-                                 SLACK if fit_width is not None else 1.0)
+                                 GUIDE_SLACK if fit_width is not None else 1.0)
     guides_top = y
     y += GUIDE_ROW * max(n_rows, 1 if stacked else 0)     # stacked: the row keeps the cursor's time off the names
 
@@ -274,7 +274,8 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity, view_end
               f"{label} · {_secs(e.t)} s\n{_message(e, _)}")
         for e, kind, label, x, label_x, row in placed)
     unit = " s" if stacked else ""       # no column for "seconds" on the left: each tick says it
-    ticks = tuple(Tick(t, _r(plot_x + x), f"{t:g}{unit}") for t, x in axis.ticks())   # f"{t:g}": _secs
+    at = end_tick(axis, axis.ticks()) if fit_width is not None else axis.ticks()
+    ticks = tuple(Tick(t, _r(plot_x + x), f"{t:g}{unit}") for t, x in at)   # f"{t:g}": _secs
     breaks = tuple(AxisBreak(b.t0, b.t1, _r(plot_x + b.x0), _r(plot_x + b.x1), b.label) for b in axis.breaks)
     failures: tuple = ()
     reaches: tuple = ()

@@ -105,6 +105,17 @@ class TimeAxis:
         return out
 
 
+def end_tick(axis: TimeAxis, ticks: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """``ticks`` and, when no tick stands after the last break (a narrow plot: the round steps are wide), one
+    at the axis's end, so that the stretch after the break says when it is (a chart fitted to a panel)."""
+    if not axis.breaks or (ticks and ticks[-1][0] >= axis.breaks[-1].t1):
+        return ticks
+    x = axis.x(axis.end)
+    if (ticks and x - ticks[-1][1] < MIN_TICK_PX * 0.6) or _near_break(x, axis.end, axis.breaks):
+        return ticks
+    return ticks + [(axis.end, x)]
+
+
 def _near_break(x: float, t: float, breaks: tuple[AxisBreak, ...]) -> bool:
     """Whether a tick at ``x`` (time ``t``) comes within 24 px of a break's edge (but for a tick at
     the break's own ends)."""

@@ -46,6 +46,7 @@ MIN_FIT_WIDTH = 200.0
 LABEL_ROW = 15
 STACKED_RIGHT_PAD = 34
 SLACK = 1.2                   # text_width is an estimate: a fitted chart, with no room to spare, allows this much
+GUIDE_SLACK = 1.35            # ... and this much for a guide's bold label
 
 STATES = ("waiting", "starting", "running", "ready", "terminating", "backoff", "exited")
 ROLE_ORDER = {"init": 0, "sidecar": 0, "app": 1, "ephemeral": 2}

@@ -12,6 +12,7 @@ from .timeline_model import (
     LANE_HEIGHT,
     LEGEND_ROW,
     MARGIN,
+    SLACK,
     SMALL,
     STATES,
     Arrow,
@@ -23,6 +24,7 @@ from .timeline_model import (
     Segment,
     StripRow,
     _condition_text,
+    _cut,
     _marker_labels,
     _r,
     _secs,
@@ -69,7 +71,9 @@ def _legend_rows(entries: tuple[tuple[str, str, str, str], ...], y: float,
     items: list[LegendItem] = []
     lx, ly = float(MARGIN), y
     for kind, key, label, css in entries:
-        w = 20 + text_width(label, SMALL) + 16
+        if fitted:                 # no room to spare: the estimate's margin of error, a label too long cut
+            label = _cut(label, (limit - MARGIN - 20) / SLACK, SMALL)
+        w = 20 + text_width(label, SMALL) * (SLACK if fitted else 1.0) + 16
         if lx + w > limit and lx > MARGIN:
             lx, ly = float(MARGIN), ly + LEGEND_ROW
         items.append(LegendItem(kind, key, label, _r(lx), _r(ly), css))

@@ -152,3 +152,13 @@ TRAFFIC_STYLE = """
 .tl-t-deleted{stroke:#f87171}
 }
 """
+
+# A chart whose names stand on rows above the lanes (a phone's, issue 25): an axis break's zig-zag or a guide
+# may cross a name; the name keeps a rim of the background round its letters.
+STACKED_STYLE = """
+.tl-stacked .tl-lane-label text,.tl-stacked .tl-strip>text{paint-order:stroke;stroke:#ffffff;stroke-width:3px;
+ stroke-linejoin:round}
+@media (prefers-color-scheme: dark){
+.tl-stacked .tl-lane-label text,.tl-stacked .tl-strip>text{stroke:#111827}
+}
+"""

@@ -25,7 +25,7 @@ from .timeline_model import (
     _secs,
     text_width,
 )
-from .timeline_style import STYLE, TRAFFIC_STYLE
+from .timeline_style import STACKED_STYLE, STYLE, TRAFFIC_STYLE
 from . import timeline_traffic_svg as traffic_svg
 
 if TYPE_CHECKING:
@@ -113,8 +113,9 @@ def svg_document(report: PodReport, lay: TimelineLayout, *, gettext: Gettext = _
     w, h = _n(lay.width), _n(lay.height)
     root = f'xmlns="http://www.w3.org/2000/svg" class="tl-root" role="img" aria-labelledby="{sid}-title {sid}-desc"'
     if placement is None:
+        cls = "tl-root tl-stacked" if lay.stacked else "tl-root"
         start = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}"'
-                 f' class="tl-root" role="img" aria-labelledby="{sid}-title {sid}-desc">']
+                 f' class="{cls}" role="img" aria-labelledby="{sid}-title {sid}-desc">']
     else:   # the wider document, its background, then this drawing moved right
         pw, ph = f"{placement.width:g}", f"{lay.height:g}"
         start = [f'<svg {root} width="{pw}" height="{ph}" viewBox="0 0 {pw} {ph}"'
@@ -124,7 +125,8 @@ def svg_document(report: PodReport, lay: TimelineLayout, *, gettext: Gettext = _
     o: list[str] = start + [
         f'<title id="{sid}-title">{_t(heading)}</title>',
         f'<desc id="{sid}-desc">{_t(desc)}</desc>',
-        f"<style>{STYLE}{TRAFFIC_STYLE if report.traffic is not None else ''}</style>",
+        f"<style>{STYLE}{TRAFFIC_STYLE if report.traffic is not None else ''}{STACKED_STYLE if lay.stacked else ''}"
+        "</style>",
         _defs(sid, lay),
         f'<rect class="tl-bg" width="{w}" height="{h}"/>',
         f'<text class="tl-head" x="{MARGIN}" y="{_n(lay.heading_y)}">{_t(_shown_heading(heading, lay))}</text>',

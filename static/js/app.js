@@ -312,6 +312,7 @@
     if (data) { try { messages = JSON.parse(data.dataset.messages); } catch (e) { messages = {}; } }
     autoSwitch();
     document.addEventListener("explainer:refit", function () { explain({ noPush: true, auto: true }); });
+    window.explainerAppReady = true;      // layout.js may ask for charts laid out for their panels
 
     form.addEventListener("input", function (ev) {
       var panel = whatIf();

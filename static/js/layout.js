@@ -68,7 +68,8 @@
     var px = panelWidth();
     if (!px || Math.abs(px - lastAsked) < 8) { mark("fitted"); return; }   // asked for this width already: as good as it gets
     lastAsked = px;
-    if ($("manifest-form")) {          // the index page: its form, explained again for this width
+    if ($("manifest-form")) {          // the index page: its form, explained again for this width (app.js)
+      if (!window.explainerAppReady) { lastAsked = 0; refitSoon(200); return; }   // app.js not started yet
       document.dispatchEvent(new CustomEvent("explainer:refit", {detail: {width: px}}));
       return;
     }
@@ -153,6 +154,11 @@
       if (window.innerWidth !== wide) { wide = window.innerWidth; refitSoon(400); }
     });
     document.addEventListener("htmx:afterSettle", function () { refitSoon(); });
+    document.addEventListener("htmx:afterRequest", function (e) {      // a failed answer: nothing more to wait for
+      if (!e.detail.successful && document.documentElement.getAttribute("data-charts") === "refitting") { mark("fitted"); }
+    });
   }
-  if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", init); } else { init(); }
+  // after every script of the page has run (a deferred script runs before DOMContentLoaded, and a timer may
+  // fire between two of them)
+  if (document.readyState === "complete") { init(); } else { document.addEventListener("DOMContentLoaded", init); }
 })();

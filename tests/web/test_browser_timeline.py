@@ -20,7 +20,7 @@ def wait_fitted(page: Page) -> None:
     """With scripts, each chart is laid out again for its panel when the page's first drawing does not fit
     it (static/js/layout.js): wait for that to be done."""
     if page.evaluate("() => !!document.querySelector('.tl-live')"):
-        expect(page.locator("html")).to_have_attribute("data-charts", "fitted")
+        expect(page.locator("html")).to_have_attribute("data-charts", "fitted", timeout=20_000)
 
 
 def assert_fits(page: Page, container: str = "#result .timeline") -> None:
