@@ -7,6 +7,7 @@ read (whole seconds, coarse ages like "15m"), ``slack`` says by how much.  docs/
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..i18n import Text
@@ -147,19 +148,50 @@ class Source:
     lines: tuple[int, int]         # first and last line of the paste it was read from
 
 
-@dataclass
+@dataclass(eq=False)
 class Observation:
-    """Everything read from the pasted text(s), in the order found."""
+    """Everything read from the pasted text(s), in the order found.
+
+    ``events`` is a list like the others, but the events of a long `get events` table are made when it is
+    first asked for (read_blocks.py): reading such a table finds every row's event and checks it, the
+    records themselves are built for whoever reads them (issue 23's `make bench` row)."""
 
     sources: list[Source] = field(default_factory=list)
     snapshots: list[Snapshot] = field(default_factory=list)
-    events: list[EventObs] = field(default_factory=list)
     rows: list[PodRow] = field(default_factory=list)
     terminations: list[Termination] = field(default_factory=list)   # bare lastState/state fragments
     unread: list[Unread] = field(default_factory=list)
     unread_more: int = 0           # unread lines beyond the ones kept (bounded)
     notes: list[Text] = field(default_factory=list)                  # what a part held that could not be read
     errors: list[Text] = field(default_factory=list)                 # why nothing could be read (a limit)
+    _events: list[EventObs] = field(default_factory=list, repr=False)
+    _later: list[Callable[[], list[EventObs]]] = field(default_factory=list, repr=False)
+
+    @property
+    def events(self) -> list[EventObs]:
+        """Every event, in the order found (the deferred ones made now, in their place)."""
+        if self._later:
+            later, self._later = self._later, []
+            for make in later:
+                self._events.extend(make())
+        return self._events
+
+    def defer_events(self, make: Callable[[], list[EventObs]]) -> None:
+        """Events that follow the ones read so far, made by ``make`` when ``events`` is first read."""
+        self._later.append(make)
+
+    def add_event(self, event: EventObs) -> None:
+        """One more event (after the deferred ones, without making them)."""
+        if self._later:
+            self._later.append(lambda: [event])
+        else:
+            self._events.append(event)
+
+    def add_events(self, events: list[EventObs]) -> None:
+        if self._later:
+            self._later.append(lambda: events)
+        else:
+            self._events.extend(events)
 
     def add_source(self, kind: str, first: int, last: int) -> int:
         self.sources.append(Source(kind, (first, last)))
@@ -167,4 +199,16 @@ class Observation:
 
     @property
     def empty(self) -> bool:
-        return not (self.snapshots or self.events or self.rows or self.terminations)
+        return not (self.snapshots or self._events or self._later or self.rows or self.terminations)
+
+    def _key(self) -> tuple:
+        return (self.sources, self.snapshots, self.events, self.rows, self.terminations, self.unread,
+                self.unread_more, self.notes, self.errors)
+
+    def __eq__(self, other: object) -> bool:
+        return self._key() == other._key() if isinstance(other, Observation) else NotImplemented
+
+    def __repr__(self) -> str:
+        return (f"Observation(sources={self.sources!r}, snapshots={self.snapshots!r}, events={self.events!r}, "
+                f"rows={self.rows!r}, terminations={self.terminations!r}, unread={self.unread!r}, "
+                f"unread_more={self.unread_more!r}, notes={self.notes!r}, errors={self.errors!r})")

@@ -17,6 +17,7 @@ from ..i18n import Text, gettext_noop as _
 from ..yamlload import Limits, load_documents
 from .model import SINCE, EventObs, Observation, PodRow, Unread, When
 from .read_describe import DescribeReader
+from .read_blocks import Block, find_blocks, moved, newlines, outside, read_block
 from .read_bulk import (DESCRIBE_ROWS, GET_ROWS, GET_ROWS_NS, POD_ROWS, POD_ROWS_NS, Spans, pod_row, read_table,
                         describe_event as bulk_describe_event, get_event as bulk_get_event)
 from .read_events import DESCRIBE_HEADER, GET_HEADER, RULE, describe_event, get_event
@@ -34,9 +35,11 @@ _FENCE = re.compile(r"\s*(?:```|~~~)[\w-]*\s*$")
 _CUT_ALL = re.compile(r"^([ \t]*)(?:\.\.\.|\[\.\.\.\]|…)[ \t]+(?=\S)", re.M)
 # the lines that may start or end a part: fences, commands and prompts, table headers, describe's first
 # lines and YAML's (each confirmed by its own pattern; every other line stays in the part it is in)
-_CANDIDATE = re.compile(r"^(?:[ \t]*(?:```|~~~|(?:NAMESPACE[ \t]+)?(?:NAME[ \t]+READY|LAST SEEN)\b|\$[ \t]|PS )"
-                        r"|(?:Name:|Init Containers:|Containers:|Ephemeral Containers:|Events:|Conditions:|State:|"
-                        r"Last State:)|(?:apiVersion|kind)[ \t]*:|\{[ \t]*$)", re.M)
+_STARTS = (r"(?:[ \t]*(?:```|~~~|(?:NAMESPACE[ \t]+)?(?:NAME[ \t]+READY|LAST SEEN)\b|\$[ \t]|PS )"
+           r"|(?:Name:|Init Containers:|Containers:|Ephemeral Containers:|Events:|Conditions:|State:|"
+           r"Last State:)|(?:apiVersion|kind)[ \t]*:|\{[ \t]*$)")
+_CANDIDATE = re.compile(_STARTS, re.M)                    # at the first line
+_NEXT_CANDIDATE = re.compile(rf"\n(?={_STARTS})", re.M)  # after a newline: found by its "\n", in C
 # commands are found by what they cannot do without: the word kubectl, or a prompt before oc or k
 _SHORT_COMMAND = re.compile(r"[ \t]*(?:sudo[ \t]+)?(?:oc|k)[ \t]")
 _YAML_START = re.compile(r"(?:---|\.\.\.)\s*$|(?:apiVersion|kind|items|metadata|status|spec|lastState|"
@@ -51,11 +54,13 @@ POD_ROW = re.compile(r"\s*(?:(?P<ns>[a-z0-9][-a-z0-9]{0,62})\s+)??(?P<name>[a-z0
                      rf"(?P<restarts>\d{{1,9}}(?:\s+\([^)]{{1,40}}\))?)\s+(?P<age>{_AGE})(?:\s.*)?$")
 
 
-def read_observed(texts: str | Sequence[str], limits: Limits = Limits()) -> Observation:
-    """Everything the pasted text(s) say about Pods; lines are numbered through all texts in order."""
+def read_observed(texts: str | Sequence[str], limits: Limits = Limits(), bulk: bool = True) -> Observation:
+    """Everything the pasted text(s) say about Pods; lines are numbered through all texts in order.
+    ``bulk``: long `get events` tables read a distinct row part at a time (read_blocks.py); without it,
+    every line by the line readers (the tests compare the two)."""
     obs = Observation()
     parts = [texts] if isinstance(texts, str) else list(texts)
-    size = sum(len(t.encode("utf-8", "surrogatepass")) for t in parts)
+    size = sum(len(t) if t.isascii() else len(t.encode("utf-8", "surrogatepass")) for t in parts)
     if size > limits.max_bytes:
         values = {"size": f"{size:,}", "limit": f"{limits.max_bytes:,}", "setting": limits.bytes_setting}
         obs.errors.append(Text(_("The observed output is {size} bytes; the limit is {limit} bytes ({setting} "
@@ -64,12 +69,30 @@ def read_observed(texts: str | Sequence[str], limits: Limits = Limits()) -> Obse
         return obs
     offset = 0
     for text in parts:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-        if "..." in text or "…" in text:
-            text = _CUT_ALL.sub(r"\1", text)
-        _Segmenter(text, offset, obs, limits).run()
-        offset += text.count("\n") + 1
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        text, blocks = _cut(text, find_blocks(text) if bulk else [])
+        _Segmenter(text, offset, obs, limits, blocks).run()
+        offset += newlines(text, blocks, 0, len(text)) + 1
     return obs
+
+
+def _cut(text: str, blocks: list[Block]) -> tuple[str, list[Block]]:
+    """Columns left out at the start of a line removed (`_CUT_ALL`), outside the blocks: no row of a
+    block starts with "..." (it starts with an age or a namespace)."""
+    spans = outside(blocks, len(text))
+    if not any(text.find("...", a, b) >= 0 or text.find("…", a, b) >= 0 for a, b in spans):
+        return text, blocks
+    pieces, shifts, shift, pos = [], [], 0, 0
+    for block in blocks:
+        seg = text[pos:block.start]
+        cut = _CUT_ALL.sub(r"\1", seg)
+        pieces += [cut, text[block.start:block.end]]
+        shift += len(cut) - len(seg)
+        shifts.append(shift)
+        pos = block.end
+    pieces.append(_CUT_ALL.sub(r"\1", text[pos:]))
+    return "".join(pieces), moved(blocks, shifts)
 
 
 def _hint(args: str) -> str | None:
@@ -134,8 +157,9 @@ class _Segmenter:
     scan), so the cost of a long part is the scan's, not a loop over its lines.  Where no part is open, the
     lines are looked at one by one until one starts a part (or they are unread)."""
 
-    def __init__(self, text: str, offset: int, obs: Observation, limits: Limits) -> None:
-        self.text, self.offset, self.obs, self.limits = text, offset, obs, limits
+    def __init__(self, text: str, offset: int, obs: Observation, limits: Limits, blocks: list[Block]) -> None:
+        self.text, self.offset, self.obs, self.limits, self.blocks = text, offset, obs, limits, blocks
+        self.headers = {b.header: b for b in blocks}
         self.kind: str | None = None
         self.start = 0
         self.hint: str | None = None
@@ -146,7 +170,7 @@ class _Segmenter:
     def line_of(self, pos: int) -> int:
         if pos < self._at:
             self._at, self._line = 0, self.offset + 1
-        self._line += self.text.count("\n", self._at, pos)
+        self._line += newlines(self.text, self.blocks, self._at, pos)
         self._at = pos
         return self._line
 
@@ -173,15 +197,19 @@ class _Segmenter:
         self.free = max(self.free, min(pos, stop))
 
     def _candidates(self) -> list[int]:
-        """Where the lines that may start or end a part begin, in order."""
+        """Where the lines that may start or end a part begin, in order (none in a block: read_blocks.py)."""
         text = self.text
-        found = {m.start() for m in _CANDIDATE.finditer(text)}
-        for needle in ("kubectl", "$", "#", "%", ">"):      # str.find runs in C: a pass over the text each
-            at = text.find(needle)
-            while at >= 0:
-                if needle == "kubectl" or _SHORT_COMMAND.match(text, at + 1):
-                    found.add(text.rfind("\n", 0, at) + 1)
-                at = text.find(needle, at + 1)
+        found: set[int] = set()
+        for a, b in outside(self.blocks, len(text)):
+            if _CANDIDATE.match(text, a, b):
+                found.add(a)
+            found.update(m.end() for m in _NEXT_CANDIDATE.finditer(text, a, b))
+            for needle in ("kubectl", "$", "#", "%", ">"):      # str.find runs in C: a pass over the text each
+                at = text.find(needle, a, b)
+                while at >= 0:
+                    if needle == "kubectl" or _SHORT_COMMAND.match(text, at + 1):
+                        found.add(text.rfind("\n", 0, at) + 1)
+                    at = text.find(needle, at + 1, b)
         return sorted(found)
 
     def run(self) -> None:
@@ -212,10 +240,25 @@ class _Segmenter:
             self._scan(len(text))
         self._close(len(text))
         for kind, start, end in self.parts:
+            block = self.headers.get(start) if kind == "events-table" else None
+            if block is not None and end >= block.end:
+                self._read_block(block, end)
+                continue
             body = text[start:end].rstrip()
-            if body.strip():
+            if body:
                 first = self.line_of(start)
-                _READERS[kind](first, first + body.count("\n"), body, self.obs, self.limits)
+                _READERS[kind](first, first + newlines(text, self.blocks, start, start + len(body)), body, self.obs,
+                               self.limits)
+
+    def _read_block(self, block: Block, end: int) -> None:
+        """An events table whose rows begin with a block: the block's rows, then the lines after it."""
+        first = self.line_of(block.header)
+        rest = self.text[block.end:end].rstrip()
+        rows = len(block.rows)
+        source = self.obs.add_source("events-table", first, first + rows + (1 + rest.count("\n") if rest else 0))
+        read_block(block, self.obs, source, first + 1)
+        if rest:
+            _events_rows(GET_ROWS_NS if block.namespaced else GET_ROWS, rest, first + rows + 1, source, self.obs)
 
 
 def unread(obs: Observation, lineno: int, text: str) -> None:
@@ -266,7 +309,7 @@ def _read_describe(first: int, last: int, body: str, obs: Observation, limits: L
             pos = stop
     reader.finish()
     obs.snapshots.extend(reader.snapshots)
-    obs.events.extend(reader.events)
+    obs.add_events(reader.events)
     for u in reader.unread:
         unread(obs, u.line, u.text)
 
@@ -274,8 +317,10 @@ def _read_describe(first: int, last: int, body: str, obs: Observation, limits: L
 def _read_events_table(first: int, last: int, body: str, obs: Observation, limits: Limits) -> None:
     source = obs.add_source("events-table", first, last)
     head = body.split("\n", 1)[0]
-    pattern = GET_ROWS_NS if head.strip().startswith("NAMESPACE") else GET_ROWS
+    _events_rows(GET_ROWS_NS if head.strip().startswith("NAMESPACE") else GET_ROWS, body, first, source, obs)
 
+
+def _events_rows(pattern: re.Pattern[str], body: str, first: int, source: int, obs: Observation) -> None:
     def slow(lineno: int, text: str) -> None:
         text = text[:_LINE_CAP]
         stripped = text.strip()
@@ -286,9 +331,9 @@ def _read_events_table(first: int, last: int, body: str, obs: Observation, limit
         if ev is None:
             unread(obs, lineno, text)
         elif isinstance(ev, EventObs):
-            obs.events.append(ev)
+            obs.add_event(ev)
 
-    read_table(pattern, body, first, bulk_get_event, Spans(source), source, slow, obs.events.append)
+    read_table(pattern, body, first, bulk_get_event, Spans(source), source, slow, obs.add_event)
 
 
 def _read_pod_table(first: int, last: int, body: str, obs: Observation, limits: Limits) -> None:

@@ -16,10 +16,13 @@ from .times import parse_age
 T = TypeVar("T")
 _SPAN = r"[^\s(]{1,24}+(?: \(x\d{1,9}+ (?:over|from|starting) [^\s)]{1,24}+\))?"
 # LAST SEEN TYPE REASON OBJECT MESSAGE (get events, kubectl events); a NAMESPACE column first, or not
-GET_ROWS = re.compile(rf"^[ \t]*+({_SPAN})[ \t]++(Normal|Warning)[ \t]++(\S{{1,128}}+)[ \t]++(\S{{1,300}}+)[ \t]*+"
-                      r"([^\n]*+)$", re.M)
-GET_ROWS_NS = re.compile(rf"^[ \t]*\S{{1,63}}[ \t]+({_SPAN})[ \t]+(Normal|Warning)[ \t]+(\S{{1,128}})[ \t]+"
-                         rf"(\S{{1,300}})[ \t]*([^\n]*)$", re.M)
+# (each row in two parts: up to the TYPE column, and the rest; read_blocks.py reads each part alone)
+GET_LEAD = rf"[ \t]*+({_SPAN})[ \t]++"
+GET_LEAD_NS = rf"[ \t]*\S{{1,63}}[ \t]+({_SPAN})[ \t]+"
+GET_REST = r"(Normal|Warning)[ \t]++(\S{1,128}+)[ \t]++(\S{1,300}+)[ \t]*+([^\n]*+)"
+GET_REST_NS = r"(Normal|Warning)[ \t]+(\S{1,128})[ \t]+(\S{1,300})[ \t]*([^\n]*)"
+GET_ROWS = re.compile(f"^{GET_LEAD}{GET_REST}$", re.M)
+GET_ROWS_NS = re.compile(f"^{GET_LEAD_NS}{GET_REST_NS}$", re.M)
 # Type Reason Age From Message (describe, 1.10+)
 DESCRIBE_ROWS = re.compile(rf"^[ \t]*(Normal|Warning)[ \t]+(\S{{1,128}})[ \t]+({_SPAN})[ \t]+"
                            r"([^\s,]{1,200}(?:,[ \t][^\s,]{1,200})?)[ \t]*([^\n]*)$", re.M)
@@ -59,19 +62,30 @@ class Spans:
         return found
 
 
+def event_fields(kind: str, reason: str, obj: str, message: str) -> tuple[str, str, str, str] | None | bool:
+    """The event a `get events` row's TYPE, REASON, OBJECT and MESSAGE make: (pod, reason, type, message),
+    False for one about another kind of object, None when a token is not what it should be."""
+    if not reason[0].isalpha() or "/" not in obj or message.startswith("spec."):
+        return None
+    what, _, name = obj.partition("/")
+    if what.lower() != "pod":
+        return False
+    return name, _OLD_REASONS.get(reason, reason) if reason[:1].islower() else reason, kind, message.strip()
+
+
 def get_event(groups: tuple[str, ...], spans: Spans, source: int, line: int) -> EventObs | None | bool:
     """A `get events` row taken by the loose scan: the event, False for one about another kind of object,
     None when a token is not what it should be (the line reader then reads the line)."""
     span, kind, reason, obj, message = groups
     found = spans(span)
-    if found is None or not reason[0].isalpha() or "/" not in obj or message.startswith("spec."):
+    if found is None:
         return None
-    what, _, name = obj.partition("/")
-    if what.lower() != "pod":
-        return False
+    fields = event_fields(kind, reason, obj, message)
+    if not isinstance(fields, tuple):
+        return fields
     last, count, first = found
-    return EventObs(source, name, _OLD_REASONS.get(reason, reason) if reason[:1].islower() else reason, kind,
-                    None, count, first, last, message.strip(), line)
+    name, reason, kind, message = fields
+    return EventObs(source, name, reason, kind, None, count, first, last, message, line)
 
 
 def describe_event(groups: tuple[str, ...], spans: Spans, source: int, line: int) -> EventObs | None:

@@ -19,7 +19,7 @@ from .times import parse_age, parse_date
 _KEY = re.compile(r"([A-Za-z][\w ./()-]{0,60}?):(?:[ \t]+(.*))?$")
 _NAME = re.compile(r"(?:[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?|<[^>]{1,60}>):$")   # a container's heading line
 _CONDITION = re.compile(r"(\w{1,63})\s+(True|False|Unknown)\b")
-_ELISION = re.compile(r"(?:\.\.\.|\[\.\.\.\]|…)$")
+_ELISIONS = {"...", "[...]", "…"}      # a stripped line that only says something was left out
 _SECTIONS = {"Init Containers": "init", "Containers": "app", "Ephemeral Containers": "ephemeral",
              "Conditions": "conditions", "Volumes": "other", "Events": "events", "Readiness Gates": "other",
              "Tolerations": "other", "Node-Selectors": "other", "QoS Class": "other", "Labels": "other",
@@ -28,6 +28,7 @@ _POD_KEYS = {"Name", "Namespace", "Priority", "Priority Class Name", "Runtime Cl
              "Node", "Start Time", "Status", "Reason", "Message", "IP", "Controlled By", "Controllers",
              "Replication Controllers", "Image(s)", "Host", "NominatedNodeName", "SeccompProfile",
              "Termination Grace Period", "Scheduling Gates", "Resources", "Resource Claims"}
+_NOT_EVENT_KEYS = _POD_KEYS - {"Message", "Reason"}     # a Pod's key: the Events table has ended
 _CONTAINER_KEYS = {"Container ID", "Image", "Image ID", "Port", "Ports", "Host Port", "Host Ports",
                    "SeccompProfile", "LocalhostProfile", "Command", "Args", "State", "Last State",
                    "Last Termination State", "Ready", "Restart Count", "Limits", "Requests", "Liveness",
@@ -103,13 +104,12 @@ class DescribeReader:
 
     def feed(self, lineno: int, raw: str) -> None:
         text = raw.strip()
-        if not text or _ELISION.match(text):
+        if not text or text in _ELISIONS:
             return
         key_match = _KEY.match(text)
         key = key_match.group(1).strip() if key_match else None
         value = (key_match.group(2) or "").strip() if key_match else ""
-        if self.section == "events" and not (key in _SECTIONS and key != "Events" or key in _POD_KEYS - {"Message",
-                                                                                                          "Reason"}):
+        if self.section == "events" and not (key in _SECTIONS and key != "Events" or key in _NOT_EVENT_KEYS):
             self._event_line(lineno, text, key, value)
             return
         if key == "Name" and value and self.pod.get("Name"):

@@ -185,7 +185,7 @@ def read_documents(docs: list[Any], obs: Observation, first: int, last: int, off
         elif kind == "Event" or "involvedObject" in obj or "regarding" in obj:
             ev = event(obj, source("events"), offset)
             if ev is not None:
-                obs.events.append(ev)
+                obs.add_event(ev)
         elif kind is None and any(k in obj for k in _STATUS_KEYS):
             obs.snapshots.append(snapshot(obj, source("fragment"), "fragment", offset))
         elif kind is None and ("lastState" in obj or "state" in obj or "terminated" in obj):
