@@ -148,8 +148,9 @@ def fit_axis(times: list[float], end: float, *, plot: float = FIT_PLOT, allow_br
     gaps = sorted(((b - a, a, b) for a, b in zip(pts, pts[1:])), reverse=True)
     cuts: list[tuple[float, float]] = []
     linear = end
+    most = min(8, int(plot / 2 / BREAK_PX))    # a narrow plot (a phone's) keeps half of itself for the time shown
     for gap, a, b in gaps if allow_breaks else ():
-        if gap < BREAK_MIN_S or gap < BREAK_SHARE * (linear - gap) or len(cuts) >= 8:
+        if gap < BREAK_MIN_S or gap < BREAK_SHARE * (linear - gap) or len(cuts) >= most:
             break
         skip = _nice_skip(gap)
         if skip <= 0:

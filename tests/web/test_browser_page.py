@@ -592,3 +592,35 @@ def test_the_charts_text_sizes_at_each_size_light_and_dark_with_and_without_java
     (ARTIFACTS / "text-sizes.txt").write_text(table + "\n", encoding="utf-8")
     print("\n" + table)
     assert not failures, failures
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width,height", SIZES)
+def test_axe_finds_no_serious_violation_in_the_pages_new_states(browser, live_server, width: int, height: int,
+                                                                 scheme: str) -> None:
+    """Issue 25's states: a chart laid out for the panel (names above the lanes on a phone), the splitter,
+    "Result only", lines marked from the picture, the last good picture kept under a text's problems; and the
+    page without JavaScript (the phone's drawing from its <noscript>)."""
+    for js in (True, False):
+        context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme,
+                                      java_script_enabled=js)
+        try:
+            page = context.new_page()
+            page.goto(live_server.url + "/?example=web-app-pod")
+            settle(page)
+            page.locator("details.events > summary").first.click()
+            assert axe_violations(page) == [], (js, "example")
+            if not js:
+                continue
+            page.locator("#result .tl-lane-label text").first.hover()              # lines marked in the editor
+            editor = page.locator("#manifest")
+            editor.click()
+            page.keyboard.press("Control+End")
+            page.keyboard.type("\nspec: [")                                          # the text stops explaining
+            expect(page.locator("#draft-problems .error-panel")).to_be_visible()
+            assert axe_violations(page) == [], (js, "kept")
+            page.get_by_text("Result only").click()
+            expect(page.locator("#input-pane")).to_be_hidden()
+            assert axe_violations(page) == [], (js, "result only")
+        finally:
+            context.close()
