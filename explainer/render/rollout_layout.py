@@ -199,7 +199,7 @@ def layout_rollout(rollout: Rollout, name: str, *, gettext: Gettext = _identity,
     y += 10
     lanes: list[Lane] = []
     lanes_top = y
-    name_max = max(width - label_x - MARGIN - role_w - 8, 40.0) if stacked else NAME_MAX
+    name_max = max(width - label_x - MARGIN - role_w - 13, 40.0) if stacked else NAME_MAX
     for i, p in enumerate(pods):
         group = 0 if p.revision == OLD else 1
         if lanes and group != lanes[-1].group:

@@ -248,7 +248,7 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity, view_end
 
     lanes: list[Lane] = []
     lanes_top = y
-    name_max = max(width - label_x - MARGIN - role_w - 8, 40.0) if stacked else NAME_MAX
+    name_max = max(width - label_x - MARGIN - role_w - 13, 40.0) if stacked else NAME_MAX
     for i, c in enumerate(containers):
         group = ROLE_ORDER[c.role]
         if lanes and group != lanes[-1].group:

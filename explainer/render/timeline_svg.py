@@ -278,7 +278,7 @@ def _svg_strip(lay: TimelineLayout, sid: str) -> list[str]:
     o = ['<g class="tl-strip">']
     for row in lay.strip_rows:
         if lay.stacked:               # the row's name above it
-            o.append(f'<text class="tl-text" x="{_n(lay.label_x)}" y="{_n(row.y - 3)}">{_t(row.label)}</text>')
+            o.append(f'<text class="tl-text" x="{_n(lay.label_x + NAME_INDENT)}" y="{_n(row.y - 3)}">{_t(row.label)}</text>')
             continue
         o.append(f'<text class="tl-text" x="{_n(lay.role_x)}" y="{_n(row.y + 13)}" text-anchor="end">'
                  f"{_t(row.label)}</text>")
@@ -348,16 +348,20 @@ def _svg_lanes(lay: TimelineLayout, sid: str) -> list[str]:
     return o
 
 
+NAME_INDENT = 5      # stacked: a name starts a little right of t = 0, clear of the cursor's line standing there
+
+
 def _stacked_label(lane: Lane, lay: TimelineLayout) -> str:
     """A lane's name on the row above its bars, its role after it when there is room; the role's
     colour as a stripe down the left of both rows."""
-    role_x = lay.label_x + text_width(lane.label) * SLACK + 8
+    name_x = lay.label_x + NAME_INDENT
+    role_x = name_x + text_width(lane.label) * SLACK + 8
     role = (f'<text class="tl-muted tl-small" x="{_n(role_x)}" y="{_n(lane.y - 3)}">{_t(lane.role_label)}</text>'
             if role_x + text_width(lane.role_label, SMALL) * SLACK <= lay.width - MARGIN else "")
     return (f'<g class="tl-lane-label" data-lane="{lane.index}"><title>{_t(lane.tooltip)}</title>'
             f'<rect class="tl-role-{lane.role}" x="{MARGIN}" y="{_n(lane.y - LABEL_ROW + 3)}" width="4"'
             f' height="{_n(lane.height + LABEL_ROW - 6)}" rx="1"/>'
-            f'<text class="tl-text" x="{_n(lay.label_x)}" y="{_n(lane.y - 3)}">{_t(lane.label)}</text>{role}</g>')
+            f'<text class="tl-text" x="{_n(name_x)}" y="{_n(lane.y - 3)}">{_t(lane.label)}</text>{role}</g>')
 
 
 def _svg_breaks(lay: TimelineLayout) -> list[str]:
