@@ -106,9 +106,11 @@ bench: setup
 	$(PY) -m compileall -q explainer
 	$(PY) -m benchmarks.bench
 
-# The findings-precision table (README "Findings precision"): every real-world fixture explained,
-# per rule fires / true / false / missed against its `expect:` labels. PRECISION_ARGS=--write
-# rewrites the table in README.md; --details lists each false and missed finding.
+# The findings-precision table (README "Findings precision"): every real-world case explained, per
+# rule fires / true / false / missed against its `expect:` labels: the public manifests of
+# ../shared/realworld when that folder is there (it says so), else the project's own
+# tests/fixtures/realworld. PRECISION_ARGS=--write rewrites the table in README.md; --details lists
+# each false and missed finding; --fixtures DIR picks the set.
 PRECISION_ARGS ?=
 precision: setup
 	$(PY) -m tests.realworld.precision $(PRECISION_ARGS)

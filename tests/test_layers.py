@@ -24,8 +24,7 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                 "explainer.comparison"), ("graphviz",)),
     "explain.py": (("explainer.lifecycle", "explainer.schema", "explainer.findings"), ()),
     # The diff of two explanations: analysis on the pipeline's result, beside it (issue 16).
-    "comparison.py": (("explainer.lifecycle", "explainer.findings", "explainer.explain", "explainer.comparison"),
-                      ()),
+    "comparison": (("explainer.lifecycle", "explainer.findings", "explainer.explain", "explainer.comparison"), ()),
     # Fixes apply beside the pipeline: they explain the text they change to prove each fix.
     "fixes.py": (("explainer.lifecycle", "explainer.findings", "explainer.explain", "explainer.fixes",
                   "explainer.patching"),
@@ -101,3 +100,9 @@ def test_nothing_outside_web_imports_web() -> None:
         if name == "explainer.web" or name.startswith("explainer.web.")
     ]
     assert not bad, "only explainer/web may import explainer.web (docs/style.md):\n  " + "\n  ".join(bad)
+
+
+def test_every_layer_names_files_that_exist() -> None:
+    """A layer whose name matches no file or folder checks nothing (``comparison.py`` once stood for the
+    ``comparison/`` package, and its imports went unchecked)."""
+    assert [layer for layer in LAYERS if not _files(layer)] == []

@@ -13,7 +13,9 @@ from typing import Any
 
 from ..explain import Explanation, PodReport
 from ..lifecycle.i18n import Text, gettext_noop as _
-from .model import EPS, ROLE_WORDS, Comparison, PodPair, SharingChange, StartChange
+from ..lifecycle.scenario import Scenario
+from .model import EPS, ROLE_WORDS, Comparison, DeletionChange, MomentChange, PodPair, RoleChange, SharingChange, StartChange
+from .moments import deletion, moment_changes, role_changes, status_sequence
 from .sharing import sharing_changes
 from .starts import _starts
 from .summary import _summary
@@ -55,7 +57,7 @@ def diff(left: Explanation, right: Explanation) -> Comparison:
                                    {"after": right.version, "before": left.version}))
     pairs = pair_pods(left.pods, right.pods)
     for lr, rr in pairs:
-        pair = _compare_pair(lr, rr)
+        pair = _compare_pair(lr, rr, left.scenario, right.scenario)
         result.pods.append(pair)
         for sentence in pair.summary:
             result.summary.append(sentence if len(pairs) == 1 else
@@ -66,7 +68,7 @@ def diff(left: Explanation, right: Explanation) -> Comparison:
     return result
 
 
-def _compare_pair(lr: PodReport | None, rr: PodReport | None) -> PodPair:
+def _compare_pair(lr: PodReport | None, rr: PodReport | None, sb: Scenario, sa: Scenario) -> PodPair:
     some = rr if rr is not None else lr
     assert some is not None
     pair = PodPair(some.pod.source.kind, some.pod.name, lr, rr)
@@ -84,6 +86,11 @@ def _compare_pair(lr: PodReport | None, rr: PodReport | None) -> PodPair:
     pair.starts = _starts(lr, rr)
     pair.final_before = lr.simulation.timeline[-1] if lr.simulation and lr.simulation.timeline else None
     pair.final_after = rr.simulation.timeline[-1] if rr.simulation and rr.simulation.timeline else None
+    pair.moments = moment_changes(lr, rr, pair.starts)
+    pair.roles = role_changes(lr, rr)
+    pair.grace_before, pair.grace_after = lr.pod.termination_grace_period, rr.pod.termination_grace_period
+    pair.deletion = deletion(lr, rr, sb, sa)
+    pair.status_before, pair.status_after = status_sequence(lr), status_sequence(rr)
     pair.summary += _summary(pair, lr, rr)
     return pair
 
@@ -100,5 +107,5 @@ def _findings(pair: PodPair, lr: PodReport, rr: PodReport) -> None:
     pair.unchanged = [f for f in rr.findings if _fkey(f) in before]
 
 
-__all__ = ["EPS", "ROLE_WORDS", "Comparison", "PodPair", "SharingChange", "StartChange", "diff", "pair_pods",
-           "sharing_changes"]
+__all__ = ["EPS", "ROLE_WORDS", "Comparison", "DeletionChange", "MomentChange", "PodPair", "RoleChange",
+           "SharingChange", "StartChange", "diff", "pair_pods", "sharing_changes"]

@@ -60,6 +60,69 @@ class SharingChange:
     text: Text
 
 
+@dataclass(frozen=True, slots=True)
+class MomentChange:
+    """When one container, present on both sides, first reaches a moment of its run, before and after
+    (None: never).  ``kind``: ready (first Ready), stopping (the kubelet first begins to stop it: a preStop
+    hook, the stop signal or SIGKILL), exited (its first exit) or ended (its last exit, when it does not
+    run again and that is not its first).  ``with_start``: moved by exactly as much as the container's
+    first start, so the start's sentence tells it."""
+
+    container: str
+    kind: str
+    before: float | None
+    after: float | None
+    code_before: int | None = None
+    code_after: int | None = None
+    with_start: bool = False
+
+    @property
+    def delta(self) -> float | None:
+        if self.before is None or self.after is None:
+            return None
+        return round(self.after - self.before, 6)
+
+    @property
+    def changed(self) -> bool:
+        if (self.before is None) != (self.after is None) or self.code_before != self.code_after:
+            return True
+        return self.delta is not None and abs(self.delta) > EPS
+
+
+@dataclass(frozen=True, slots=True)
+class RoleChange:
+    """A container of both sides whose role differs (init, sidecar, app, ephemeral)."""
+
+    container: str
+    before: str
+    after: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeletionChange:
+    """The Pod's deletion on each side: when it is asked for (None: never), the grace period it uses, and
+    when the last container has exited after it (None: not within the run)."""
+
+    requested_before: float | None
+    requested_after: float | None
+    grace_before: int | None
+    grace_after: int | None
+    ended_before: float | None
+    ended_after: float | None
+
+    @property
+    def length_before(self) -> float | None:
+        return _length(self.requested_before, self.ended_before)
+
+    @property
+    def length_after(self) -> float | None:
+        return _length(self.requested_after, self.ended_after)
+
+
+def _length(start: float | None, end: float | None) -> float | None:
+    return None if start is None or end is None else round(end - start, 6)
+
+
 @dataclass
 class PodPair:
     kind: str
@@ -73,12 +136,24 @@ class PodPair:
     starts: list[StartChange] = field(default_factory=list)
     final_before: StatusPoint | None = None
     final_after: StatusPoint | None = None
+    # what the two simulations' events differ in (moments.py)
+    moments: list[MomentChange] = field(default_factory=list)
+    roles: list[RoleChange] = field(default_factory=list)
+    grace_before: int | None = None          # the Pods' terminationGracePeriodSeconds
+    grace_after: int | None = None
+    deletion: DeletionChange | None = None   # None: neither side is deleted
+    status_before: tuple[str, ...] = ()      # kubectl's STATUS column, each change once
+    status_after: tuple[str, ...] = ()
     view_end: float = 10.0         # one time window for both timelines: set by `render.compare.compare`
     summary: list[Text] = field(default_factory=list)
 
     @property
     def changed_starts(self) -> list[StartChange]:
         return [s for s in self.starts if s.changed]
+
+    @property
+    def changed_moments(self) -> list[MomentChange]:
+        return [m for m in self.moments if m.changed]
 
 
 @dataclass

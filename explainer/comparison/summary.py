@@ -8,6 +8,8 @@ from ..explain import PodReport
 from ..lifecycle.i18n import Text, gettext_noop as _
 from ..lifecycle.trace import StatusPoint
 from .model import EPS, PodPair, StartChange, _names, _role, _secs
+from .words import (difference_sentences, grace_sentences, moment_sentences, ready_lost_sentences, role_sentences,
+                    status_sentences)
 
 
 def _first_point(sim: Any, test: Callable[[StatusPoint], bool]) -> float | None:
@@ -25,14 +27,17 @@ def _summary(pair: PodPair, lr: PodReport, rr: PodReport) -> list[Text]:
                         {**who, "error": first}))
     elif rr.admitted and not lr.admitted:
         out.append(Text(_("The API server now accepts {kind} {name} (before, it would have rejected it)."), who))
-    out += _outcome(pair, lr, rr)
-    out += _start_sentences(pair)
-    out += _ready_sentences(lr, rr)
+    runs = _outcome(pair, lr, rr) + role_sentences(pair) + grace_sentences(pair) + _start_sentences(pair) + moment_sentences(pair)
+    runs += _ready_sentences(lr, rr) + ready_lost_sentences(lr, rr)
     for name in sorted(set(_restarts(lr)) | set(_restarts(rr))):
         b, a = _restarts(lr).get(name, 0), _restarts(rr).get(name, 0)
         if a != b and lr.simulation is not None and rr.simulation is not None:
-            out.append(Text(_("Restarts of {container}: {after} instead of {before}."),
-                            {"container": name, "after": a, "before": b}))
+            runs.append(Text(_("Restarts of {container}: {after} instead of {before}."),
+                             {"container": name, "after": a, "before": b}))
+    runs += status_sentences(pair)
+    if not runs and lr.simulation is not None and rr.simulation is not None:
+        runs = difference_sentences(lr, rr)      # the runs differ in nothing named above: where their events part
+    out += runs
     out += [s.text for s in pair.sharing]
     for f in pair.new:
         out.append(Text(_("New pitfall: {title}{where}."), {"title": f.title, "where": _where(f)}))

@@ -1,6 +1,8 @@
 """The teaching examples of the source documents, and their counter-examples.
 
-One list serves the web gallery, the tests and the benchmarks, so an example exists once.
+One list serves the web gallery, the tests and the benchmarks, so an example exists once.  An example may
+carry what a cluster showed about its Pod (``<slug>.observed.txt``: kubectl's output, issue 23), which the
+page draws under the prediction and compares with it.
 """
 from __future__ import annotations
 
@@ -19,9 +21,14 @@ class Example:
     summary: str
     good: bool          # a teaching case (True) or a counter-example (False)
     scenario: str = ""
+    seen: bool = False  # it comes with kubectl's output about its Pod (<slug>.observed.txt)
 
     def manifest(self) -> str:
         return (HERE / f"{self.slug}.yaml").read_text(encoding="utf-8")
+
+    def observed(self) -> str | None:
+        """What the cluster showed about the Pod (kubectl's output), or None."""
+        return (HERE / f"{self.slug}.observed.txt").read_text(encoding="utf-8") if self.seen else None
 
 
 EXAMPLES: tuple[Example, ...] = (
@@ -70,5 +77,16 @@ EXAMPLES: tuple[Example, ...] = (
     Example("statefulset-update", _("StatefulSet rolling update"),
             _("Highest ordinal first, one Pod at a time, each replacement Ready before the next goes; Parallel "
               "does not change that."), True),
+    # what a cluster showed, drawn under the prediction and compared with it (issue 23)
+    Example("observed-oom-crash-loop", _("OOMKilled crash loop"),
+            _("kubectl shows OOMKilled and RESTARTS climbing where the prediction has the container run: the "
+              "250M it allocates exceed its 100Mi limit. Make the prediction match writes the kills in."), False,
+            seen=True),
+    Example("observed-liveness-kill", _("Liveness probe kills the container"),
+            _("describe's events: Unhealthy three times, then Killing. The probe's file is removed after 30 s; the "
+              "prediction, which cannot know that, has the probe pass."), False, seen=True),
+    Example("observed-init-waits-for-service", _("Init container waiting on a Service"),
+            _("The Pod sat at Init:0/2 for minutes while init-myservice looped on nslookup; the prediction has it "
+              "finish at once. Make the prediction match writes how long it ran."), False, seen=True),
 )
 BY_SLUG = {e.slug: e for e in EXAMPLES}

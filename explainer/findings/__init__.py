@@ -7,7 +7,6 @@ from typing import Any, Callable
 from .base import Draft, Finding, RuleContext, Severity
 from .i18n import Text, gettext_noop
 from .inputs import InputContext, InputFinding, is_input_rule
-from .memo import one_run
 from .registry import BY_ID, RULES, complete, references
 
 __all__ = ["BY_ID", "RULES", "Draft", "Finding", "InputContext", "InputFinding", "RuleContext", "Severity", "Text",
@@ -22,9 +21,8 @@ EXAMPLE_VALUES = {"name": "my-container", "image": "example/image:1.0", "port": 
 def run_rules(ctx: RuleContext, disabled: frozenset[str] = frozenset()) -> list[Finding]:
     """Every finding of every rule for one Pod, but the ``disabled`` rules: errors first, then by line.
 
-    The rules share what they read of each container while they run (memo.py)."""
-    with one_run():
-        found = [complete(draft) for rule in POD_RULES if rule.ID not in disabled for draft in rule.check(ctx)]
+    The rules share what they read of each container through ``ctx`` (`RuleContext.facts`, facts.py)."""
+    found = [complete(draft) for rule in POD_RULES if rule.ID not in disabled for draft in rule.check(ctx)]
     return sorted(found, key=Finding.sort_key)
 
 

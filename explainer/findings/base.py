@@ -18,8 +18,11 @@ from explainer.lifecycle.sharing_report import SharingReport
 from explainer.lifecycle.simulate import Simulation
 from explainer.lifecycle.traffic import Traffic, traffic_for
 from explainer.lifecycle.trace import TraceEvent
+from explainer.lifecycle.validate import sidecars_enabled
+from explainer.lifecycle.versions import gate_enabled
 from explainer.lifecycle.yamlload import format_path, parse_path, position
 
+from .facts import Facts
 from .i18n import Text, gettext_noop
 
 
@@ -133,6 +136,25 @@ class RuleContext:
     services: tuple[ServiceRef, ...] = ()  # the Services of the same input
     qos: Qos | None = None                 # the Pod's QoS when the pipeline has it (else `pod_qos` works it out)
 
+    # what the rules read of each container, by id(container): worked out once for this context
+    _facts: dict[int, Facts] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def facts(self, c: Container) -> Facts:
+        """What the rules read of ``c`` (facts.py), each answer worked out once for this context."""
+        known = self._facts.get(id(c))
+        if known is None:
+            known = self._facts[id(c)] = Facts(c, self.pod)   # holds ``c``: its id is not reused meanwhile
+        return known
+
+    @functools.cached_property
+    def sidecars_enabled(self) -> bool:
+        """Whether this version (and gates) runs native sidecars (validate.py `sidecars_enabled`)."""
+        return sidecars_enabled(self.version, self.gates)
+
+    def gate(self, name: str) -> bool:
+        """Whether feature gate ``name`` is on in this version, with the scenario's gates."""
+        return gate_enabled(name, self.version, self.gates)
+
     def pod_qos(self) -> Qos:
         """The Pod's QoS class and each container's resources (qos.py `compute_qos`): the pipeline's
         (``qos``, for the same Pod, version and gates), else computed."""
@@ -154,7 +176,9 @@ class RuleContext:
         return position(self.pod.raw, segments)[0]
 
     def raw(self, path: str | tuple[Any, ...]) -> Any:
-        """The manifest's own value at ``path`` (None when absent): what the user wrote."""
+        """The manifest's own value at ``path`` (None when absent): what the user wrote.  Rules read the
+        parsed model (lifecycle/model.py says what was written, too); this is for what it does not hold
+        (tests/findings/test_registry.py counts the rules that call it)."""
         return raw_at(self.pod, path)
 
     def container_path(self, c: Container, field_path: str | None = None) -> str:

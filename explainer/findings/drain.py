@@ -1,5 +1,6 @@
 """The preStop delay both traffic rules propose (`service-without-prestop-drain`, `traffic-failure-window`):
-as long as the endpoint change takes to reach the proxies, written as the version allows it.
+as long as the endpoint change takes to reach the proxies, written as the version allows it; and how long
+containers take to drain and stop at a deletion (`drain_seconds`, which the rules about stopping read).
 
 The two rules read the same traffic lane (RuleContext.traffic, docs/lifecycle-model.md §27): the first
 speaks for a served container without a preStop hook, the second for one whose hook does not last long
@@ -10,6 +11,7 @@ from __future__ import annotations
 import math
 
 from explainer.lifecycle import defaults as d
+from explainer.lifecycle.model import Container
 from explainer.lifecycle.versions import version_tuple
 
 from .base import RuleContext
@@ -46,3 +48,15 @@ def failing_containers(ctx: RuleContext) -> set[str] | None:
     if ctx.traffic is None:
         return None
     return {w.container for w in ctx.traffic.windows_at_deletion() if w.container}
+
+
+def drain_seconds(ctx: RuleContext, containers: tuple[Container, ...] | list[Container], unbounded: float) -> float:
+    """At a deletion, how long the longest preStop plus shutdown among ``containers`` takes;
+    ``unbounded`` when one of them never ends (a hook or a process that ignores SIGTERM)."""
+    longest = 0.0
+    for c in containers:
+        b = ctx.behaviour(c)
+        if b.pre_stop_seconds is None or b.stop_seconds is None:
+            return unbounded
+        longest = max(longest, b.pre_stop_seconds + b.stop_seconds)
+    return longest

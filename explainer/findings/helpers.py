@@ -10,16 +10,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
 from explainer.lifecycle.model import Container, Pod
-from explainer.lifecycle.yamlload import parse_path
 
-from .memo import per_run
 from .scripts import image_name, localhost_ports, may_name_proxy, program, sources, wait_loops
-
-if TYPE_CHECKING:
-    from .base import RuleContext
 
 # Outbound helpers: the app's traffic goes through them, so it needs them from its first request.
 # (key, pattern on the container's name, image name or program); the rule words each key.
@@ -54,54 +47,55 @@ class Dial:
     field: str
 
 
-def _words(c: Container) -> list[str]:
-    return [w for w in (c.name, image_name(c.image), program(c) or "") if w]
+def words(c: Container, prog: str | None = None) -> list[str]:
+    """The words that name ``c``: its name, its image's name and its program (``prog``, when known)."""
+    return [w for w in (c.name, image_name(c.image), (prog if prog is not None else program(c)) or "") if w]
 
 
 def _image_path(c: Container) -> str:
     return c.image.split("@", 1)[0].rsplit(":", 1)[0].lower()
 
 
-@per_run
-def outbound_kind(c: Container) -> str | None:
+def outbound_kind(c: Container, named: list[str] | None = None) -> str | None:
     """Which outbound helper ``c`` is (a key of OUTBOUND), or None.  Linkerd's proxy image is
-    plainly ``proxy``, so its container name or its image's path decides."""
-    words = _words(c)
+    plainly ``proxy``, so its container name or its image's path decides.  ``named``: `words` of ``c``."""
+    found = list(words(c) if named is None else named)
     if "linkerd" in _image_path(c) and image_name(c.image) == "proxy":
-        words.append("linkerd-proxy")
-    words = [w for w in words if may_name_proxy(w)]   # every OUTBOUND pattern names "proxy"
+        found.append("linkerd-proxy")
+    found = [w for w in found if may_name_proxy(w)]   # every OUTBOUND pattern names "proxy"
     for key, pattern in OUTBOUND:
-        for w in words:
+        for w in found:
             if pattern.search(w):
                 return key
     return None
 
 
-@per_run
-def calls_on_change(c: Container) -> bool:
+def calls_on_change(c: Container, named: list[str] | None = None) -> bool:
     """A configuration reloader: whatever it dials on localhost it dials when a file changes, with retries
-    (docs/lifecycle-model.md §31.4)."""
-    return any(RELOADER.search(w) for w in _words(c)) or any(_RELOAD_ARG.match(a) for a in c.args + c.command)
+    (docs/lifecycle-model.md §31.4).  ``named``: `words` of ``c``."""
+    return any(RELOADER.search(w) for w in (words(c) if named is None else named)) or \
+        any(_RELOAD_ARG.match(a) for a in c.args + c.command)
 
 
 def is_inbound_or_exporter(c: Container) -> bool:
     """A reverse proxy in front of the app, or an exporter scraping it: it dials the app, lazily."""
-    if outbound_kind(c) is not None:
-        return False
-    for w in _words(c):
-        if INBOUND.search(w) or EXPORTER.search(w):
-            return True
-    return False
+    named = words(c)
+    return outbound_kind(c, named) is None and inbound_or_exporter_words(named)
 
 
-@per_run
-def listen_ports(c: Container, pod: Pod | None = None) -> list[int]:
+def inbound_or_exporter_words(named: list[str]) -> bool:
+    """Whether one of the words that name a container (not an outbound helper) names an inbound proxy or an
+    exporter."""
+    return any(INBOUND.search(w) or EXPORTER.search(w) for w in named)
+
+
+def listen_ports(c: Container) -> list[int]:
     """Ports ``c`` listens on, from what its manifest says, best first: the port its own readiness
     (or startup, or liveness) check uses, declared TCP ports, then
     ports in its args and command (``--port=``, ``--listen=``, ``--http-address=:8080``,
     ``-instances=...=tcp:5432``; admin and metrics ports last), then env values that are
     addresses (``0.0.0.0:4191``)."""
-    probes = probe_ports(pod, c) if pod is not None else []
+    probes = probe_ports(c)
     out: list[int] = probes[:1] + [p.container_port for p in c.ports if p.protocol == "TCP"]
     serving, admin = [], []
     for word in c.command + c.args:
@@ -122,28 +116,12 @@ def listen_ports(c: Container, pod: Pod | None = None) -> list[int]:
     return seen
 
 
-def probe_ports(pod: Pod, c: Container) -> list[int]:
+def probe_ports(c: Container) -> list[int]:
     """Numeric ports of ``c``'s own readiness, startup and liveness checks (httpGet, tcpSocket, grpc)."""
-    node: Any = pod.raw
-    for seg in parse_path(c.path):
-        node = node[seg] if isinstance(node, (dict, list)) and (seg in node if isinstance(node, dict)
-                                                                else 0 <= seg < len(node)) else None
-    out: list[int] = []
-    if not isinstance(node, dict):
-        return out
-    for key in ("readinessProbe", "startupProbe", "livenessProbe"):
-        probe = node.get(key)
-        if not isinstance(probe, dict):
-            continue
-        for handler in ("httpGet", "tcpSocket", "grpc"):
-            action = probe.get(handler)
-            port = action.get("port") if isinstance(action, dict) else None
-            if isinstance(port, int) and not isinstance(port, bool):
-                out.append(port)
-    return out
+    return [p.port for p in (c.readiness_probe, c.startup_probe, c.liveness_probe)
+            if p is not None and isinstance(p.port, int)]
 
 
-@per_run
 def reachable(user: Container) -> dict[int, str]:
     """Every port ``user`` reaches on localhost -> the field that says so: ``localhost:5432`` in a
     URL or address, or a port number beside a localhost host (``--host=127.0.0.1 --port=5432``,
@@ -175,7 +153,6 @@ def dials(user: Container, ports: list[int], reach: dict[int, str] | None = None
     return [Dial(user.name, port, reach[port]) for port in sorted(set(ports) & set(reach))]
 
 
-@per_run
 def waited_ports(user: Container) -> set[int]:
     """Ports ``user`` waits for in an until/while loop before it goes on."""
     return set().union(*(localhost_ports(" ".join(wait_loops(text))) for _f, text in sources(user)))
@@ -194,14 +171,6 @@ def _label(c: Container, field: str) -> str:
     return f"env {c.env[int(m.group(1))].name}" if m else field
 
 
-def annotations(pod: Pod) -> dict[str, str]:
-    """The Pod template's (or Pod's) annotations as strings."""
-    node: Any = pod.raw
-    for seg in tuple(pod.spec_path[:-1]) + ("metadata", "annotations"):
-        node = node.get(seg) if isinstance(node, dict) else None
-    return {str(k): str(v) for k, v in node.items()} if isinstance(node, dict) else {}
-
-
 _HOLD = re.compile(r"[\"']?holdApplicationUntilProxyStarts[\"']?\s*:\s*(true|false)", re.I)
 
 
@@ -209,7 +178,7 @@ def hold_setting(pod: Pod, c: Container) -> tuple[str, bool] | None:
     """A documented wait setting for helper ``c`` in the manifest: (where it is written, on or off).
     Istio's ``holdApplicationUntilProxyStarts`` (in ``proxy.istio.io/config`` or the proxy's
     PROXY_CONFIG), Linkerd's ``config.linkerd.io/proxy-await``."""
-    notes = annotations(pod)
+    notes = dict(pod.annotations)
     for key, value in notes.items():
         if key == "config.linkerd.io/proxy-await" and "linkerd" in c.name + c.image:
             return key, value.strip().lower() == "enabled"
@@ -233,14 +202,3 @@ def waits_in_post_start(c: Container) -> bool:
     text = " ".join(hook.command) if hook.command else ""
     return bool(re.search(r"\bawait\b|linkerd-await|pilot-agent\s+wait\b|\bwait\b", text))
 
-
-def drain_seconds(ctx: RuleContext, containers: tuple[Container, ...] | list[Container], unbounded: float) -> float:
-    """At a deletion, how long the longest preStop plus shutdown among ``containers`` takes;
-    ``unbounded`` when one of them never ends (a hook or a process that ignores SIGTERM)."""
-    longest = 0.0
-    for c in containers:
-        b = ctx.behaviour(c)
-        if b.pre_stop_seconds is None or b.stop_seconds is None:
-            return unbounded
-        longest = max(longest, b.pre_stop_seconds + b.stop_seconds)
-    return longest

@@ -11,13 +11,14 @@ name or script a person must pick; nothing the chosen Kubernetes version drops o
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import TYPE_CHECKING, Any, Union
 
 from explainer.lifecycle.model import Container, Pod
-from explainer.lifecycle.validate import sidecars_enabled
 
-from .helpers import dials, listen_ports, outbound_kind
-from .scripts import localhost_use, looks_like_proxy
+from .helpers import dials
+
+if TYPE_CHECKING:
+    from .base import RuleContext
 
 Path = tuple[Any, ...]
 
@@ -84,34 +85,36 @@ def tcp_startup_probe(port: int) -> dict[str, Any]:
     return {"tcpSocket": {"port": port}, "periodSeconds": STARTUP_PERIOD, "failureThreshold": STARTUP_FAILURES}
 
 
-def sidecar_probe_port(pod: Pod, c: Container, after_index: int | None = None) -> int | None | bool:
+def sidecar_probe_port(ctx: RuleContext, c: Container, after_index: int | None = None) -> int | None | bool:
     """The port a startupProbe of ``c`` as a native sidecar checks: a port it listens on that a
     later container reaches on localhost, else the first port its manifest names (declared, in
     its args or env, or its own probes': helpers.listen_ports).  None when it needs no probe (no
     port, nobody reaches it, no outbound proxy); False when it needs one but no port can be
     known from the manifest (then a person must name it: never an invented port)."""
-    ports = listen_ports(c, pod)
+    pod, facts = ctx.pod, ctx.facts(c)
+    ports = facts.listen_ports
     later = [x for x in pod.containers if x is not c]
     if after_index is not None:
         later = [x for x in pod.init_containers if x.index > after_index] + later
-    reached = sorted({d.port for x in later for d in dials(x, ports)})
+    reached = sorted({d.port for x in later for d in dials(x, ports, ctx.facts(x).reachable)})
     if reached:
         return reached[0]
     if ports:
         return ports[0]
-    if c.ports or outbound_kind(c) or looks_like_proxy(c) or any(localhost_use(x)[0] for x in later):
+    if c.ports or facts.outbound_kind or facts.looks_like_proxy or any(ctx.facts(x).localhost_use[0] for x in later):
         return False
     return None
 
 
-def to_native_sidecar(pod: Pod, c: Container, version: str, gates: dict[str, bool]) -> Patch | None:
+def to_native_sidecar(ctx: RuleContext, c: Container) -> Patch | None:
     """Move app container ``c`` to the end of initContainers as a native sidecar (restartPolicy:
     Always, plus a startupProbe on its own port where later containers need it to listen).
     None where the version has no native sidecars, the probe's port is unknown, or the manifest
     says it wants no native sidecar (an injector's opt-out annotation: a person's decision)."""
-    if not sidecars_enabled(version, gates) or c.role != "app" or native_sidecars_declined(pod):
+    pod = ctx.pod
+    if not ctx.sidecars_enabled or c.role != "app" or native_sidecars_declined(pod):
         return None
-    port = sidecar_probe_port(pod, c)
+    port = sidecar_probe_port(ctx, c)
     if port is False:
         return None
     extra: tuple[tuple[str, Any], ...] = (("restartPolicy", "Always"),)
@@ -124,24 +127,16 @@ def to_native_sidecar(pod: Pod, c: Container, version: str, gates: dict[str, boo
 def native_sidecars_declined(pod: Pod) -> bool:
     """An annotation on the object or its Pod template that turns native sidecars off, as
     Istio's ``sidecar.istio.io/nativeSidecar: "false"`` does."""
-    for end, segment in enumerate(pod.spec_path):
-        if segment != "spec":
-            continue
-        node: Any = pod.raw
-        for seg in tuple(pod.spec_path[:end]) + ("metadata", "annotations"):
-            node = node.get(seg) if isinstance(node, dict) else None
-        if isinstance(node, dict) and any(isinstance(k, str) and k.rsplit("/", 1)[-1].lower() == "nativesidecar"
-                                          and str(v).lower() == "false" for k, v in node.items()):
-            return True
-    return False
+    return any(k.rsplit("/", 1)[-1].lower() == "nativesidecar" and v.lower() == "false"
+               for k, v in pod.owner_annotations + pod.annotations)
 
 
-def plain_init_to_sidecar(pod: Pod, c: Container, version: str, gates: dict[str, bool]) -> Patch | None:
+def plain_init_to_sidecar(ctx: RuleContext, c: Container) -> Patch | None:
     """Set restartPolicy: Always on plain init container ``c`` (plus a startupProbe where later
     containers need it to listen). None where the version has no native sidecars."""
-    if not sidecars_enabled(version, gates) or c.role != "init":
+    if not ctx.sidecars_enabled or c.role != "init":
         return None
-    port = sidecar_probe_port(pod, c, after_index=c.index)
+    port = sidecar_probe_port(ctx, c, after_index=c.index)
     if port is False:
         return None
     at = path_of(c.path)

@@ -10,8 +10,6 @@ import re
 
 from explainer.lifecycle.model import Container
 
-from .memo import per_run
-
 SHELL = re.compile(r"^(/usr)?(/bin/)?(ba|a|da|z)?sh$")
 # localhost:8080, 127.0.0.1:15001, `nc -z localhost 5432`, http://[::1]:9000
 LOCALHOST_PORT = re.compile(r"(?:localhost|127\.0\.0\.1|\[::1\])(?::|\s+(?:-p\s+)?)(\d{1,5})\b")
@@ -58,7 +56,6 @@ def image_name(image: str) -> str:
     return base.split(":", 1)[0].lower()
 
 
-@per_run
 def program(c: Container) -> str | None:
     """The program ``c`` runs as its main process, when the command says so."""
     argv = c.command + c.args
@@ -71,9 +68,9 @@ def program(c: Container) -> str | None:
     return posixpath.basename(argv[0])
 
 
-def names_of(c: Container) -> set[str]:
-    """Every word that stands for ``c``: its name, its image's name and its program."""
-    return {n for n in (c.name, image_name(c.image), program(c)) if n}
+def names_of(c: Container, prog: str | None = None) -> set[str]:
+    """Every word that stands for ``c``: its name, its image's name and its program (``prog``, when known)."""
+    return {n for n in (c.name, image_name(c.image), prog if prog is not None else program(c)) if n}
 
 
 def wait_loops(text: str) -> list[str]:
@@ -112,7 +109,6 @@ def written_paths(text: str) -> list[str]:
     return found
 
 
-@per_run
 def mentioned_paths(c: Container) -> dict[str, str]:
     """Every absolute path in ``c``'s command, args, hooks and env -> the first field naming it."""
     found: dict[str, str] = {}
@@ -128,7 +124,6 @@ def localhost_ports(text: str) -> set[int]:
     return {int(p) for p in LOCALHOST_PORT.findall(text)}
 
 
-@per_run
 def localhost_use(c: Container) -> tuple[set[int], set[int]]:
     """(ports ``c`` reaches on localhost, ports it explicitly waits for in an until/while loop)."""
     used: set[int] = set()
@@ -139,7 +134,6 @@ def localhost_use(c: Container) -> tuple[set[int], set[int]]:
     return used, waited
 
 
-@per_run
 def looks_like_proxy(c: Container) -> bool:
     return any(may_name_proxy(w) and PROXY_NAME.search(w) for w in (c.name, image_name(c.image)))
 

@@ -13,7 +13,6 @@ from explainer.lifecycle.model import Container, Probe
 
 from .base import RuleContext
 from .i18n import gettext_noop
-from .memo import probe_faults
 
 _ORDER = ("startup", "readiness", "liveness")
 
@@ -25,7 +24,7 @@ def blocked(ctx: RuleContext, c: Container, rule_id: str) -> list[tuple[Probe, P
     # the timeline's own reading when there is one (behaviour.py computes it once per container, from the
     # same container and Pod), else the same function
     b = ctx.simulation.behaviours.get(c.name) if ctx.simulation is not None else None
-    faults = b.probe_faults if b is not None else probe_faults(c, ctx.pod)
+    faults = b.probe_faults if b is not None else ctx.facts(c).probe_faults
     out = []
     for kind in _ORDER:
         fault = faults.get(kind)

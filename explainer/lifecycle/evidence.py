@@ -62,6 +62,7 @@ class Heap:
     written: str          # -Xmx2g
     field: str            # args, command, env[1].value
     source: str           # "args", or the env var's name
+    words: tuple[str, ...] = ()   # what that field holds: command or args, or the env var's value alone
 
 
 def jvm_max_heap(c: Container) -> Heap | None:
@@ -74,12 +75,12 @@ def jvm_max_heap(c: Container) -> Heap | None:
         if "-X" not in text:      # both of _XMX's spellings start so: skip the regex when it is absent
             continue
         for m in _XMX.finditer(text):
-            found.append(Heap(_jvm_bytes(m), m.group(0), field, field))
+            found.append(Heap(_jvm_bytes(m), m.group(0), field, field, words))
     env = []
     for i, var in enumerate(c.env):
         if var.value and "-X" in var.value and _JVM_ENV.search(var.name):
             for m in _XMX.finditer(var.value[:_SCAN_LIMIT]):
-                env.append(Heap(_jvm_bytes(m), m.group(0), f"env[{i}].value", var.name))
+                env.append(Heap(_jvm_bytes(m), m.group(0), f"env[{i}].value", var.name, (var.value,)))
     override = [h for h in env if h.source == "_JAVA_OPTIONS"]
     if override:
         return override[-1]
@@ -111,11 +112,6 @@ def human_bytes(n: float) -> str:
 
 
 # ---- probes the kubelet cannot pass (§8.1, §24.2) ---------------------------------------------------------
-
-def probe_raw(pod: Pod, c: Container, kind: str) -> dict | None:
-    raw = raw_at(pod, f"{c.path}.{kind}Probe")
-    return raw if isinstance(raw, dict) else None
-
 
 def resolve_port(c: Container, port: Any) -> int | None:
     """The port number a probe connects to: pkg/probe/util.go `ResolveContainerPort` — a number,

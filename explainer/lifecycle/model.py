@@ -37,6 +37,11 @@ class Probe:
     host: str | None = None        # httpGet.host (empty: the Pod's IP)
     scheme: str | None = None      # httpGet.scheme (HTTP by default)
     command: tuple[str, ...] = ()  # exec.command
+    path: str | None = None        # httpGet.path as written (a text)
+    timeout_written: bool = False  # timeoutSeconds is written (else the default, 1 s)
+    # (exec | httpGet | tcpSocket | grpc, its value) for each handler key the manifest writes, values as written:
+    # what a fix quotes or copies (`handler` is the one the model runs, when exactly one is set)
+    written: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +52,8 @@ class Hook:
     command: tuple[str, ...] = ()
     sleep_seconds: int | None = None
     line: int | None = None
+    # the hook's mapping as written, (key, value) in the manifest's order: what a fix quotes
+    written: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +141,14 @@ class Container:
     dropped: tuple[str, ...] = ()              # fields the API server dropped (gate off): for findings
     files: tuple[tuple[str, str], ...] = ()    # (path, text) of ConfigMap scripts it runs (mounted_scripts.py)
     config: tuple[tuple[str, str], ...] = ()   # (path, text) of every ConfigMap file of the input it mounts
+    # restartPolicy as written (a text), before admission drops it (gate off: docs/lifecycle-model.md §17)
+    # or makes a native sidecar a plain init container (no sidecars in the version: docs/lifecycle-model.md §5)
+    policy_written: str | None = None
+
+    @property
+    def rules_written(self) -> bool:
+        """restartPolicyRules are written: still here, or dropped by the API server (gate off; `dropped`)."""
+        return bool(self.restart_rules) or "restartPolicyRules" in self.dropped
 
     @property
     def probes(self) -> tuple[Probe, ...]:
@@ -155,6 +170,9 @@ class Volume:
     type: str                      # emptyDir | configMap | secret | projected | persistentVolumeClaim | ...
     sources: tuple[tuple[str, str], ...]  # (secret|configMap|claim|path, name)
     line: int | None
+    index: int | None = None       # its position in spec.volumes (None: a StatefulSet's volumeClaimTemplate)
+    medium: str = ""               # emptyDir.medium as written ("Memory": a tmpfs)
+    size_limit: str | int | float | None = None   # emptyDir.sizeLimit as written
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,6 +256,11 @@ class Pod:
     backoff_limit: int | None = None   # a Job's (or a CronJob's jobTemplate's) spec.backoffLimit, defaulted
     labels: tuple[tuple[str, str], ...] = ()   # the Pod's (or its template's) metadata.labels, sorted
     workload: Workload | None = None   # the controller's settings, for Deployments, StatefulSets, DaemonSets, ...
+    annotations: tuple[tuple[str, str], ...] = ()   # the Pod's (or its template's) metadata.annotations, in order
+    # the annotations of the objects around the template, outermost first (a Deployment's; a CronJob's and its
+    # jobTemplate's): a setting such as sidecar.istio.io/nativeSidecar may sit on either
+    owner_annotations: tuple[tuple[str, str], ...] = ()
+    job_deadline_written: bool = False   # a Job's (or a CronJob's jobTemplate's) own spec.activeDeadlineSeconds
     raw: Any = field(default=None, repr=False)   # the document, for line look-ups
 
     @property

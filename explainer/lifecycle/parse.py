@@ -15,7 +15,7 @@ from .i18n import Text, gettext_noop as _
 from .indentation import diagnose_lost_indentation, lost_indentation_in_text
 from .mounted_scripts import config_map_data, with_mounted_scripts
 from .model import TEMPLATE_PATHS, Pod, PodSource, ServicePort, ServiceRef
-from .workload import labels_of, read_workload
+from .workload import annotations_of, labels_of, read_workload
 from .parse_container import _A_LIST, _TRUE_OR_FALSE, ContainerReader, _err, _kind_of
 from .yamlload import Limits, format_path, load_documents, position
 
@@ -221,6 +221,11 @@ class _Builder(ContainerReader):
             backoff_limit=self._backoff_limit(spec_path) if kind in ("Job", "CronJob") else None,
             labels=labels_of(_get(self.root, spec_path[:-1])),
             workload=read_workload(obj, kind, self.root, at),
+            annotations=annotations_of(_get(self.root, spec_path[:-1])),
+            owner_annotations=tuple(pair for end, seg in enumerate(spec_path[:-1]) if seg == "spec"
+                                    for pair in annotations_of(_get(self.root, spec_path[:end]))),
+            job_deadline_written=kind in ("Job", "CronJob")
+            and _get(self.root, spec_path[:-2]).get("activeDeadlineSeconds") is not None,
             raw=self.root,
         )
 

@@ -144,7 +144,7 @@ class ContainerReader:
             self.error(cp + ("name",) if "name" in c else cp, Text(_("Every container needs a name.")),
                        "Required value")
             return None
-        policy = self.text(c, cp, "restartPolicy")
+        policy = written_policy = self.text(c, cp, "restartPolicy")
         if policy is not None and policy not in d.POD_RESTART_POLICIES:
             self.error(cp + ("restartPolicy",), Text(_("restartPolicy {value} is not a restart policy (an init "
                                                        "container takes only Always: a native sidecar)."),
@@ -177,6 +177,7 @@ class ContainerReader:
             stop_signal=self.text(self.mapping(c, cp, "lifecycle"), cp + ("lifecycle",), "stopSignal"),
             resize_restart=tuple(str(m.get("resourceName")) for _rp, m in self.items(c, cp, "resizePolicy")
                                  if m.get("restartPolicy") == "RestartContainer"),
+            policy_written=written_policy,
         )
 
     def restart_rules(self, c: dict, cp: tuple[Any, ...]) -> tuple[RestartRule, ...]:
@@ -211,8 +212,8 @@ class ContainerReader:
             success_threshold=self.integer(m, pp, "successThreshold", d.PROBE_SUCCESS_THRESHOLD, 1) or 1,
             failure_threshold=self.integer(m, pp, "failureThreshold", d.PROBE_FAILURE_THRESHOLD, 1) or 3,
             termination_grace_period=self.integer(m, pp, "terminationGracePeriodSeconds", None, 1),
-            line=position(self.root, pp)[0],
-            **_probe_target(m, handler),
+            line=position(self.root, pp)[0], timeout_written=m.get("timeoutSeconds") is not None,
+            written=tuple((h, m[h]) for h in _PROBE_HANDLERS if h in m), **_probe_target(m, handler),
         )
 
     def hook(self, c: dict, cp: tuple[Any, ...], key: str) -> Hook | None:
@@ -232,7 +233,7 @@ class ContainerReader:
             if sleep is None:
                 self.error(hp + ("sleep", "seconds"), Text(_("A sleep hook needs seconds.")), "Required value")
         return Hook(kind=key, handler=handler, detail=_handler_detail(m, handler), command=command,
-                    sleep_seconds=sleep, line=position(self.root, hp)[0])
+                    sleep_seconds=sleep, line=position(self.root, hp)[0], written=tuple(m.items()))
 
     def ports(self, c: dict, cp: tuple[Any, ...]) -> tuple[Port, ...]:
         out = []
@@ -306,7 +307,11 @@ class ContainerReader:
                 continue
             types = [k for k in m if k != "name"]
             vtype = types[0] if types else "emptyDir"
-            out.append(Volume(name, vtype, _volume_sources(m, vtype), position(self.root, vp)[0]))
+            body = m.get("emptyDir")
+            body = body if isinstance(body, dict) else {}
+            size = body.get("sizeLimit")
+            out.append(Volume(name, vtype, _volume_sources(m, vtype), position(self.root, vp)[0], vp[-1],
+                              str(body.get("medium") or ""), size if isinstance(size, (str, int, float)) else None))
         return tuple(out)
 
 
@@ -367,6 +372,7 @@ def _probe_target(m: dict, handler: str) -> dict[str, Any]:
     out: dict[str, Any] = {"port": port if isinstance(port, (int, str)) and not isinstance(port, bool) else None}
     if handler == "httpGet":
         out["host"] = body["host"] if isinstance(body.get("host"), str) and body["host"] else None
+        out["path"] = body["path"] if isinstance(body.get("path"), str) else None
         out["scheme"] = body["scheme"] if isinstance(body.get("scheme"), str) else "HTTP"
     elif handler == "tcpSocket":
         out["host"] = body["host"] if isinstance(body.get("host"), str) and body["host"] else None

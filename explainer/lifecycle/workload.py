@@ -97,3 +97,10 @@ def labels_of(obj: Any) -> tuple[tuple[str, str], ...]:
         return ()
     return tuple(sorted((str(k), str(v)) for k, v in labels.items()))
 
+
+
+def annotations_of(obj: Any) -> tuple[tuple[str, str], ...]:
+    """metadata.annotations of an object (or of a template) as pairs of texts, in the manifest's order."""
+    meta = obj.get("metadata") if isinstance(obj, dict) else None
+    notes = meta.get("annotations") if isinstance(meta, dict) else None
+    return tuple((str(k), str(v)) for k, v in notes.items()) if isinstance(notes, dict) else ()

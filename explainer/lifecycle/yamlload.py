@@ -197,8 +197,10 @@ def _with_source_line(err: ManifestError, text: str) -> ManifestError:
         lines = text.splitlines()
         if 0 < rec.line <= len(lines):
             shown = lines[rec.line - 1][:200]
-            msg = Text(_("{message} The line reads: {line}"),
-                       {"message": rec.translatable, "line": repr(shown.strip())})
+            # the line as the user wrote it, between quotation marks: repr() would double its backslashes
+            # (a "\n" in a quoted scalar read as "\\n") and escape its quotes
+            msg = Text(_("{message} The line reads: “{line}”"),
+                       {"message": rec.translatable, "line": shown.strip()})
             return ManifestError(msg, line=rec.line, column=rec.column, kind="syntax")
     return err
 

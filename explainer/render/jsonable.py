@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..comparison import Comparison
+from ..comparison import Comparison, DeletionChange
 from ..explain import Explanation, PodReport
 from ..lifecycle.errors import ErrorRecord
 from ..lifecycle.i18n import Phrase
@@ -126,5 +126,22 @@ def comparison_to_dict(c: Comparison, gettext: Callable[[str], str] = _identity)
                         "delta": s.delta, "cause": s.cause.render(gettext) if s.cause else None}
                        for s in p.starts],
             "final": {"before": _status_point(p.final_before), "after": _status_point(p.final_after)},
+            # what the two runs' events differ in (issue 25: additions to the contract)
+            "moments": [{"container": m.container, "moment": m.kind, "before": m.before, "after": m.after,
+                         "delta": m.delta, "exitCodeBefore": m.code_before, "exitCodeAfter": m.code_after,
+                         "changed": m.changed, "withStart": m.with_start} for m in p.moments],
+            "roles": [{"container": r.container, "before": r.before, "after": r.after} for r in p.roles],
+            "terminationGracePeriodSeconds": {"before": p.grace_before, "after": p.grace_after},
+            "deletion": _deletion(p.deletion),
+            "statusColumn": {"before": list(p.status_before), "after": list(p.status_after)},
         } for p in c.pods],
     }
+
+
+def _deletion(d: DeletionChange | None) -> dict[str, Any] | None:
+    if d is None:
+        return None
+    return {"requestedBefore": d.requested_before, "requestedAfter": d.requested_after,
+            "gracePeriodBefore": d.grace_before, "gracePeriodAfter": d.grace_after,
+            "endedBefore": d.ended_before, "endedAfter": d.ended_after,
+            "lengthBefore": d.length_before, "lengthAfter": d.length_after}

@@ -3,16 +3,22 @@
 Every value that comes from the input (Pod and container names, messages, fixes) is escaped
 for where it goes: backslash escapes in text, headings and table cells, code spans and fences
 longer than any backtick run inside, and link targets percent-encoded.  A CommonMark renderer
-turns the export into no HTML element that the input wrote.
+turns the export into no HTML element that the input wrote.  The explainer's own sentences keep
+their `code` spans as code (`inline`): only a message's own backticks open one.
 """
 from __future__ import annotations
 
+import json
 import re
 from typing import Callable, Sequence
 from urllib.parse import quote
 
 from ..explain import Explanation, PodReport
+from ..lifecycle.i18n import Phrase
+from .headline import headline
 from .i18n import Text, gettext_noop as _
+from .inline import spans
+from .observed_pieces import KIND_LABELS
 from .rollout_story import story as rollout_story, summary as rollout_summary
 from .story import story
 
@@ -63,6 +69,13 @@ def fenced(body: str, info: str = "") -> list[str]:
     return [fence + info, *body.rstrip("\n").split("\n"), fence]
 
 
+def inline(value: Text | Phrase | str | None, gettext: Gettext = lambda s: s) -> str:
+    """A sentence of the explainer's own, its `code` spans as code spans and the rest as escaped text: only
+    the message's own backticks make code (render/inline.py), never a value from the input."""
+    return "".join(code(part) if is_code else _MARKUP.sub(r"\\\1", re.sub(r"\s+", " ", part))
+                   for is_code, part in spans(value, gettext))
+
+
 def link(label: str, url: str) -> str:
     """A link whose target cannot end early or carry markup: reserved characters percent-encoded."""
     return f"[{text(label)}]({quote(url, safe=':/?=&#%~+,;@!$*')})"
@@ -88,6 +101,9 @@ def explanation_as_markdown(expl: Explanation, url: str, *, gettext: Gettext = l
 def _pod(r: PodReport, gettext: Gettext, picture: str) -> list[str]:
     out = ["", f"#### {text(r.pod.source.kind)} {code(r.pod.name)}", ""]
     sim = r.simulation
+    said = headline(r)
+    if said is not None:       # what ended the run, in teaching terms, before its STATUS and phase
+        out += [inline(said, gettext), ""]
     if sim is not None:
         last = sim.timeline[-1]
         out += [_t(_("Ends as **{status}** (phase {phase}, READY {ready}) at {t} s."), gettext,
@@ -101,9 +117,34 @@ def _pod(r: PodReport, gettext: Gettext, picture: str) -> list[str]:
     if sim is not None:
         out.append(text(_t(_("What happens:"), gettext)))
         for n, step in enumerate(story(r.pod, sim, r.traffic), 1):
-            out.append(f"{n}. {code(f'{step.t:g} s')} {text(step.text.render(gettext))}")
+            out.append(f"{n}. {code(f'{step.t:g} s')} {inline(step.text, gettext)}")
     if r.rollout is not None:
         out += _rollout(r, gettext)
+    if r.observed is not None:
+        out += _observed(r, gettext)
+    return out
+
+
+def _observed(r: PodReport, gettext: Gettext) -> list[str]:
+    """What the cluster shows (issue 23): kubectl's columns, each difference from the prediction explained,
+    and the scenario that makes the prediction match (JSON, which `--scenario` reads as YAML)."""
+    o = r.observed
+    assert o is not None
+    out = ["", f"**{text(_t(_('What the cluster shows'), gettext))}**", ""]
+    if o.columns is not None:
+        out += [f"READY {code(o.columns.ready)} · STATUS {code(o.columns.status)} · RESTARTS {code(o.columns.restarts)}",
+                ""]
+    if not o.divergences:
+        return out + [text(_t(_("No difference from the prediction."), gettext))]
+    for n, d in enumerate(o.divergences, 1):
+        when = f"{code(f'{d.t:g} s')} " if d.t is not None else ""
+        who = f"{code(d.container)} " if d.container else ""
+        can = _("the scenario can reproduce it") if d.reproducible else _("the scenario cannot reproduce it")
+        out.append(f"{n}. {when}{who}**{text(_t(KIND_LABELS.get(d.kind, d.kind), gettext))}** "
+                   f"({text(_t(can, gettext))}): {text(d.explanation.render(gettext))}")
+    if any(d.reproducible for d in o.divergences):
+        out += ["", text(_t(_("The scenario that makes the prediction match:"), gettext)), "",
+                *fenced(json.dumps(o.scenario, indent=2, ensure_ascii=False), "json")]
     return out
 
 
@@ -132,7 +173,7 @@ def _findings(r: PodReport, gettext: Gettext) -> list[str]:
     for n, f in enumerate(r.findings, 1):
         rendered = f.render(gettext)
         where = f" ({text(f.container)})" if f.container else ""
-        out += [f"{n}. **{text(rendered['title'])}**{where}: {text(rendered['explanation'])}"]
+        out += [f"{n}. **{text(rendered['title'])}**{where}: {inline(f.explanation, gettext)}"]
         if f.fix:
             out += ["", "   " + text(_t(WRITE_INSTEAD, gettext)), ""]
             out += ["   " + line if line else "" for line in fenced(f.fix, "yaml")]

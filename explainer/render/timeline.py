@@ -82,6 +82,7 @@ from .timeline_place import (
 )
 from .timeline_axis import FIT_PLOT, AxisBreak, TimeAxis, end_tick, fit_axis
 from .timeline_svg import svg_document
+from . import timeline_observed as observed_row
 from . import timeline_traffic as traffic_row
 from .timeline_walk import (
     _collect,
@@ -123,9 +124,13 @@ def default_view_end(report: PodReport) -> tuple[float, bool]:
             end = float(math.ceil(beyond + max(2.0, 0.05 * beyond)))
         last = max(last, beyond)
     cut = float(math.ceil(last + max(10.0, 0.1 * last)))
-    if cut < end:
-        return cut, True
-    return max(end, 1.0), False
+    view, continues = (cut, True) if cut < end else (max(end, 1.0), False)
+    if report.observed is not None:   # what the cluster shows, to its last moment (docs/lifecycle-model.md §35)
+        seen = observed_row.pieces_of(report, [c.name for c in lane_containers(report)])
+        if seen is not None:
+            view = observed_row.view_end_after(seen, view)
+            continues = view < sim.end_time
+    return view, continues
 
 
 # ---- layout -----------------------------------------------------------------------------------
@@ -150,6 +155,7 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity, view_end
     bar_end = min(view_end, end_time)
 
     found = _collect(report, containers)
+    seen = observed_row.pieces_of(report, [c.name for c in containers])   # what the cluster shows (issue 23)
     traffic = report.traffic          # a Service sends the Pod requests: one more strip row (docs/lifecycle-model.md §27)
     raw_bars: list[_Raw] = []
     raw_marks: list[_RawMarker] = []
@@ -187,6 +193,8 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity, view_end
         moments = [e.t for e in sim.events] + [p.t for p in sim.timeline] if sim is not None else []
         if traffic is not None:
             moments += traffic_row.moments(traffic)
+        if seen is not None:
+            moments += [t for t in seen.moments() if 0.0 <= t <= view_end]
         axis = fit_axis(moments + [bar_end], view_end, plot=plot, label=_("… {s} s …"))
     plot_w = _r(axis.width)
     right_edge = plot_x + plot_w + right_pad
@@ -206,7 +214,8 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity, view_end
     heading_y = y + 16
     y += HEADING_ROW
     legend, y = _legend(raw_marks, deps, y, width, _, bool(axis.breaks),
-                        traffic_row.legend_entries(traffic, _) if traffic is not None else (),
+                        (traffic_row.legend_entries(traffic, _) if traffic is not None else [])
+                        + (observed_row.legend_entries(seen, _) if seen is not None else []),
                         fitted=fit_width is not None)
     note = ""
     if sim is None:
@@ -215,6 +224,8 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity, view_end
         quiet = view_end >= max((e.t for e in sim.events), default=0.0)
         note = (_("… continues to {end} s (no further events)") if quiet
                 else _("… continues to {end} s")).format(end=_secs(end_time))
+    if seen is not None:
+        note = " ".join(x for x in (note, observed_row.note(seen, end_time, view_end, _)) if x)
     note_y = _r(y + 10) if note else 0.0
     y += 18 if note else 0
 
@@ -231,22 +242,27 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity, view_end
 
     strip_rows = []
     strip_top = y
-    rows = (("phase", _("Phase")), ("status", _("Status")), ("ready", _("Ready")))
+    rows = (("phase", _("Phase")), ("status", _("Status"))) \
+        + ((("observed", _(observed_row.op.ROW_LABEL)),) if seen is not None else ()) + (("ready", _("Ready")),)
     for key, label in rows + ((("traffic", _("Traffic")),) if traffic is not None else ()):
         y += label_row
         strip_rows.append(StripRow(key, label, _r(y), STRIP_ROW))
         y += STRIP_ROW + STRIP_GAP
+    row_of = {r.key: r for r in strip_rows}
     # a break's gap (its zig-zags included) hides what is under it: labels keep clear of it
     gaps = [(plot_x + b.x0 + 6, plot_x + b.x1 - 6) for b in axis.breaks]
-    segments = _strip_segments(sim.timeline, strip_rows[:3], view_end, bar_end, x_of, _, gaps) \
+    segments = _strip_segments(sim.timeline, strip_rows, view_end, bar_end, x_of, _, gaps) \
         if sim is not None else []
     if traffic is not None and sim is not None:
-        segments += traffic_row.segments(traffic, strip_rows[3], view_end, view_end, x_of, _, gaps)
+        segments += traffic_row.segments(traffic, row_of["traffic"], view_end, view_end, x_of, _, gaps)
+    if seen is not None:
+        segments += observed_row.setup_segment(seen, row_of["observed"], view_end, x_of, _, gaps)
     y += 4
     axis_y = _r(y + 12)
     y += AXIS_ROW
 
     lanes: list[Lane] = []
+    obs_rows: list[observed_row.ObsLane] = []
     lanes_top = y
     name_max = max(width - label_x - MARGIN - role_w - 13, 40.0) if stacked else NAME_MAX
     for i, c in enumerate(containers):
@@ -260,6 +276,10 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity, view_end
         lanes.append(Lane(i, c.name, c.role, roles[c.role], _cut(c.name, name_max), _r(y), LANE_HEIGHT, group,
                           tip))
         y += LANE_HEIGHT
+        if seen is not None:            # the observed row under it (stacked: its name on a row above it too)
+            y += label_row
+            obs_rows.append(observed_row.lane_row(lanes[-1], y, seen, _))
+            y += observed_row.OBS_ROW
     lanes_bottom = y
     bottom_axis_y = _r(y + 16)
     y += 4 + AXIS_ROW + MARGIN
@@ -281,11 +301,17 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity, view_end
     reaches: tuple = ()
     deletions: tuple = ()
     if traffic is not None and sim is not None:
-        row = strip_rows[3]
+        row = row_of["traffic"]
         failures = tuple(traffic_row.failure_marks(traffic, row, (_r(lanes_top - 2), _r(lanes_bottom + 2)),
                                                    view_end, x_of, _))
         reaches = tuple(traffic_row.reach_marks(traffic, row, view_end, x_of, _))
         deletions = tuple(traffic_row.deletion_marks(traffic, row, view_end, x_of, _))
+    obs_bars: tuple = ()
+    obs_marks: tuple = ()
+    if seen is not None:
+        by_name = {r.name: r for r in obs_rows}
+        obs_bars = tuple(observed_row.bars(seen, by_name, view_end, x_of, _))
+        obs_marks = tuple(observed_row.marks(seen, by_name, row_of["observed"], view_end, x_of, right_edge, _, gaps))
 
     return TimelineLayout(
         pod=report.pod.name, width=width, height=_r(y), plot_x=plot_x, plot_width=plot_w,
@@ -297,7 +323,8 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity, view_end
         guides=guides, legend=tuple(legend), axis_label=_("seconds"), note=note, note_y=note_y,
         simulated=sim is not None, breaks=breaks,
         knots=tuple((t, _r(plot_x + x)) for t, x in axis.knots()), failures=failures, reaches=reaches,
-        deletions=deletions, stacked=stacked, fitted=fit_width is not None and not px_per_second)
+        deletions=deletions, stacked=stacked, fitted=fit_width is not None and not px_per_second,
+        observed=tuple(obs_rows), obs_bars=obs_bars, obs_marks=obs_marks)
 
 
 def render_timeline_svg(report: PodReport, *, gettext: Gettext = _identity, title: str | None = None,
@@ -348,4 +375,7 @@ def timeline_rows(report: PodReport, *, gettext: Gettext = _identity) -> list[di
         })
     if report.traffic is not None:   # traffic changes after the events of their moment (docs/lifecycle-model.md §27)
         out = sorted(out + traffic_row.table_rows(report.traffic, _), key=lambda row: row["t"])
+    seen = observed_row.pieces_of(report, list(roles))
+    if seen is not None:             # what the cluster shows (issue 23), after the prediction's rows of a moment
+        out = sorted(out + observed_row.table_rows(seen, roles, role_labels, _), key=lambda row: row["t"])
     return out

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..lifecycle.trace import StatusPoint, TraceEvent
 from .timeline_model import Gettext, TimelineLayout, _condition_text, _identity, _secs, _state_labels
 from .timeline_walk import _debug_names, _event_container, lane_containers
+from . import timeline_observed as observed_row
 from . import timeline_traffic as traffic_row
 
 if TYPE_CHECKING:
@@ -119,6 +120,9 @@ def timeline_frames(report: PodReport, layout: TimelineLayout, *, gettext: Gette
     pod_deadline: float | None = None
     traffic = report.traffic
     extra = traffic_row.frame_times(traffic) if traffic is not None else set()
+    seen = observed_row.pieces_of(report, [c.name for c in containers])    # what the cluster shows (issue 23)
+    if seen is not None:
+        extra |= observed_row.frame_times(seen)
     times = sorted({0.0} | {e.t for e, _n in events} | {p.t for p in sim.timeline} | extra)
     ei = 0
     timeline, pi = sim.timeline, 0
@@ -141,6 +145,8 @@ def timeline_frames(report: PodReport, layout: TimelineLayout, *, gettext: Gette
         frame = _frame(t, containers, st, point, waits, states, _)
         if traffic is not None:       # the traffic row's state at t (docs/lifecycle-model.md §27)
             frame["facts"] = traffic_row.frame_facts(traffic, t, _)
+        if seen is not None:          # the observed lanes at t, and kubectl's last printed columns
+            frame["facts"] = frame.get("facts", []) + observed_row.frame_facts(seen, t, _)
         frames.append(frame)
     event_times = sorted({round(e.t, 6) for e, _n in events if e.t <= layout.view_end} | {0.0, layout.view_end}
                          | {t for t in extra if t <= layout.view_end})

@@ -44,6 +44,7 @@ SMALL = 10.5
 MIN_FIT_PLOT = 280.0
 MIN_FIT_WIDTH = 200.0
 LABEL_ROW = 15
+NAME_INDENT = 5               # stacked: a name starts a little right of t = 0, clear of the cursor's line there
 STACKED_RIGHT_PAD = 34
 SLACK = 1.2                   # text_width is an estimate: a fitted chart, with no room to spare, allows this much
 GUIDE_SLACK = 1.35            # ... and this much for a guide's bold label
@@ -214,6 +215,9 @@ class TimelineLayout:
     deletions: tuple = ()        # timeline_traffic.DeletionMark: a deletion only the traffic row assumes
     stacked: bool = False        # names on a row above each lane and strip row, not in a column on the left
     fitted: bool = False         # laid out for a given width (the page's panel), not the default one
+    observed: tuple = ()         # timeline_observed.ObsLane: what the cluster shows, under each container's lane
+    obs_bars: tuple = ()         # timeline_observed.ObsBar
+    obs_marks: tuple = ()        # timeline_observed.ObsMark
 
     def x_at(self, t: float) -> float:
         """The x of time ``t`` on this chart."""

@@ -14,6 +14,7 @@ from .timeline_model import (
     GROUP_GAP,
     LABEL_ROW,
     MARGIN,
+    NAME_INDENT,
     SLACK,
     SMALL,
     Gettext,
@@ -26,6 +27,7 @@ from .timeline_model import (
     text_width,
 )
 from .timeline_style import STACKED_STYLE, STYLE, TRAFFIC_STYLE
+from . import timeline_observed_svg as observed_svg
 from . import timeline_traffic_svg as traffic_svg
 
 if TYPE_CHECKING:
@@ -126,7 +128,7 @@ def svg_document(report: PodReport, lay: TimelineLayout, *, gettext: Gettext = _
         f'<title id="{sid}-title">{_t(heading)}</title>',
         f'<desc id="{sid}-desc">{_t(desc)}</desc>',
         f"<style>{STYLE}{TRAFFIC_STYLE if report.traffic is not None else ''}{STACKED_STYLE if lay.stacked else ''}"
-        "</style>",
+        f"{observed_svg.OBSERVED_STYLE if lay.observed else ''}</style>",
         _defs(sid, lay),
         f'<rect class="tl-bg" width="{w}" height="{h}"/>',
         f'<text class="tl-head" x="{MARGIN}" y="{_n(lay.heading_y)}">{_t(_shown_heading(heading, lay))}</text>',
@@ -138,6 +140,7 @@ def svg_document(report: PodReport, lay: TimelineLayout, *, gettext: Gettext = _
     o += _svg_strip(lay, sid)
     o += traffic_svg.markup(lay, sid)
     o += _svg_lanes(lay, sid)
+    o += observed_svg.markup(lay, sid)           # what the cluster shows (issue 23)
     o += ["</svg>" if placement is None else "</g></svg>", ""]     # "" for the last line's \n (no copy)
     return "\n".join(o)
 
@@ -159,6 +162,7 @@ def _defs(sid: str, lay: TimelineLayout) -> str:
             f'<clipPath id="{sid}-plot"><rect x="{_n(lay.plot_x - 6)}" y="0" width="{_n(lay.width - lay.plot_x + 6)}"'
             f' height="{_n(lay.height)}"/></clipPath>'
             + (traffic_svg.defs(sid) if lay.failures or any(i.kind == "failure" for i in lay.legend) else "")
+            + (observed_svg.defs(sid) if lay.observed else "")
             + '</defs>')
 
 
@@ -218,6 +222,8 @@ def _legend_markup(legend: tuple[LegendItem, ...]) -> tuple[str, ...]:
         elif item.kind == "arrow":
             o.append(f'<path class={_q(item.css_class)} d="M{_n(x)} {_n(cy)}h10"/>')
             o.append(_arrow_head(((x, cy), (x + 14, cy)), "tl-arrow-head"))
+        elif item.kind in ("obs", "obs-mark"):   # the observed lanes' (issue 23)
+            o += observed_svg.legend_item(item, sid)
         else:                                # the traffic row's (docs/lifecycle-model.md §27)
             o += traffic_svg.legend_item(item, sid)
         o.append(f'<text class="tl-text tl-small" x="{_n(x + 20)}" y="{_n(y + 11)}">{_t(item.label)}</text>')
@@ -257,6 +263,7 @@ def _svg_background(lay: TimelineLayout) -> list[str]:
                      f' height="{_n(lane.height + above)}"/>')
         if lane.index and lane.group != lay.lanes[lane.index - 1].group:
             o.append(f'<path class="tl-sep" d="M{MARGIN} {_n(lane.y - above - GROUP_GAP / 2)}H{_n(lay.width - MARGIN)}"/>')
+    o += observed_svg.rows(lay)
     o.append('</g>\n<g class="tl-axes">')
     top, bottom = _n(lay.lanes_top - 2), _n(lay.lanes_bottom + 2)
     for tick in lay.ticks:
@@ -287,7 +294,8 @@ def _svg_strip(lay: TimelineLayout, sid: str) -> list[str]:
         box = f'x="{_n(seg.x)}" y="{_n(seg.y)}" width="{_n(seg.width)}" height="{_n(seg.height)}"'
         o.append(f'<g class="tl-item" data-t0="{seg.t0:g}" data-t1="{seg.t1:g}"><title>{_t(seg.tooltip)}</title>'
                  f'<rect class={_q(seg.css_class)} {box}/>'
-                 + (traffic_svg.segment_overlay(seg, box, sid) if seg.row == "traffic" else ""))
+                 + (traffic_svg.segment_overlay(seg, box, sid) if seg.row == "traffic" else "")
+                 + (observed_svg.segment_overlay(seg, box, sid) if seg.row == "observed" else ""))
         if seg.label:
             o.append(f'<text class="tl-seg-text" x="{_n(seg.label_x if seg.label_x is not None else seg.x + 4)}" y="{_n(seg.y + 12.5)}">{_t(seg.label)}</text>')
         o.append("</g>")
@@ -298,26 +306,31 @@ def _svg_strip(lay: TimelineLayout, sid: str) -> list[str]:
 def _svg_lanes(lay: TimelineLayout, sid: str) -> list[str]:
     """Lane labels, bars, axis breaks, Pod-level guides, dependency arrows and markers, in drawing
     order.  Timed pieces carry their times (data-t, data-t0/t1) for the browser script."""
+    # a lane's observed row collapses with it: data-obs is the height it adds (stacked: its name's row too)
+    obs = f' data-obs="{lay.observed[0].height + (LABEL_ROW if lay.stacked else 0):g}"' if lay.observed else ""
     if lay.stacked:      # the names' rows after the plot, over the axis breaks' gaps that cross them
         o = [f'<g class="tl-plot" clip-path="url(#{sid}-plot)">\n<g class="tl-bars">']
-        labels = ['<g class="tl-labels">'] + [_stacked_label(lane, lay) for lane in lay.lanes] + ["</g>"]
+        labels = (['<g class="tl-labels">'] + [_stacked_label(lane, lay, obs) for lane in lay.lanes]
+                  + observed_svg.labels(lay) + ["</g>"])
     else:
         o, labels = ['<g class="tl-labels">'], []
     for lane in () if lay.stacked else lay.lanes:
         mid = lane.y + lane.height / 2
-        o.append(f'<g class="tl-lane-label" data-lane="{lane.index}"><title>{_t(lane.tooltip)}</title>'
+        o.append(f'<g class="tl-lane-label" data-lane="{lane.index}"{obs}><title>{_t(lane.tooltip)}</title>'
                  f'<rect class="tl-role-{lane.role}" x="{MARGIN}" y="{_n(lane.y + 3)}" width="4"'
                  f' height="{_n(lane.height - 6)}" rx="1"/>'
                  f'<text class="tl-text" x="{_n(lay.label_x)}" y="{_n(mid + 4)}">{_t(lane.label)}</text>'
                  f'<text class="tl-muted tl-small" x="{_n(lay.role_x)}" y="{_n(mid + 3.5)}" text-anchor="end">'
                  f"{_t(lane.role_label)}</text></g>")
     if not lay.stacked:
+        o += observed_svg.labels(lay)
         o.append(f'</g>\n<g class="tl-plot" clip-path="url(#{sid}-plot)">\n<g class="tl-bars">')
     for i, bar in enumerate(lay.bars):
         box = f'x="{_n(bar.x)}" y="{_n(bar.y)}" width="{_n(max(bar.width, MIN_BAR_PX))}" height="{_n(bar.height)}" rx="2"'
         shape = _bar_shape(bar.css_class, box, bar.state, sid, bar.assumed)
         o.append(f'<g class="tl-item tl-bar-g" data-bar="{i}" data-lane="{bar.lane}" data-state="{bar.state}"'
                  f' data-t0="{bar.t0:g}" data-t1="{bar.t1:g}"><title>{_t(bar.tooltip)}</title>{shape}</g>')
+    o += observed_svg.bars(lay, sid)
     o.append('</g>\n<g class="tl-breaks">')
     o += _svg_breaks(lay)
     o.append('</g>\n<g class="tl-guides">')
@@ -348,17 +361,14 @@ def _svg_lanes(lay: TimelineLayout, sid: str) -> list[str]:
     return o
 
 
-NAME_INDENT = 5      # stacked: a name starts a little right of t = 0, clear of the cursor's line standing there
-
-
-def _stacked_label(lane: Lane, lay: TimelineLayout) -> str:
+def _stacked_label(lane: Lane, lay: TimelineLayout, obs: str = "") -> str:
     """A lane's name on the row above its bars, its role after it when there is room; the role's
     colour as a stripe down the left of both rows."""
     name_x = lay.label_x + NAME_INDENT
     role_x = name_x + text_width(lane.label) * SLACK + 8
     role = (f'<text class="tl-muted tl-small" x="{_n(role_x)}" y="{_n(lane.y - 3)}">{_t(lane.role_label)}</text>'
             if role_x + text_width(lane.role_label, SMALL) * SLACK <= lay.width - MARGIN else "")
-    return (f'<g class="tl-lane-label" data-lane="{lane.index}"><title>{_t(lane.tooltip)}</title>'
+    return (f'<g class="tl-lane-label" data-lane="{lane.index}"{obs}><title>{_t(lane.tooltip)}</title>'
             f'<rect class="tl-role-{lane.role}" x="{MARGIN}" y="{_n(lane.y - LABEL_ROW + 3)}" width="4"'
             f' height="{_n(lane.height + LABEL_ROW - 6)}" rx="1"/>'
             f'<text class="tl-text" x="{_n(name_x)}" y="{_n(lane.y - 3)}">{_t(lane.label)}</text>{role}</g>')

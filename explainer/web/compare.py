@@ -27,6 +27,8 @@ from explainer.lifecycle import defaults as d
 from explainer.lifecycle.errors import ErrorRecord, ManifestError
 from explainer.render.compare import Comparison, compare, shared_axis_svgs
 from explainer.comparison.rollout import rollout_from_to
+from explainer.comparison.textdiff import side_by_side
+from explainer.web.compare_diff import diff_html
 from explainer.render.compare_rollout import compare_rollouts, shared_axis_rollouts
 from explainer.render.rollout_story import story as rollout_story, summary as rollout_summary
 from explainer.render.rollout_svg import render_rollout_svg
@@ -125,10 +127,15 @@ def _comparison_context(left: Permalink, right: Permalink) -> dict[str, Any]:
                         "cause": s.cause.render(gettext) if s.cause is not None else ""} for s in pair.starts],
             "final_before": _final(pair.final_before), "final_after": _final(pair.final_after),
         })
+    heads = (gettext("Before · %(id)s") % {"id": left.id}, gettext("After · %(id)s") % {"id": right.id})
+    text = side_by_side(left.manifest, right.manifest)
+    scenario_b, scenario_a = scenario_as_yaml(left.scenario_data or {}), scenario_as_yaml(right.scenario_data or {})
     return {"comparison": comp, "summary": summary, "pairs": pairs,
+            "text_diff": diff_html(text, gettext, *heads), "text_counts": (text.removed, text.added),
+            "scenario_diff": diff_html(side_by_side(scenario_b, scenario_a), gettext, *heads)
+            if scenario_b != scenario_a else "",
             "left": left, "right": right, "left_errors": before.errors, "right_errors": after.errors,
-            "left_scenario": scenario_as_yaml(left.scenario_data or {}),
-            "right_scenario": scenario_as_yaml(right.scenario_data or {})}
+            "left_scenario": scenario_b, "right_scenario": scenario_a}
 
 
 def _rollout_sides(pair: Any, left: Permalink, right: Permalink, before: Any, after: Any) -> dict[str, Any] | None:
@@ -248,7 +255,7 @@ def _compare_pasted(request: HtmxHttpRequest) -> HttpResponse:
             errors += list(exc.records)
     if not errors:
         outcome = share_input(request, form.cleaned_data["manifest"], scenario, form.cleaned_data["version"],
-                              request.POST.get("secrets", ""))
+                              request.POST.get("secrets", ""), form.cleaned_data.get("observed") or "")
         if outcome.status == "too_large":
             box["too_large"] = outcome.limit
         elif outcome.status == "rate_limited":

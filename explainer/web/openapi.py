@@ -124,8 +124,11 @@ def _schemas() -> dict[str, Any]:
             "leftUrl": NSTR, "rightUrl": NSTR,
             "comparison": _nullable({"type": "object", "description": "compare: the differences (summary "
                                                                       "sentences, findings new/fixed/unchanged, "
-                                                                      "sharing changes, start times); null "
-                                                                      "when a side was deleted"})}),
+                                                                      "sharing changes, start times, and what "
+                                                                      "the two runs' events differ in: each "
+                                                                      "container's moments, roles, the grace "
+                                                                      "period and the deletion, the STATUS "
+                                                                      "column); null when a side was deleted"})}),
         "Explanation": _obj(["schemaVersion", "kubernetesVersion", "pods", "skipped", "errors"], {
             "schemaVersion": {"const": SCHEMA_VERSION},
             "kubernetesVersion": VERSION,

@@ -16,6 +16,8 @@ from typing import Any, Callable
 from django.urls import reverse
 from django.utils.safestring import SafeData, SafeString, mark_safe
 
+from explainer.web.observed_panel import observed_html
+
 Gettext = Callable[[str], str]
 Ngettext = Callable[[str, str, int], str]
 
@@ -55,8 +57,9 @@ def findings_html(pod: Any, counter: int, gettext: Gettext, ngettext: Ngettext) 
     out.append("\n  ")
     groups = pod.finding_groups
     fix_url = escape(reverse("web:fix")) if groups else ""
+    rules_url = escape(reverse("web:rules")) if groups else ""
     for i, f in enumerate(groups, 1):
-        out.append(_finding(f, counter, i, gettext, ngettext, fix_url))
+        out.append(_finding(f, counter, i, gettext, ngettext, fix_url, rules_url))
     if not groups:
         out.append(f'\n  <p class="muted">{gettext("No pitfalls found.")}</p>\n  ')
     out.append("\n</section>\n")
@@ -76,7 +79,14 @@ def _apply_fix(f: dict[str, Any], gettext: Gettext, fix_url: str) -> str:
             f'title="{gettext("Change the editor’s text as shown, then explain it again")}">{gettext("Apply fix")}</button>\n')
 
 
-def _finding(f: dict[str, Any], counter: int, i: int, gettext: Gettext, ngettext: Ngettext, fix_url: str) -> str:
+def _explanation(f: dict[str, Any]) -> str:
+    """A finding's explanation, its `code` spans as code (present.finding_view), else escaped text."""
+    said = f.get("explanation_html")
+    return _safe(said) if said else _v(f.get("explanation"))
+
+
+def _finding(f: dict[str, Any], counter: int, i: int, gettext: Gettext, ngettext: Ngettext, fix_url: str,
+             rules_url: str) -> str:
     severity = _v(f.get("severity"))
     out = [f'\n  <details class="finding sev-{severity}" {"open" if f.get("severity") == "error" else ""}>\n'
            f'    <summary>\n      <span class="sev">{severity}</span>\n      <strong>{_v(f.get("title"))}</strong>\n      ']
@@ -93,7 +103,7 @@ def _finding(f: dict[str, Any], counter: int, i: int, gettext: Gettext, ngettext
             out.append(f'<span class="muted">{_line(f["line"], gettext)}</span>')
     out.append(f'\n      <span class="rule-id muted">{_v(f.get("id"))}</span>\n    </summary>\n    ')
     if grouped:
-        out.append(f'\n    <p>{_v(f.get("explanation"))}</p>\n'
+        out.append(f'\n    <p>{_explanation(f)}</p>\n'
                    f'    <p class="muted">{gettext("The same for each of these containers:")}</p>\n'
                    f'    <ul class="group-members">')
         for m in f["members"]:
@@ -108,7 +118,7 @@ def _finding(f: dict[str, Any], counter: int, i: int, gettext: Gettext, ngettext
         out.append("\n    <p>")
         if f.get("line"):
             out.append(f'<a href="#" class="line-link" data-line="{_v(f["line"])}">{_line(f["line"], gettext)}</a>: ')
-        out.append(f'{_v(f.get("explanation"))}</p>\n    ')
+        out.append(f'{_explanation(f)}</p>\n    ')
     out.append("\n    ")
     if f.get("fix"):
         if grouped:
@@ -123,10 +133,14 @@ def _finding(f: dict[str, Any], counter: int, i: int, gettext: Gettext, ngettext
             out.append(_apply_fix(f, gettext, fix_url))
         out.append(f'</div>\n      <pre id="{fix_id}" tabindex="0"><code>{_v(f["fix"])}</code></pre>\n    </div>\n    ')
     out.append("\n    ")
-    if f.get("references"):
-        refs = " · ".join(f'<a href="{_v(ref)}" rel="noopener noreferrer" target="_blank">{_v(ref)}</a>'
-                          for ref in f["references"])
-        out.append(f'<p class="refs">{refs}</p>')
+    # the rule's entry in the catalogue, then the references
+    rule = _v(f.get("id"))
+    links = [f'<a class="rule-link" href="{rules_url}#{rule}">'
+             f'{gettext("About the rule %(id)s") % {"id": f"<code>{rule}</code>"}}</a>']
+    links += [f'<a href="{_v(ref)}" rel="noopener noreferrer" target="_blank">{_v(ref)}</a>'
+              for ref in f.get("references") or ()]
+    refs = " · ".join(links)
+    out.append(f'<p class="refs">{refs}</p>')
     out.append("\n  </details>\n  ")
     return "".join(out)
 
@@ -168,8 +182,9 @@ def _safe(value: Any) -> str:
     return str(value) if isinstance(value, SafeData) else escape(str(value))
 
 
-def pod_html(pod: Any, counter: int, gettext: Gettext) -> SafeString:
-    """One Pod's article: its summary, errors, notes, timeline, pitfalls, story and diagram.
+def pod_html(pod: Any, counter: int, gettext: Gettext, link_id: str | None = None) -> SafeString:
+    """One Pod's article: its summary, errors, notes, timeline, what the cluster shows, pitfalls, story and
+    diagram (``link_id``: on a permalink's page, which has no editor to write a scenario into).
 
     Called while the page renders (the `pod_article` tag), so that `dot`, drawing the diagram in its
     own process, is waited for only at the end, where the diagram goes."""
@@ -179,6 +194,8 @@ def pod_html(pod: Any, counter: int, gettext: Gettext) -> SafeString:
     if pod.qos_class:
         qos = (f'<span class="pill qos" title="{gettext("QoS class: the order in which the kubelet evicts Pods when the node runs short (BestEffort first, Guaranteed last)")}">'  # noqa: E501
                f'{gettext("QoS class %(qos)s") % {"qos": _v(pod.qos_class)}}</span>')
+    if getattr(pod, "headline", ""):     # what ended the run, in teaching terms (render/headline.py)
+        out.append(f'<p class="headline">{_v(pod.headline)}</p>\n    ')
     final = pod.final
     if final:
         at = gettext("at %(t)s s") % {"t": escape(secs(final.get("t")))}
@@ -198,7 +215,7 @@ def pod_html(pod: Any, counter: int, gettext: Gettext) -> SafeString:
                    f'    <p><strong>{gettext("The API server would reject this Pod, so it never runs.")}</strong></p>\n'
                    f'    <ul>{items}</ul>\n  </div>\n  ')
     out.append("\n  ")
-    out.extend(f'<p class="note">{_v(note)}</p>' for note in pod.notes)
+    out.extend(f'<p class="note">{_safe(note)}</p>' for note in pod.notes)
     out.append("\n\n  ")
     if pod.timeline_svg:
         out.append(
@@ -214,12 +231,15 @@ def pod_html(pod: Any, counter: int, gettext: Gettext) -> SafeString:
             out.append(f'<details class="traffic-notes">\n      <summary>{gettext("What the traffic row rests on")}'
                        f'</summary>\n      <ul>{items}</ul>\n    </details>\n  ')
         out.append("</section>\n  ")
+    observed = getattr(pod, "observed", None)
+    if observed:              # what the cluster shows (web/observed_panel.py; issue 23)
+        out.append(observed_html(observed, counter, gettext, link_id))
     out.append(f"\n\n  {_safe(pod.findings_html)}\n\n  ")
     if pod.steps:
         out.append(f'\n  <section class="panel story" data-story="pod-{counter}">\n'
                    f'    <h3>{gettext("What happens, step by step")}</h3>\n    <ol>{_safe(pod.steps_html)}</ol>\n    ')
         if pod.assumed:
-            items = "".join(f'<li><code>{_v(a["container"])}.{_v(a["field"])}</code>: {_v(a["why"])}</li>'
+            items = "".join(f'<li><code>{_v(a["container"])}.{_v(a["field"])}</code>: {_safe(a["why"])}</li>'
                             for a in pod.assumed)
             out.append(f'\n    <details><summary>{gettext("Assumptions")}</summary>\n'
                        f'      <ul class="muted">{items}</ul>\n    </details>\n    ')

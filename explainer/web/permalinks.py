@@ -14,6 +14,7 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from explainer.lifecycle.errors import ManifestError
+from explainer.lifecycle.redact import IN_OUTPUT
 from explainer.render.diagram import DiagramError, render_png, render_svg, sharing_diagram
 from explainer.render.bounded import bound_answer
 from explainer.render.jsonable import explanation_to_dict
@@ -47,15 +48,15 @@ def share(request: HtmxHttpRequest) -> HttpResponse:
         context["errors"] = translate_errors(exc.records)
         return render(request, template, context)
     outcome = share_input(request, form.cleaned_data["manifest"], scenario, form.cleaned_data["version"],
-                          request.POST.get("secrets", ""))
+                          request.POST.get("secrets", ""), form.cleaned_data.get("observed") or "")
     if outcome.status == "rate_limited":
         return error_response(429, gettext("Too many links created from your address; try again later."),
                               request=request)
     if outcome.status == "too_large":
         context["too_large"] = outcome.limit
-    elif outcome.status == "secrets":
-        context["hits"] = [{"line": h.line, "what": h.text.render(gettext) if h.text else h.what}
-                           for h in outcome.hits]
+    elif outcome.status == "secrets":   # a line of the observed output is not one of the editor's: no link to it
+        context["hits"] = [{"line": h.line, "what": h.text.render(gettext) if h.text else h.what,
+                            "observed": h.text is not None and h.text.msgid == IN_OUTPUT} for h in outcome.hits]
     else:
         assert outcome.link is not None
         context.update({"link": outcome.link, "token": outcome.token,
@@ -70,7 +71,8 @@ def _url(link: Permalink) -> str:
 def _explained(link: Permalink, panel: int | None = None) -> dict[str, Any]:
     if link.kind != KIND_EXPLAIN:
         raise Http404("not an explanation")
-    return run_explain(link.manifest, link.scenario_data, link.version, panel=panel)
+    return run_explain(link.manifest, link.scenario_data, link.version, observed=link.observed or None,
+                       panel=panel)
 
 
 @require_GET
@@ -87,8 +89,8 @@ def _page_parts(request: HttpRequest, link: Permalink) -> dict[str, Any]:
     changes, and the part holds no per-visitor data (the CSRF token lives outside it)."""
     context = _explained(link, panel_px(request))
     # rendered for every visitor alike: never the htmx-only parts, whatever this request carried
-    return {"result_html": render_to_string("partials/_result.html", {**context, "static_page": True},
-                                            request=request),
+    return {"result_html": render_to_string("partials/_result.html",
+                                            {**context, "static_page": True, "link_id": link.id}, request=request),
             "summary": _summary(context),
             "titles": [f"{p.kind} {p.name}" for p in context["pods"]],
             "names": ", ".join(p.name for p in context["pods"]),

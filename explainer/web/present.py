@@ -14,18 +14,23 @@ from typing import Any, Callable
 
 from django.core.cache import cache
 from django.urls import reverse
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext, gettext_noop, ngettext, trans_real
 
 from explainer.explain import Explanation, PodReport
 from explainer.lifecycle.errors import ErrorRecord
 from explainer.lifecycle.i18n import render
+from explainer.render import inline
+from explainer.render.headline import headline
 from explainer.render.diagram import DiagramError, dot_key, sharing_diagram, start_svg, svg_result
 from explainer.render.story import collapse_crash_loops, story
 from explainer.render.timeline import layout_timeline, timeline_rows
 from explainer.render.timeline_frames import timeline_frames
+from explainer.render.timeline_observed import story_of
 from explainer.render.timeline_svg import svg_document
 from explainer.web.fit import DEFAULT_PANEL_PX, PHONE_PANEL_PX, layout_width, picture_html
 from explainer.web.lists import rows_html, steps_html
+from explainer.web.observed_panel import observed_view
 from explainer.web.panels import findings_html, secs
 from explainer.web.rollout_panel import rollout_section
 
@@ -70,6 +75,7 @@ class PodView:
     findings_html: str = ""                 # the pitfalls panel, written out (web/panels.py)
     steps_html: str = ""
     final: dict[str, Any] = field(default_factory=dict)
+    headline: str = ""                      # what ended the run and why the phase follows (render/headline.py)
     qos_class: str = ""                     # docs/lifecycle-model.md §25
     assumed: list[dict[str, str]] = field(default_factory=list)
     svg: str = ""
@@ -79,6 +85,7 @@ class PodView:
     traffic_info: dict[str, Any] = field(default_factory=dict)   # what the what-if panel shows of the traffic
     traffic_notes: list[str] = field(default_factory=list)       # what the traffic row rests on, in words
     rollout_info: dict[str, Any] = field(default_factory=dict)   # ... and of the rollout (issue 22)
+    observed: dict[str, Any] | None = None  # what the cluster shows (web/observed_panel.py; issue 23)
     pending: Any = field(default=None, repr=False, compare=False)   # a `dot` still drawing
 
     # `dot` draws in its own process; the page waits for it only where it shows the diagram,
@@ -229,8 +236,9 @@ def _pod(r: PodReport, gettext: Callable[[str], str], eager: bool = True, dot_me
          counter: int = 1, panel: int | None = None) -> PodView:
     """The view of one Pod, the ``counter``-th of its page."""
     pod = r.pod
+    told = {id(n) for n in r.observed.notes} if r.observed is not None else set()   # in the observed panel
     view = PodView(pod.name, pod.source.kind, pod.source.line, r.admitted, translate_errors(r.errors, gettext),
-                   [render(n, gettext) for n in r.notes])
+                   [mark_safe(inline.html(n, gettext)) for n in r.notes if id(n) not in told])
     _start_diagram(view, r, gettext, eager, dot_memo)   # first: dot lays it out in its own process while this one does the rest
     view.qos_class = r.qos.qos_class if r.qos else ""
     view.findings = [finding_view(f, gettext) for f in r.findings]
@@ -245,6 +253,7 @@ def _pod(r: PodReport, gettext: Callable[[str], str], eager: bool = True, dot_me
                                 "probes": c.readiness_probe is not None or c.startup_probe is not None,
                                 "aria": {k: gettext(msgid) % {"n": c.name} for k, msgid in WHATIF_LABELS.items()}})
     _simulation_views(view, r, gettext, panel)
+    view.observed = observed_view(r, gettext)
     view.rollout_html = rollout_section(r, counter, gettext, panel)
     if r.traffic is not None:
         view.traffic_notes = [render(n, gettext) for n in r.traffic.notes]
@@ -294,9 +303,9 @@ def _simulation_views(view: PodView, r: PodReport, gettext: Callable[[str], str]
         view.timeline_svg_narrow = svg_document(r, narrow, gettext=gettext, id_suffix="n")
         view.timeline_narrow_width = narrow.width
     if len(view.timeline_svg) > MAX_PAGE_SVG_BYTES:   # the page stays of bounded size (issue 11)
-        view.notes.append(gettext("The timeline picture is %(size)s bytes, more than a page shows (%(limit)s); "
-                                  "shorten `until` to see it.") % {"size": f"{len(view.timeline_svg):,}",
-                                                                  "limit": f"{MAX_PAGE_SVG_BYTES:,}"})
+        view.notes.append(mark_safe(inline.html(gettext(
+            "The timeline picture is %(size)s bytes, more than a page shows (%(limit)s); shorten `until` to see "
+            "it.") % {"size": f"{len(view.timeline_svg):,}", "limit": f"{MAX_PAGE_SVG_BYTES:,}"})))
         view.timeline_svg = ""
     else:
         view.timeline_json = json.dumps(timeline_frames(r, layout, gettext=gettext), ensure_ascii=False,
@@ -304,10 +313,13 @@ def _simulation_views(view: PodView, r: PodReport, gettext: Callable[[str], str]
     rows = timeline_rows(r, gettext=gettext)
     view.rows = rows[:MAX_PAGE_ROWS]
     steps = story(r.pod, sim, r.traffic)
+    told = collapse_crash_loops(steps[:MAX_PAGE_ROWS])
+    if r.observed is not None:       # what the cluster shows, each at its moment (after the prediction's)
+        told = sorted(told + story_of(r)[:MAX_PAGE_ROWS], key=lambda s: s.t)
     view.steps = [{"t": s.t, "text": s.text.render(gettext), "assumed": s.assumed, "container": s.container,
                    "steps": [{"t": c.t, "text": c.text.render(gettext), "container": c.container}
                              for c in s.steps]}
-                  for s in collapse_crash_loops(steps[:MAX_PAGE_ROWS])]
+                  for s in told]
     view.rows_html = rows_html(view.rows)
     view.steps_html = steps_html(view.steps, gettext)
     if len(rows) > MAX_PAGE_ROWS or len(steps) > MAX_PAGE_ROWS:
@@ -316,9 +328,10 @@ def _simulation_views(view: PodView, r: PodReport, gettext: Callable[[str], str]
                           % {"n": f"{MAX_PAGE_ROWS:,}", "t": f"{min(rows[-1]['t'], steps[-1].t):,g}"
                              if rows and steps else "?"})
     last = sim.timeline[-1]
+    view.headline = render(headline(r), gettext) if sim.timeline else ""
     view.final = {"status": last.status, "phase": last.phase, "ready": last.ready,
                   "ready_count": last.ready_count, "restarts": last.restarts, "t": sim.end_time}
-    view.assumed = [{"container": name, "field": f, "why": render(why, gettext)}
+    view.assumed = [{"container": name, "field": f, "why": mark_safe(inline.html(why, gettext))}
                     for name, b in behaviours.items() for f, why in b.assumed.items()]
 
 
@@ -340,8 +353,12 @@ def group_findings(findings: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def finding_view(f: Any, gettext: Callable[[str], str] = gettext) -> dict[str, Any]:
+    """A finding as the templates show it: its fields, title and explanation in the reader's language, and
+    the explanation as HTML with its `code` spans (render/inline.py)."""
     d = f.to_dict() if hasattr(f, "to_dict") else dict(f)
     render = getattr(f, "render", None)
     if callable(render):
         d.update(render(gettext))
+    said = getattr(f, "explanation", d.get("explanation"))
+    d["explanation_html"] = mark_safe(inline.html(said, gettext))
     return d

@@ -13,7 +13,8 @@ from django.templatetags.static import static
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.template.defaultfilters import filesizeformat
-from django.utils.translation import get_language, gettext
+from django.utils.safestring import mark_safe
+from django.utils.translation import get_language, gettext, gettext_noop
 from django.views.decorators.http import require_GET, require_http_methods
 from django_htmx.middleware import HtmxDetails
 
@@ -23,6 +24,7 @@ from explainer.findings import catalogue
 from explainer.lifecycle import defaults as d
 from explainer.lifecycle.errors import ErrorRecord, ManifestError
 from explainer.lifecycle.features import SHOWN_VERSIONS, feature_table
+from explainer.render import inline
 from explainer.render.diagram import DiagramError, render_svg
 from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Failure
 from explainer.web.fit import panel_px
@@ -30,7 +32,8 @@ from explainer.web.forms import ExplainForm
 from explainer.web.models import KIND_EXPLAIN, Permalink
 from explainer.web.present import present, result_view, translate_errors
 from explainer.web.security import error_response, rate_limited, request_limits
-from explainer.web.whatif import CONTROLS, NEW_CONTROLS, POD_CONTROLS, scenario_as_yaml, scenario_from_post
+from explainer.web.whatif import (CONTROLS, NEW_CONTROLS, NEW_PREFIX, POD_CONTROLS, PREFIX, scenario_as_yaml,
+                                  scenario_from_post)
 
 
 class HtmxHttpRequest(HttpRequest):
@@ -39,24 +42,27 @@ class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-def fingerprint(manifest: str, scenario: Any, version: str) -> str:
-    return hashlib.sha256(f"{version}\0{scenario!r}\0{manifest}".encode()).hexdigest()
+def fingerprint(manifest: str, scenario: Any, version: str, observed: str | None = None) -> str:
+    seen = f"\0observed\0{observed}" if observed else ""      # an input without one keeps its key
+    return hashlib.sha256(f"{version}\0{scenario!r}\0{manifest}{seen}".encode()).hexdigest()
 
 
 def run_explain(manifest: str, scenario: Any, version: str, *, defer_cache: bool = False,
-                panel: int | None = None) -> dict[str, Any]:
+                observed: str | None = None, panel: int | None = None) -> dict[str, Any]:
     """The shared part of every page that shows an analysis, cached by a hash of the input, the
     reader's language (the pictures carry translated labels) and the width the page shows its
-    charts at (``panel``, CSS px, as the browser measured it: web/fit.py).
+    charts at (``panel``, CSS px, as the browser measured it: web/fit.py).  ``observed``: kubectl's
+    output about the Pods (issue 23), compared with the prediction.
 
     With ``defer_cache`` the caller stores it with `remember()` after rendering its page, so
     that `dot` (still drawing) and the page's own rendering overlap.
     """
-    key = f"explained:{get_language()}:{panel or ''}:{fingerprint(manifest, scenario, version)}"
+    observed = observed if observed and observed.strip() else None
+    key = f"explained:{get_language()}:{panel or ''}:{fingerprint(manifest, scenario, version, observed)}"
     cached = cache.get(key)
     if cached is not None:
         return dict(cached)
-    expl = explain(manifest, scenario, version, limits=request_limits())
+    expl = explain(manifest, scenario, version, limits=request_limits(), observed=observed)
     context = {"explanation": result_view(expl), "pods": present(expl, fingerprint(manifest, None, version), panel),
                "errors": translate_errors(expl.errors), "version": expl.version}
     if defer_cache:
@@ -100,15 +106,21 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
             context["errors"] = form_errors(form)
         else:
             data = form.cleaned_data
+            observed = data.get("observed") or None
             try:
                 scenario = scenario_from_post(request.POST)
             except ManifestError as exc:
                 context["errors"] = translate_errors(exc.records)
             else:
+                written = matched_scenario(request.POST.get("match"), data["manifest"], scenario, data["version"],
+                                           observed)
+                if written is not None:   # "Make the prediction match": the scenario into the editor, controls emptied
+                    scenario = written
+                    context["form"] = matched_form(request.POST, written)
                 context.update(run_explain(data["manifest"], scenario, data["version"], defer_cache=True,
-                                           panel=panel_px(request)))
+                                           observed=observed, panel=panel_px(request)))
                 context["scenario_yaml"] = scenario_as_yaml(scenario)
-                keep_whatif_values(context, request.POST)
+                keep_whatif_values(context, request.POST if written is None else {})
     else:
         context.update(_initial(request))
     template = "partials/_result.html" if request.htmx else "pages/index.html"
@@ -188,6 +200,32 @@ def keep_whatif_values(context: dict[str, Any], post: Any) -> None:
     context["pod_controls"] = {k: post.get(k, "") for k in POD_CONTROLS}
 
 
+def matched_scenario(match: str | None, manifest: str, scenario: Any, version: str,
+                     observed: str | None) -> dict[str, Any] | None:
+    """The scenario that makes Pod ``match``'s prediction match what the cluster shows (issue 23;
+    docs/lifecycle-model.md §36): the scenario in effect with every reproducible divergence written in,
+    or None when ``match`` names no Pod with one."""
+    if not match or not match.isdigit() or len(match) > 4 or not observed:
+        return None
+    pods = run_explain(manifest, scenario, version, observed=observed).get("pods") or []
+    index = int(match)
+    seen = pods[index].observed if index < len(pods) else None
+    return dict(seen["scenario"]) if seen and seen.get("matchable") else None
+
+
+def matched_form(post: Any, written: dict[str, Any]) -> ExplainForm:
+    """The editor's form after "Make the prediction match": the written scenario in its YAML field, the
+    what-if controls empty (the written scenario holds what they said)."""
+    data = post.copy()
+    for key in list(data):
+        if key.startswith((PREFIX, NEW_PREFIX)) or key in POD_CONTROLS or key == "match":
+            del data[key]
+    data["scenario"] = scenario_as_yaml(written)
+    form = ExplainForm(data)
+    form.is_valid()
+    return form
+
+
 def form_errors(form: ExplainForm) -> list[ErrorRecord]:
     """Form errors in the shape of the core's, so one panel shows both."""
     return [ErrorRecord(str(message), kind="input", path=field if field != "__all__" else None)
@@ -200,26 +238,55 @@ def _initial(request: HttpRequest) -> dict[str, Any]:
         link = Permalink.objects.filter(pk=source, kind=KIND_EXPLAIN).first()
         if link is None:
             raise Http404("No such permalink")
-        scenario_yaml = scenario_as_yaml(link.scenario_data or {})
-        form = ExplainForm(initial={"manifest": link.manifest, "scenario": scenario_yaml, "version": link.version})
-        return {"form": form, "copied_from": link,
-                **run_explain(link.manifest, link.scenario_data, link.version, panel=panel_px(request))}
+        scenario = link.scenario_data
+        # "Make the prediction match" on the permalink's page: the copy with the scenario it writes
+        written = matched_scenario(request.GET.get("match"), link.manifest, scenario, link.version, link.observed)
+        scenario = written if written is not None else scenario
+        form = ExplainForm(initial={"manifest": link.manifest, "scenario": scenario_as_yaml(scenario or {}),
+                                    "version": link.version, "observed": link.observed})
+        ctx = run_explain(link.manifest, scenario, link.version, observed=link.observed, panel=panel_px(request))
+        return {"form": form, "copied_from": link, **ctx,
+                **({"scenario_yaml": scenario_as_yaml(written)} if written is not None else {})}
     slug = request.GET.get("example")
     if slug:
         example = BY_SLUG.get(slug)
         if example is None:
             raise Http404("No such example")
+        observed = example.observed()
         form = ExplainForm(initial={"manifest": example.manifest(), "scenario": example.scenario,
-                                    "version": d.DEFAULT_VERSION})
-        ctx = run_explain(example.manifest(), example.scenario or None, d.DEFAULT_VERSION, panel=panel_px(request))
+                                    "version": d.DEFAULT_VERSION, "observed": observed})
+        ctx = run_explain(example.manifest(), example.scenario or None, d.DEFAULT_VERSION, observed=observed,
+                          panel=panel_px(request))
         return {"form": form, "example": example, **ctx}
     return {"form": ExplainForm(initial={"version": d.DEFAULT_VERSION})}
 
 
 @require_GET
 def rules(request: HttpRequest) -> HttpResponse:
-    return render(request, "pages/rules.html", {"rules": catalogue(gettext), "features": feature_table(gettext),
-                                                "feature_versions": SHOWN_VERSIONS})
+    """The catalogue with an index and a filter: ``?q=`` words every shown rule holds (in its id, title or
+    texts), ``?severity=`` one severity.  The filter works without JavaScript (this view hides what does
+    not match); static/js/rules.js filters the same way as the reader types."""
+    query = " ".join(request.GET.get("q", "").split())[:100]
+    severity = request.GET.get("severity", "")
+    if severity not in SEVERITY_WORDS:
+        severity = ""
+    words = query.lower().split()
+    entries = []
+    for r in catalogue(gettext):
+        texts = [r["id"], r["title"]] + [r[k] for k in RULE_TEXTS]
+        found = " ".join(inline.plain(t) for t in texts).lower()
+        entries.append({**r, **{f"{k}_html": mark_safe(inline.html(r[k])) for k in ("title", *RULE_TEXTS)},
+                        "shown": all(w in found for w in words) and severity in ("", r["severity"])})
+    shown = sum(1 for r in entries if r["shown"])
+    return render(request, "pages/rules.html", {
+        "rules": entries, "features": feature_table(gettext), "feature_versions": SHOWN_VERSIONS,
+        "query": query, "severity": severity, "severities": [(k, gettext(v)) for k, v in SEVERITY_WORDS.items()],
+        "count": gettext("Showing %(n)s of %(total)s rules.") % {"n": shown, "total": len(entries)},
+        "count_template": gettext("Showing %(n)s of %(total)s rules.") % {"n": "%(n)s", "total": len(entries)}})
+
+
+RULE_TEXTS = ("what", "why", "fix", "fires_when", "quiet_when")
+SEVERITY_WORDS = {"error": gettext_noop("Errors"), "warning": gettext_noop("Warnings"), "info": gettext_noop("Info")}
 
 
 @require_GET

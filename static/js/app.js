@@ -31,6 +31,7 @@
 
   function $(id) { return document.getElementById(id); }
   function versionField() { return form ? form.querySelector('select[name="version"]') : null; }
+  function observedField() { return $("observed"); }     // what the cluster shows (kubectl's output)
   function whatIf() { return $("what-if"); }
   function format(text, params) {
     return String(text).replace(/\{(\w+)\}/g, function (m, k) { return k in params ? params[k] : m; });
@@ -49,15 +50,24 @@
   }
 
   function currentState() {
-    var v = versionField();
-    return { m: editor.value, v: v ? v.value : "", w: whatifValues() };
+    var v = versionField(), o = observedField();
+    var state = { m: editor.value, v: v ? v.value : "", w: whatifValues() };
+    if (o && o.value) state.o = o.value;
+    return state;
   }
+  // what the result on screen depends on, besides the what-if values
+  function inputKey(state) { return JSON.stringify({ m: state.m, v: state.v, o: state.o || "" }); }
 
   function applyState(state) {
     editor.value = state.m || "";
     editor.dispatchEvent(new Event("input", { bubbles: true }));   // the gutter follows
     var v = versionField();
     if (v && state.v && Array.prototype.some.call(v.options, function (o) { return o.value === state.v; })) v.value = state.v;
+    var seen = observedField();
+    if (seen) {
+      seen.value = state.o || "";
+      if (state.o && seen.closest("details")) seen.closest("details").open = true;
+    }
     var panel = whatIf(), w = state.w || {}, missing = {};
     if (panel) {
       panel.querySelectorAll("input[name], select[name], textarea[name]").forEach(function (el) {
@@ -75,7 +85,7 @@
     var state = currentState();
     // "e": this input was explained, so a reload may explain it again; text only typed is
     // put back in the editor without being sent.
-    state.e = lastExplained === JSON.stringify({ m: state.m, v: state.v });
+    state.e = lastExplained === inputKey(state);
     try { localStorage.setItem(STORE_KEY, JSON.stringify(state)); } catch (e) { /* private mode, full */ }
   }
   function stored() {
@@ -161,14 +171,14 @@
 
   // ---- explain as you type ----------------------------------------------------------------------------
   function autoOn() { return !autoBox || autoBox.checked; }
-  function inputKey() { return JSON.stringify({ m: editor.value, v: (versionField() || {}).value }); }
+  function nowKey() { return inputKey(currentState()); }
   function scheduleAuto() {
     clearTimeout(autoTimer);
     if (!autoOn() || !editor.value.trim() || editor.value.length > AUTO_MAX_CHARS) return;
     var now = Date.now();
     var wait = Math.max(AUTO_DELAY, lastAutoAt + AUTO_GAP - now, waitUntil - now);
     autoTimer = setTimeout(function () {
-      if (inputKey() === lastExplained || (sending && sending.key === inputKey())) { markStale(); return; }
+      if (nowKey() === lastExplained || (sending && sending.key === nowKey())) { markStale(); return; }
       lastAutoAt = Date.now();
       explain({ noPush: true, auto: true });
     }, wait);
@@ -182,7 +192,7 @@
   // The result and the text: the same, being followed (typing, auto on), kept (the text does not
   // explain yet: the last picture that did stays), or out of date (auto off).
   function markStale() {
-    var stale = hasResult() && lastExplained !== null && inputKey() !== lastExplained;
+    var stale = hasResult() && lastExplained !== null && nowKey() !== lastExplained;
     var n = $("stale-note"), r = $("result"), t = $("stale-text");
     var kind = !stale ? "" : keptGood ? "kept" : autoOn() && editor.value.length <= AUTO_MAX_CHARS ? "typing" : "old";
     if (n) {
@@ -198,7 +208,7 @@
     }
   }
   function explainedNow(state) {
-    lastExplained = JSON.stringify({ m: state.m, v: state.v });
+    lastExplained = inputKey(state);
     keptGood = false;
     var draft = $("draft-problems");
     if (draft) { draft.innerHTML = ""; draft.hidden = true; }
@@ -338,7 +348,9 @@
       if (width) params.tlw = String(width);
       var auto = !!(trigger && trigger.type === "autoexplain");
       sending = { state: currentState(), push: !auto && !noPushNext && !(trigger && trigger.type === "whatif"),
-                  auto: auto, key: inputKey() };
+                  auto: auto, key: nowKey(),
+                  // "Make the prediction match": the server writes the scenario and empties the controls
+                  match: params.match != null && params.match !== "" };
       noPushNext = false;
       if (!sending.auto) clearTimeout(autoTimer);     // Explain now: no typing request after it
     });
@@ -350,7 +362,7 @@
         return;
       }
       keptGood = false;
-      rememberFocus();
+      if (!(sending && sending.match)) rememberFocus();
     });
     document.body.addEventListener("htmx:afterSwap", function () {
       if (focusMemo) restoreFocus();
@@ -370,9 +382,10 @@
           if (keptGood) {            // the text's problems are shown; the picture is the last good one's
             save();
           } else {
-            explainedNow(sending.state);
+            var state = sending.match ? currentState() : sending.state;   // the written scenario is the input now
+            explainedNow(state);
             save();
-            record(sending.state, sending.push);
+            record(state, sending.push);
           }
           sending = null;
         }

@@ -53,7 +53,9 @@
     var strip = svg.querySelector(".tl-strip .tl-item rect");
     this.top = strip ? num(strip, "y") - 2 : 0;
     var lastLane = lanes.length ? lanes[lanes.length - 1].querySelector("rect") : null;
-    this.bottom = lastLane ? num(lastLane, "y") + num(lastLane, "height") + 5 : vb.height;
+    // a lane's observed row (what the cluster shows) is under it: data-obs is its height
+    var under = lanes.length ? parseFloat(lanes[lanes.length - 1].getAttribute("data-obs") || "0") : 0;
+    this.bottom = lastLane ? num(lastLane, "y") + num(lastLane, "height") + 5 + under : vb.height;
     var grid = svg.querySelector(".tl-axes .tl-axis");
     this.axisTexts = Array.prototype.slice.call(svg.querySelectorAll(".tl-axes text[text-anchor=middle]"));
     this.axisYs = [];
@@ -494,7 +496,7 @@
   // ---- tooltips on bars and markers --------------------------------------------------------------
   Timeline.prototype.tooltips = function () {
     var self = this;
-    this.svg.querySelectorAll(".tl-bar-g, .tl-markers .tl-item, .tl-fail-g, .tl-reach-g, .tl-series").forEach(function (g) {
+    this.svg.querySelectorAll(".tl-bar-g, .tl-markers .tl-item, .tl-fail-g, .tl-reach-g, .tl-series, .tl-obs-g").forEach(function (g) {
       var title = g.querySelector("title");
       if (!title) { return; }
       g.setAttribute("tabindex", "0");
@@ -577,7 +579,7 @@
     if (!step || step.container == null) { return; }
     var lane = this.data.lanes.map(function (l) { return l.name; }).indexOf(step.container);
     if (lane < 0) { return; }
-    this.svg.querySelectorAll('[data-lane="' + lane + '"].tl-item').forEach(function (g) {
+    this.svg.querySelectorAll('[data-lane="' + lane + '"].tl-item:not(.tl-obs-item)').forEach(function (g) {
       var hit = g.hasAttribute("data-t") ? Math.abs(num(g, "data-t") - step.t) < 1e-6
         : num(g, "data-t0") <= step.t + 1e-9 && step.t < num(g, "data-t1") + 1e-9 && num(g, "data-t1") > step.t - 1e-9;
       if (hit) { g.classList.add("tl-hl"); }
@@ -734,7 +736,7 @@
     // lanes move up by the height of the hidden lanes above them; the picture gets shorter
     var labels = svg.querySelectorAll(".tl-lane-label"), shift = 0, shifts = [];
     labels.forEach(function (l, i) {
-      var rect = l.querySelector("rect"), h = num(rect, "height") + 6;
+      var rect = l.querySelector("rect"), h = num(rect, "height") + 6 + parseFloat(l.getAttribute("data-obs") || "0");
       shifts[i] = shift;
       var gone = !!self.hiddenLanes[i];
       l.style.display = gone ? "none" : "";
@@ -751,7 +753,7 @@
     var lowest = Math.max.apply(null, this.axisYs);
     this.axisTexts.concat(Array.prototype.slice.call(svg.querySelectorAll(".tl-axes text, .tl-break-text")))
       .forEach(function (tx) { if (num(tx, "y") === lowest) { tx.setAttribute("transform", "translate(0 " + (-shift) + ")"); } });
-    svg.querySelectorAll(".tl-zebra, .tl-arrow-g").forEach(function (z) { z.style.display = shift ? "none" : ""; });
+    svg.querySelectorAll(".tl-zebra, .tl-arrow-g, .tl-obs-row, .tl-obs-sep").forEach(function (z) { z.style.display = shift ? "none" : ""; });
     var vb = svg.viewBox.baseVal;
     if (this.fullHeight == null) { this.fullHeight = vb.height; }
     svg.setAttribute("viewBox", "0 0 " + vb.width + " " + (this.fullHeight - shift));

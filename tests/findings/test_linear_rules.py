@@ -21,7 +21,7 @@ def _pairwise_start_order(ctx: Any) -> list[tuple[str, list[tuple[str, int]], bo
     read again for every comparison (helpers.dials without the rule's port index)."""
     out = []
     for s in ctx.pod.containers:
-        ports = listen_ports(s, ctx.pod)
+        ports = listen_ports(s)
         users, waiters = [], []
         for a in ctx.pod.containers:
             if a is s or is_inbound_or_exporter(a):

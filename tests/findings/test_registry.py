@@ -171,3 +171,37 @@ def test_the_registry_adds_the_rules_title_severity_and_references() -> None:
     assert (f.container, f.path, f.line, f.explanation, f.fix, f.patch) == (
         draft.container, draft.path, draft.line, draft.explanation, draft.fix, ())
     assert complete(Draft(draft.id, None, None, None, draft.explanation, "", Severity.ERROR)).severity is Severity.ERROR
+
+
+# What the rules share with each other; inputs.py and suppress.py read a Service's or a Pod's document for lines
+# and annotations, which is what ``raw`` is for.
+_SHARED = ("facts.py", "helpers.py", "scripts.py", "patch.py", "unreachable.py", "drain.py")
+MAX_RAW_READS = 0    # issue 24: at most 3; none are left
+
+
+def _raw_reads(path: Path) -> list[str]:
+    """Where ``path`` reads the manifest rather than the model: ``ctx.raw(...)``, ``.raw`` of a Pod, ``raw_at``."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Attribute) and node.attr == "raw":
+            found.append(f"{path.name}:{node.lineno}: .raw")
+        elif isinstance(node, ast.ImportFrom) and any(a.name in ("raw_at", "probe_raw") for a in node.names):
+            found.append(f"{path.name}:{node.lineno}: imports raw_at")
+    return found
+
+
+def test_rules_read_the_parsed_model_not_the_manifest() -> None:
+    """A rule reads lifecycle/model.py (parse.py and parse_container.py read the manifest, and record what
+    was written: ``Probe.written``, ``Container.policy_written``, ``Pod.workload``, ...); ``ctx.raw`` is left
+    for what the model does not hold."""
+    files = sorted(RULES_DIR.glob("*.py")) + [RULES_DIR.parent / name for name in _SHARED]
+    reads = [where for path in files for where in _raw_reads(path)]
+    assert len(reads) <= MAX_RAW_READS, (
+        "read it from the model (add the fact to lifecycle/model.py, read in lifecycle/parse*.py): " + ", ".join(reads))
+
+
+def test_the_check_finds_a_raw_read(tmp_path: Path) -> None:
+    rule = tmp_path / "rule.py"
+    rule.write_text("from explainer.lifecycle.evidence import raw_at\n"
+                    "def check(ctx):\n    return ctx.raw('spec.volumes') or ctx.pod.raw\n", encoding="utf-8")
+    assert _raw_reads(rule) == ["rule.py:1: imports raw_at", "rule.py:3: .raw", "rule.py:3: .raw"]

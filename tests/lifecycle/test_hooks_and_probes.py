@@ -12,7 +12,8 @@ import pytest
 from explainer.lifecycle.files import missing_file, tested_file as file_tested
 from explainer.lifecycle.commands import runs_only_known
 from explainer.lifecycle.parse import parse_pod
-from tests.lifecycle.engine import count, events, first, run
+from tests.conftest import load_manifest
+from tests.lifecycle.engine import count, events, first, simulated
 
 
 @pytest.mark.parametrize("command,found", [
@@ -66,40 +67,53 @@ def test_who_may_create_the_file(spec: str, missing: bool) -> None:
 def test_seed_004_liveness_kills_at_60_s_and_again_after_every_restart() -> None:
     """initialDelaySeconds 30, periodSeconds 15, failureThreshold 3: checks at 30, 45, 60 fail, the kill comes
     at the third (docs/lifecycle-model.md §4.4), after every start; the failure is marked assumed."""
-    pod = run("pods/liveness_file_never_created", "until: 400")
+    pod = simulated("pods/liveness_file_never_created", "until: 400")
     assert first(pod, "package-handler", "liveness_failed") == 60
     assert first(pod, "package-handler", "liveness_failed", 2) == 90 + 60
-    assert all(e["assumed"] for e in pod["events"] if e["type"] == "liveness_failed")
+    assert all(e.assumed for e in pod.events if e.type == "liveness_failed")
     assert count(pod, "package-handler", "backoff") >= 2
 
 
 def test_a_scenario_that_says_how_the_probes_behave_replaces_the_assumption() -> None:
-    pod = run("pods/liveness_file_never_created", "containers: {package-handler: {startupSeconds: 0}}\nuntil: 400")
+    pod = simulated("pods/liveness_file_never_created", "containers: {package-handler: {startupSeconds: 0}}\nuntil: 400")
     assert count(pod, "package-handler", "liveness_failed") == 0
 
 
 def test_a_poststart_that_tests_a_missing_file_fails_at_every_start() -> None:
-    pod = run("findings/cases/poststart_tests_missing_file")
-    failed = [e for e in pod["events"] if e["type"] == "poststart_done"]
-    assert failed and all(e["reason"] == "FailedPostStartHook" and e["assumed"] for e in failed)
+    pod = simulated("findings/cases/poststart_tests_missing_file")
+    failed = [e for e in pod.events if e.type == "poststart_done"]
+    assert failed and all(e.reason == "FailedPostStartHook" and e.assumed for e in failed)
     assert count(pod, "app", "backoff") >= 2
 
 
 def test_a_distroless_poststart_fails_with_126_and_the_container_crash_loops() -> None:
     """fluent/fluent-bit is distroless: /bin/sh cannot start, the hook fails (126), startContainer kills it."""
-    pod = run("findings/cases/poststart_distroless_fluent_bit")
-    done = [e for e in pod["events"] if e["type"] == "poststart_done"]
-    assert done[0]["reason"] == "FailedPostStartHook" and done[0]["exitCode"] == 126
+    pod = simulated("findings/cases/poststart_distroless_fluent_bit")
+    done = [e for e in pod.events if e.type == "poststart_done"]
+    assert done[0].reason == "FailedPostStartHook" and done[0].exit_code == 126
     assert count(pod, "log-agent", "backoff") >= 2
     # its exec liveness probe cannot start either: every check errors, and errored results never kill
     assert count(pod, "log-agent", "liveness_failed") == 0
 
 
 def test_a_distroless_exec_readiness_probe_is_never_ready() -> None:
-    pod = run("findings/cases/probe_distroless_readiness")
+    pod = simulated("findings/cases/probe_distroless_readiness")
     assert "0 api started" in events(pod) and count(pod, "api", "ready") == 0
 
 
 def test_a_distroless_exec_startup_probe_never_lets_the_container_count_as_started() -> None:
-    pod = run("findings/cases/probe_distroless_startup")
+    pod = simulated("findings/cases/probe_distroless_startup")
     assert count(pod, "api", "startup_probe_ok") == 0 and count(pod, "api", "startup_probe_failed") == 0
+
+
+# ---- a timeout above the period: one check at a time (§8.2) ----------------------------------------------------
+@pytest.mark.parametrize("timeout,expected_kill", [(10, 30.0), (5, 10.0), (3, 10.0)])
+def test_a_hanging_probe_runs_one_check_at_a_time(timeout: int, expected_kill: float) -> None:
+    """§8.2: period 5 s, 3 failures: with timeoutSeconds 10 the checks that hang start every 10 s and the
+    third failure lands at 30 s; at or below the period the spec's 10 s holds."""
+    text = load_manifest("findings/probe-timeout-exceeds-period/fires")
+    text = text.replace("timeoutSeconds: 10", f"timeoutSeconds: {timeout}")
+    ran = simulated("", {"containers": {"app": {"failingProbes": ["liveness"]}}, "until": 60}, text=text)
+    assert [e.t for e in ran.events if e.container == "app" and e.type == "liveness_failed"][0] == expected_kill
+    noted = any("one check at a time" in n for n in ran.notes)
+    assert noted is (timeout > 5)

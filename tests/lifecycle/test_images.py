@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from explainer.lifecycle.images import placeholder, reference_error
-from tests.lifecycle.engine import count, events, run, statuses
+from tests.lifecycle.engine import count, events, simulated, statuses
 
 HEX = "4d5db2d6b6e5d66c9e8e7c5d3b44f5c1ec53a0e9c2e7d4d5a1c33b8f0e4a2b6c"
 REFERENCES = [
@@ -71,20 +71,20 @@ def test_a_hostile_reference_is_read_in_linear_time() -> None:
 def test_an_init_container_with_an_unparseable_image_holds_the_pod_at_init_invalid_image_name() -> None:
     """EnsureImageExists: InspectFailed, reason InvalidImageName, no pull and no back-off; the init container
     never runs, so nothing after it does, and the Pod stays Pending (kubectl: Init:InvalidImageName)."""
-    pod = run("pods/invalid_image")
+    pod = simulated("pods/invalid_image")
     assert events(pod) == ["0 - sandbox_ready", "0 migrate-db image_pull_failed"]
-    (e,) = [e for e in pod["events"] if e["type"] == "image_pull_failed"]
-    assert e["reason"] == "InvalidImageName"
-    assert e["message"].startswith('event InspectFailed: Failed to apply default image tag '
+    (e,) = [e for e in pod.events if e.type == "image_pull_failed"]
+    assert e.reason == "InvalidImageName"
+    assert e.message.startswith('event InspectFailed: Failed to apply default image tag '
                                    '"registry.example.com/app:${APP_VERSION}": couldn\'t parse image reference')
     assert statuses(pod) == ["Init:0/1", "Init:InvalidImageName"]
-    assert pod["finalPhase"] == "Pending" and count(pod, "migrate-db", "backoff") == 0
+    assert pod.final_phase == "Pending" and count(pod, "migrate-db", "backoff") == 0
 
 
 def test_an_app_container_with_an_unparseable_image_waits_while_the_others_run() -> None:
-    pod = run("pods/invalid_image_app")
+    pod = simulated("pods/invalid_image_app")
     assert "0 proxy started" in events(pod) and count(pod, "app", "started") == 0
-    assert statuses(pod)[-1] == "InvalidImageName" and pod["finalPhase"] == "Pending"
+    assert statuses(pod)[-1] == "InvalidImageName" and pod.final_phase == "Pending"
 
 
 def test_a_new_image_lets_the_container_start_on_the_next_sync() -> None:
@@ -92,7 +92,7 @@ def test_a_new_image_lets_the_container_start_on_the_next_sync() -> None:
     starts (a running Pod may change its images: ValidatePodUpdate)."""
     scenario = ("imageUpdates:\n  - {container: migrate-db, image: 'registry.example.com/app:1.4.2', at: 20}\n"
                 "  - {container: app, image: 'registry.example.com/app:1.4.2', at: 20}\n")
-    pod = run("pods/invalid_image", scenario)
+    pod = simulated("pods/invalid_image", scenario)
     assert "20 migrate-db started" in events(pod)
     assert statuses(pod)[-1] == "Running"
 
@@ -100,5 +100,5 @@ def test_a_new_image_lets_the_container_start_on_the_next_sync() -> None:
 def test_a_pod_waiting_on_its_image_is_deleted_at_once() -> None:
     """Nothing runs, so nothing is stopped: the Pod ends at the deletion, Failed (a deleted Pod that is not
     Succeeded is moved to Failed, docs/lifecycle-model.md §10.1)."""
-    pod = run("pods/invalid_image", "deleteAt: 10")
-    assert pod["endTime"] == 10 and pod["finalPhase"] == "Failed"
+    pod = simulated("pods/invalid_image", "deleteAt: 10")
+    assert pod.end_time == 10 and pod.final_phase == "Failed"

@@ -219,3 +219,19 @@ def test_a_syntax_error_in_an_indented_manifest_is_not_called_flattened() -> Non
     text = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: a\n   image: x\n"
     expl = explain(text)
     assert len(expl.errors) == 1 and "indentation" not in expl.errors[0].message
+
+
+@pytest.mark.parametrize("slug", [e.slug for e in __import__("explainer.examples", fromlist=["EXAMPLES"]).EXAMPLES])
+def test_every_gallery_example_without_its_indentation_is_named_as_such(slug: str) -> None:
+    """Each teaching example pasted with its leading spaces lost (issue 25: the production example's reads as
+    no YAML at all, "did not find expected key"): the cause first, the reader's own words last, its line
+    quoted as written."""
+    from explainer.examples import BY_SLUG
+    flat = "".join(line.lstrip() + "\n" for line in BY_SLUG[slug].manifest().splitlines())
+    expl = explain(flat)
+    assert "indentation looks lost" in expl.errors[0].message, expl.errors[:2]
+    assert all(e.line for e in expl.errors)
+    last = expl.errors[-1]
+    assert last.kind == "syntax" or last.reason == "Indentation"
+    if "The line reads:" in last.message:
+        assert "The line reads: “" in last.message and last.message.endswith("”")

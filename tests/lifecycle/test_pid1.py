@@ -13,7 +13,7 @@ import pytest
 from explainer.lifecycle.parse import parse_pod
 from explainer.lifecycle.shutdown import PAUSE, SIGNAL, prestop_stops
 from explainer.lifecycle.commands import guess_stop, term_trap
-from tests.lifecycle.engine import count, events, first, run
+from tests.lifecycle.engine import count, events, first, simulated
 
 
 def _pod(script: str, shared: bool = True, security: str = "") -> tuple:
@@ -61,28 +61,28 @@ def test_a_user_that_may_not_signal_pause_is_refused() -> None:
 def test_seed_002_deleted_at_60_every_container_ends_with_137_at_65() -> None:
     """pause exits at 65 s (the preStop's 5 s sleep, then kill -SIGTERM 1): app and envoy, still in its own
     10 s preStop, end with 137 at once; the Pod ends Failed at 65 s, not 70 s."""
-    pod = run("seeds/web-app-pod", "deleteAt: 60")
-    assert [e for e in pod["events"] if e["type"] == "sandbox_lost"][0]["reason"] == "PauseExited"
+    pod = simulated("seeds/web-app-pod", "deleteAt: 60")
+    assert [e for e in pod.events if e.type == "sandbox_lost"][0].reason == "PauseExited"
     assert first(pod, None, "sandbox_lost") == 65
     for name in ("app", "envoy-sidecar"):
-        exits = [e for e in pod["events"] if e["container"] == name and e["type"] == "exited"]
-        assert (exits[-1]["t"], exits[-1]["exitCode"]) == (65, 137)
-        done = [e for e in pod["events"] if e["container"] == name and e["type"] == "prestop_done"]
-        assert (done[-1]["t"], done[-1]["exitCode"], done[-1]["reason"]) == (65, 137, "FailedPreStopHook")
+        exits = [e for e in pod.events if e.container == name and e.type == "exited"]
+        assert (exits[-1].t, exits[-1].exit_code) == (65, 137)
+        done = [e for e in pod.events if e.container == name and e.type == "prestop_done"]
+        assert (done[-1].t, done[-1].exit_code, done[-1].reason) == (65, 137, "FailedPreStopHook")
     assert count(pod, "app", "terminating") == 0     # the kubelet's SIGTERM never comes
-    assert pod["endTime"] == 65 and pod["finalPhase"] == "Failed"
+    assert pod.end_time == 65 and pod.final_phase == "Failed"
 
 
 def test_a_kill_of_pid1_as_the_first_command_ends_the_pod_at_the_deletion() -> None:
-    pod = run("pods/prestop_kill_pid1_first", "deleteAt: 10")
-    assert first(pod, None, "sandbox_lost") == 10 and pod["endTime"] == 10
-    assert {e["exitCode"] for e in pod["events"] if e["type"] == "exited"} == {137}
+    pod = simulated("pods/prestop_kill_pid1_first", "deleteAt: 10")
+    assert first(pod, None, "sandbox_lost") == 10 and pod.end_time == 10
+    assert {e.exit_code for e in pod.events if e.type == "exited"} == {137}
 
 
 def test_outside_a_deletion_the_pod_starts_again_in_a_new_sandbox() -> None:
     """A liveness kill runs the preStop; pause exits; the next sync finds the sandbox changed and starts the
     Pod again, init containers first (computePodActions)."""
-    pod = run("pods/liveness_prestop_kills_pause", "containers: {app: {failingProbes: [liveness]}}\nuntil: 60")
+    pod = simulated("pods/liveness_prestop_kills_pause", "containers: {app: {failingProbes: [liveness]}}\nuntil: 60")
     lost = first(pod, None, "sandbox_lost")
     assert lost == first(pod, "app", "liveness_failed") + 2
     assert first(pod, None, "sandbox_ready", 2) == lost and first(pod, "setup", "started", 2) == lost
@@ -96,11 +96,9 @@ def test_a_prestop_that_waits_for_its_program_ends_when_the_program_has_exited()
     text = ("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: app\n"
             "    image: example/app:1.0\n    lifecycle: {preStop: {exec: {command: [/bin/sh, -c, "
             "'sleep 5; kill -SIGTERM 1; while pidof app >/dev/null; do sleep 1; done;']}}}\n")
-    from explainer.explain import explain
-    from explainer.render.jsonable import explanation_to_dict
-    pod = explanation_to_dict(explain(text, "deleteAt: 10\ncontainers: {app: {stopSeconds: 8}}"))["pods"][0]
-    exits = [e for e in pod["events"] if e["type"] == "exited"]
-    assert (exits[0]["t"], exits[0]["exitCode"]) == (23, 143)
+    pod = simulated("", "deleteAt: 10\ncontainers: {app: {stopSeconds: 8}}", text=text)
+    exits = [e for e in pod.events if e.type == "exited"]
+    assert (exits[0].t, exits[0].exit_code) == (23, 143)
     assert count(pod, "app", "terminating") == 0
 
 
@@ -127,6 +125,6 @@ def test_a_shells_sigterm_trap(script: str, seconds: float | None, code: int | N
 
 
 def test_the_gallery_app_exits_0_a_second_after_sigterm() -> None:
-    pod = run("seeds/native-sidecar-example", "deleteAt: 30")
-    (e,) = [e for e in pod["events"] if e["container"] == "app" and e["type"] == "exited"]
-    assert (e["t"], e["exitCode"]) == (31, 0)
+    pod = simulated("seeds/native-sidecar-example", "deleteAt: 30")
+    (e,) = [e for e in pod.events if e.container == "app" and e.type == "exited"]
+    assert (e.t, e.exit_code) == (31, 0)

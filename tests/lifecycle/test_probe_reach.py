@@ -3,12 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from explainer.explain import explain
 from explainer.lifecycle.parse import parse_pod
 from explainer.lifecycle.evidence import resolve_port
 from explainer.lifecycle.probe_reach import ERRORS, FAILS, probe_fault, probe_faults
-from explainer.render.jsonable import explanation_to_dict
-from tests.lifecycle.engine import events, run
+from tests.lifecycle.engine import events, simulated
 
 
 def _pod(containers: str, extra: str = "") -> str:
@@ -49,17 +47,17 @@ def test_a_port_name_of_another_container_does_not_count() -> None:
 
 def test_errored_liveness_never_kills_real_world_vsphere_csi() -> None:
     """vsphere-tmm/helm-charts#59: `Liveness probe errored`, yet Ready and RESTARTS 0."""
-    pod = run("pods/rw_vsphere_csi_named_port")
-    assert not any(e["type"] == "liveness_failed" for e in pod["events"])
-    assert pod["statusTimeline"][-1]["restarts"] == 0
-    assert any("port name healthz" in n and "never kills" in n for n in pod["notes"])
+    pod = simulated("pods/rw_vsphere_csi_named_port")
+    assert not any(e.type == "liveness_failed" for e in pod.events)
+    assert pod.timeline[-1].restarts == 0
+    assert any("port name healthz" in n and "never kills" in n for n in pod.notes)
 
 
 def test_errored_readiness_is_never_ready() -> None:
-    out = explanation_to_dict(explain(_pod(APP.format(probe="readinessProbe", port="http"))))["pods"][0]
-    assert not any(e["type"] == "ready" for e in out["events"])
-    assert out["statusTimeline"][-1]["readyContainers"] == "0/1"
-    assert any("never Ready" in n for n in out["notes"])
+    out = simulated("", text=_pod(APP.format(probe="readinessProbe", port="http")))
+    assert not any(e.type == "ready" for e in out.events)
+    assert out.timeline[-1].ready_count == "0/1"
+    assert any("never Ready" in n for n in out.notes)
 
 
 def test_errored_startup_probe_of_a_sidecar_holds_back_the_app() -> None:
@@ -69,11 +67,11 @@ def test_errored_startup_probe_of_a_sidecar_holds_back_the_app() -> None:
     restartPolicy: Always
     startupProbe: {tcpSocket: {port: admin}, periodSeconds: 1, failureThreshold: 3}
 """)
-    out = explanation_to_dict(explain(text))["pods"][0]
+    out = simulated("", text=text)
     got = events(out)
     assert "0 proxy started" in got and not any(" app started" in e for e in got)
-    assert not any(e["type"] == "startup_probe_failed" for e in out["events"])
-    assert any("containers after it never start" in n for n in out["notes"])
+    assert not any(e.type == "startup_probe_failed" for e in out.events)
+    assert any("containers after it never start" in n for n in out.notes)
 
 
 LISTENS = """  - name: api
@@ -85,10 +83,10 @@ LISTENS = """  - name: api
 
 
 def test_a_port_nothing_listens_on_fails_and_liveness_restarts() -> None:
-    out = explanation_to_dict(explain(_pod(LISTENS.format(port=8081))))["pods"][0]
-    kills = [e["t"] for e in out["events"] if e["type"] == "liveness_failed"]
+    out = simulated("", text=_pod(LISTENS.format(port=8081)))
+    kills = [e.t for e in out.events if e.type == "liveness_failed"]
     assert kills[:2] == [20, 40]     # checks at 0, 10, 20; restarted at once at 20 s; checks 20, 30, 40
-    assert any("nothing listens on port 8081" in n for n in out["notes"])
+    assert any("nothing listens on port 8081" in n for n in out.notes)
 
 
 @pytest.mark.parametrize("change", [

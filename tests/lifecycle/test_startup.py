@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.lifecycle.engine import assert_in_order, events, first, run
+from explainer.lifecycle.trace import Dependency
+from tests.lifecycle.engine import assert_in_order, events, first, simulated
 
 ORDER = [
     # (fixture, scenario, facts that must appear in this order)
@@ -32,47 +33,44 @@ ORDER = [
 
 @pytest.mark.parametrize("fixture,scenario,expected", ORDER, ids=[f"{r[0]}:{i}" for i, r in enumerate(ORDER)])
 def test_start_order(fixture: str, scenario: str | None, expected: list[str]) -> None:
-    assert_in_order(events(run(fixture, scenario)), expected)
+    assert_in_order(events(simulated(fixture, scenario)), expected)
 
 
 def test_sidecar_is_gated_by_started_not_by_readiness_or_liveness() -> None:
     """§6.3: a sidecar that never becomes ready, and fails liveness, still lets the app start."""
-    pod = run("pods/sidecar_between_inits", "containers: {proxy: {failingProbes: [readiness]}}")
+    pod = simulated("pods/sidecar_between_inits", "containers: {proxy: {failingProbes: [readiness]}}")
     assert first(pod, "proxy", "startup_probe_ok") == 2
     assert first(pod, "init-b", "started") == 2
     assert first(pod, "app", "started") == 5
-    assert not any(e["type"] == "ready" and e["container"] == "proxy" for e in pod["events"])
-    assert pod["statusTimeline"][-1]["ready"] is False   # the sidecar's readiness counts for the Pod
+    assert not any(e.type == "ready" and e.container == "proxy" for e in pod.events)
+    assert pod.timeline[-1].ready is False   # the sidecar's readiness counts for the Pod
 
 
 def test_failing_sidecar_startup_probe_blocks_the_next_container() -> None:
-    pod = run("pods/sidecar_between_inits", "containers: {proxy: {failingProbes: [startup]}}\nuntil: 120")
+    pod = simulated("pods/sidecar_between_inits", "containers: {proxy: {failingProbes: [startup]}}\nuntil: 120")
     assert "init-b started" not in " ".join(events(pod))
     # 10 failures 2 s apart: killed at 20 s, restarted at once, killed again 20 s later
     assert first(pod, "proxy", "startup_probe_failed") == 20
     assert first(pod, "proxy", "started", 2) == 20
-    assert pod["finalPhase"] == "Pending"
+    assert pod.final_phase == "Pending"
 
 
 def test_app_order_is_what_the_kubelet_does_not_what_the_api_promises() -> None:
-    pod = run("pods/apps_poststart")
-    deps = {(d["container"], d["waitsFor"]): d for d in pod["dependencies"]}
-    assert deps[("metrics", "web")] == {"container": "metrics", "waitsFor": "web", "condition": "postStart",
-                                        "guaranteed": False}
-    lifecycle = run("seeds/lifecycle-demo")
-    assert {"container": "helper", "waitsFor": "prepare", "condition": "exit0", "guaranteed": True} \
-        in lifecycle["dependencies"]
-    assert {"container": "app", "waitsFor": "helper", "condition": "started", "guaranteed": True} \
-        in lifecycle["dependencies"]
+    pod = simulated("pods/apps_poststart")
+    deps = {(d.container, d.waits_for): d for d in pod.dependencies}
+    assert deps[("metrics", "web")] == Dependency("metrics", "web", "postStart", False)
+    lifecycle = simulated("seeds/lifecycle-demo")
+    assert Dependency("helper", "prepare", "exit0", True) in lifecycle.dependencies
+    assert Dependency("app", "helper", "started", True) in lifecycle.dependencies
 
 
 def test_app_container_is_not_reported_running_until_its_poststart_ends() -> None:
-    pod = run("pods/apps_poststart")
-    running = [p for p in pod["statusTimeline"] if p["status"] == "Running"]
-    assert running[0]["t"] == 3
+    pod = simulated("pods/apps_poststart")
+    running = [p for p in pod.timeline if p.status == "Running"]
+    assert running[0].t == 3
 
 
 def test_init_then_poststart_of_app() -> None:
     """e2e: the init container has completed before the app's postStart starts."""
-    ev = events(run("seeds/web-app-pod"))
+    ev = events(simulated("seeds/web-app-pod"))
     assert_in_order(ev, ["3 fetch-assets exited=0", "3 app started", "3 app poststart_done", "3 envoy-sidecar started"])

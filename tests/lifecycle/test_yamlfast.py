@@ -24,8 +24,9 @@ from tests.profiles import examples
 
 TESTS = Path(__file__).resolve().parents[1]
 EXAMPLES = TESTS.parent / "explainer" / "examples"
+SHARED = TESTS.parent.parent / "shared"     # public manifests, when they are there (../shared/corpus, realworld)
 FIXTURES = sorted(p for p in TESTS.rglob("*") if p.suffix in (".yaml", ".yml", ".json")) + sorted(
-    EXAMPLES.glob("*.yaml"))
+    EXAMPLES.glob("*.yaml")) + sorted(p for p in SHARED.rglob("*") if p.suffix in (".yaml", ".yml"))
 
 
 def assert_same(fast: Any, slow: Any, where: str = "") -> None:
@@ -81,7 +82,8 @@ def check(text: str, limits: Limits = Limits()) -> list[Document] | None:
     return fast
 
 
-@pytest.mark.parametrize("path", FIXTURES, ids=[str(p.relative_to(TESTS.parent)) for p in FIXTURES])
+@pytest.mark.parametrize("path", FIXTURES, ids=[str(p.relative_to(TESTS.parent) if p.is_relative_to(TESTS.parent)
+                                                   else p.relative_to(SHARED.parent)) for p in FIXTURES])
 def test_every_fixture_and_example_reads_the_same_both_ways(path: Path) -> None:
     check(path.read_text(encoding="utf-8"))
 

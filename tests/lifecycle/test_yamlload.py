@@ -233,3 +233,12 @@ def test_maps_and_lists_remember_where_they_stood() -> None:
 def test_a_tagged_value_that_does_not_fit_its_tag_is_an_error_with_its_place(value: str, shown: str) -> None:
     rec = _load_error(POD.replace("name: small", f"name: {value}")).records[0]
     assert shown in rec.message and (rec.line, rec.column, rec.kind) == (4, 9, "syntax")
+
+
+def test_the_quoted_line_is_what_the_user_wrote() -> None:
+    """No repr(): a backslash stays one backslash, quotes stay as they are (issue 25)."""
+    text = ("apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec:\n  containers:\n  - name: a\n"
+            "    image: busybox\n    command: [\"sh\", \"-c\", \"printf 'a\\n' > /f\"] x: [\n")
+    rec = _load_error(text).records[0]
+    assert rec.message.endswith("The line reads: “command: [\"sh\", \"-c\", \"printf 'a\\n' > /f\"] x: [”"), rec.message
+    assert "\\\\n" not in rec.message

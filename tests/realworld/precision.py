@@ -1,12 +1,21 @@
-"""Findings precision on the real-world fixtures (`tests/fixtures/realworld/`), computed, never typed.
+"""Findings precision on real-world manifests, computed, never typed.
 
-Each fixture is a public project's manifest with header comments::
+Two sets of the same 90 cases:
 
-    # source: https://github.com/OWNER/REPO/blob/COMMIT/PATH
-    # licence: Apache-2.0
-    # trimmed: which documents were kept            (only when the file was trimmed)
-    # expect: RULE-ID CONTAINER                      (one line per finding that is correct; `-` for no container)
-    # expect: none                                   (a manifest on which no finding is correct)
+- ``tests/fixtures/realworld/``: the project's own, minimal manifests written after public ones, each
+  keeping the facts the rules read (the container layout, commands, ports, probes, hooks, resources,
+  volumes, the workload's strategy and its Services) and naming the manifest it follows;
+- ``../shared/realworld/``: the public manifests themselves (with their sources and licences), when that
+  folder is there.  They are not the project's text and are not part of it.
+
+Each file starts with header comments::
+
+    # after: https://github.com/OWNER/REPO/blob/COMMIT/PATH      (the project's: the manifest it follows)
+    # source: https://github.com/OWNER/REPO/blob/COMMIT/PATH     (../shared's: where it was copied from)
+    # licence: Apache-2.0                                        (../shared's)
+    # expect: RULE-ID CONTAINER      (one line per finding that is correct; `-` for no container)
+    # expect: none                   (a manifest on which no finding is correct)
+    # quiet-for: RULE-ID ...         (rules it exercises while being right about them)
 
 Every fixture is explained once, in-process, with the CLI's defaults (the newest supported
 version, or the fixture's `# version:` header).  A finding counts as *true* when an `expect:`
@@ -17,10 +26,13 @@ as one fact.
 
     python -m tests.realworld.precision            # print the table (Markdown)
     python -m tests.realworld.precision --write    # and rewrite it in README.md between the markers
+    python -m tests.realworld.precision --fixtures tests/fixtures/realworld    # a set of one's choice
 
-`make precision` runs the first; `make precision PRECISION_ARGS=--write` the second.  The
-suite checks that README.md holds exactly the table this computes, so a change to a rule that
-changes a figure must regenerate it (and say why in its commit).
+By default it reads ../shared/realworld when that folder is there, else the project's set, and says
+which on stderr; the table's last line names the set too.  `make precision` runs the first;
+`make precision PRECISION_ARGS=--write` the second.  The suite checks that README.md holds exactly
+the table computed on the set it names (the project's, which the suite always has), so a change to a
+rule that changes a figure must regenerate it (and say why in its commit).
 """
 from __future__ import annotations
 
@@ -36,7 +48,8 @@ from explainer.explain import Explanation, explain
 from explainer.findings import BY_ID
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-FIXTURES = ROOT / "tests" / "fixtures" / "realworld"
+FIXTURES = ROOT / "tests" / "fixtures" / "realworld"     # the project's own
+SHARED = ROOT.parent / "shared" / "realworld"            # the public manifests, when they are there
 README = ROOT / "README.md"
 BEGIN = "<!-- precision:begin (make precision PRECISION_ARGS=--write) -->"
 END = "<!-- precision:end -->"
@@ -51,10 +64,10 @@ PLANNED = frozenset({
     "heap-exceeds-memory-limit", "classic-sidecar-stops-before-app", "probe-host-loopback",
     "app-listens-on-loopback", "probe-scheme-mismatch", "hostport-blocks-surge",
 })
-LICENCES = frozenset({"Apache-2.0", "MIT", "BSD-2-Clause", "BSD-3-Clause", "CC-BY-4.0"})
 
-_HEADER = re.compile(r"# (source|licence|trimmed|expect|version): (.*)$")
+_HEADER = re.compile(r"# (after|source|licence|trimmed|expect|quiet-for|version): (.*)$")
 SOURCE = re.compile(r"https://github\.com/[\w.-]+/[\w.-]+/blob/[0-9a-f]{40}/\S+$")
+_NAMED = re.compile(r"^Computed on `([^`]+)`")
 
 
 @dataclass(frozen=True)
@@ -99,8 +112,30 @@ def read_fixture(path: Path) -> Fixture:
     return Fixture(path, text, header)
 
 
-def fixtures() -> list[Fixture]:
-    return [read_fixture(p) for p in sorted(FIXTURES.glob("*.yaml"))]
+def fixtures(folder: Path = FIXTURES) -> list[Fixture]:
+    return [read_fixture(p) for p in sorted(folder.glob("*.yaml"))]
+
+
+def default_folder() -> Path:
+    """../shared/realworld when it is there, else the project's set."""
+    return SHARED if SHARED.is_dir() else FIXTURES
+
+
+def named(folder: Path) -> str:
+    """How the table names a set: its path from the project's root."""
+    folder = folder.resolve()
+    if folder == SHARED.resolve():
+        return "../shared/realworld/"
+    return (folder.relative_to(ROOT).as_posix() if folder.is_relative_to(ROOT) else str(folder)) + "/"
+
+
+def named_in(table: str) -> Path | None:
+    """The set a table says it was computed on."""
+    for line in table.splitlines():
+        m = _NAMED.match(line)
+        if m:
+            return SHARED if m.group(1) == "../shared/realworld/" else ROOT / m.group(1)
+    return None
 
 
 @cache
@@ -118,10 +153,10 @@ def found(expl: Explanation) -> Counter[tuple[str, str]]:
     return counts
 
 
-def rows() -> list[Row]:
+def rows(folder: Path = FIXTURES) -> list[Row]:
     """One row per rule of the catalogue, and per planned rule an `expect:` line names."""
     table = {rule: Row(rule) for rule in sorted(BY_ID)}
-    for fx in fixtures():
+    for fx in fixtures(folder):
         got = found(explained(fx.path))
         expected = fx.expected
         name = fx.path.name
@@ -140,7 +175,7 @@ def rows() -> list[Row]:
     return sorted(table.values(), key=lambda r: (r.rule not in BY_ID, r.rule))
 
 
-def markdown(table: list[Row]) -> str:
+def markdown(table: list[Row], folder: Path = FIXTURES) -> str:
     lines = ["| rule | fires | true | false | missed | precision |", "| --- | ---: | ---: | ---: | ---: | ---: |"]
     for r in table:
         name = f"`{r.rule}`" if r.rule in BY_ID else f"`{r.rule}` (planned, not in this build)"
@@ -148,11 +183,14 @@ def markdown(table: list[Row]) -> str:
     total = Row("total", *(sum(getattr(r, k) for r in table) for k in ("fires", "true", "false", "missed")))
     lines.append(f"| **total** | **{total.fires}** | **{total.true}** | **{total.false}** | **{total.missed}** "
                  f"| **{total.precision}** |")
-    files = fixtures()
+    files = fixtures(folder)
     pods = sum(len(explained(fx.path).pods) for fx in files)
     rejected = sum(1 for fx in files if explained(fx.path).errors)
     lines += ["", f"{len(files)} manifests, {pods} Pods; {rejected} of the manifests also get an error "
-                  "(the API server would reject them, or their structure is broken)."]
+                  "(the API server would reject them, or their structure is broken).", "",
+              f"Computed on `{named(folder)}`: " + (
+                  "the public manifests themselves." if any("source" in fx.header for fx in files) else
+                  "minimal manifests written for this project after public ones, each naming the one it follows.")]
     return "\n".join(lines) + "\n"
 
 
@@ -180,9 +218,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help="rewrite the table in README.md")
     parser.add_argument("--details", action="store_true", help="list every false and missed finding")
+    parser.add_argument("--fixtures", type=Path, default=None,
+                        help="the folder of manifests (default: ../shared/realworld when it is there, else "
+                             "tests/fixtures/realworld)")
     args = parser.parse_args(argv)
-    table = rows()
-    text = markdown(table)
+    folder = args.fixtures.resolve() if args.fixtures is not None else default_folder()
+    print(f"precision over {named(folder)} ({len(fixtures(folder))} manifests)", file=sys.stderr)
+    table = rows(folder)
+    text = markdown(table, folder)
     sys.stdout.write(text)
     if args.details:
         sys.stdout.write("\n" + details(table) + "\n")

@@ -1,5 +1,6 @@
-"""The real-world fixtures: each names its source and licence, is judged (`expect:` lines),
-explains without a crash, and README.md holds the precision table computed from them."""
+"""The real-world fixtures: each is the project's own, names the public manifest it follows, is judged
+(`expect:` lines), explains without a crash, and README.md holds the precision table computed on the
+set it names."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,8 +10,8 @@ import yaml
 
 from explainer.findings import BY_ID
 
-from .precision import (BEGIN, END, FIXTURES, LICENCES, PLANNED, README, SOURCE, explained, fixtures, in_readme,
-                        markdown, read_fixture, rewrite, rows)
+from .precision import (BEGIN, END, FIXTURES, PLANNED, README, SHARED, SOURCE, explained, fixtures, in_readme,
+                        markdown, named, named_in, read_fixture, rewrite, rows)
 
 FILES = sorted(FIXTURES.glob("*.yaml"))
 
@@ -20,16 +21,17 @@ def _id(path: Path) -> str:
 
 
 def test_the_set_is_large_and_from_many_projects() -> None:
-    projects = {read_fixture(p).header["source"][0].split("/")[4] for p in FILES}
+    projects = {read_fixture(p).header["after"][0].split("/")[4] for p in FILES}
     assert len(FILES) >= 45 and len(projects) >= 20
 
 
 @pytest.mark.parametrize("path", FILES, ids=_id)
-def test_every_fixture_names_its_source_licence_and_judgement(path: Path) -> None:
+def test_every_fixture_names_what_it_follows_and_its_judgement(path: Path) -> None:
     fx = read_fixture(path)
-    assert len(fx.header.get("source", [])) == 1 and SOURCE.match(fx.header["source"][0]), \
-        "needs '# source: https://github.com/OWNER/REPO/blob/COMMIT/PATH' (a 40-digit commit)"
-    assert fx.header.get("licence", [None])[0] in LICENCES, f"needs '# licence: ' one of {sorted(LICENCES)}"
+    assert len(fx.header.get("after", [])) == 1 and SOURCE.match(fx.header["after"][0]), \
+        "needs '# after: https://github.com/OWNER/REPO/blob/COMMIT/PATH' (a 40-digit commit)"
+    # written here: no copied text, so no licence line (../shared/realworld/ keeps the public manifests)
+    assert "source" not in fx.header and "licence" not in fx.header
     expects = fx.header.get("expect", [])
     assert expects, "needs '# expect: RULE CONTAINER' lines, or '# expect: none'"
     assert expects == ["none"] or "none" not in expects
@@ -53,8 +55,19 @@ def test_readme_holds_the_computed_precision_table() -> None:
     """Regenerate with `make precision PRECISION_ARGS=--write` when a rule or a label changes."""
     readme = README.read_text(encoding="utf-8")
     assert BEGIN in readme and END in readme
-    assert in_readme(readme) == markdown(rows()), \
+    folder = named_in(in_readme(readme))
+    assert folder is not None, "the table names the set it was computed on"
+    if not folder.is_dir():
+        assert folder == SHARED, folder
+        pytest.skip("the table was computed on ../shared/realworld/, which is not here")
+    assert in_readme(readme) == markdown(rows(folder), folder), \
         "README.md's findings-precision table is stale: run `make precision PRECISION_ARGS=--write`"
+
+
+def test_the_table_names_the_set() -> None:
+    assert named_in(markdown(rows())) == FIXTURES
+    assert named(FIXTURES) == "tests/fixtures/realworld/" and named(SHARED) == "../shared/realworld/"
+    assert named_in(f"| rule |\nComputed on `{named(SHARED)}`: the public manifests.\n") == SHARED
 
 
 def test_the_table_counts_true_false_and_missed_per_rule() -> None:

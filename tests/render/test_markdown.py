@@ -7,7 +7,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 from explainer.explain import explain
-from explainer.render.markdown import code, explanation_as_markdown, text
+from explainer.render.markdown import code, explanation_as_markdown, inline, text
 from explainer.render.story import story
 from tests.conftest import load_manifest
 
@@ -86,7 +86,7 @@ def test_the_export_has_the_whole_story_every_fix_and_the_linked_timeline() -> N
     md = MarkdownIt("commonmark").enable("table")
     html = md.render(markdown)
     for step in steps:
-        assert md.renderInline(text(step.text.render(lambda s: s))) in html
+        assert md.renderInline(inline(step.text)) in html
     for finding in report.findings:
         if finding.fix:
             assert finding.fix.splitlines()[0].strip() in html
@@ -112,3 +112,27 @@ def test_a_workloads_rollout_is_in_the_export_and_inert() -> None:
     words = "".join(out.text)
     assert "Rollout" in words and "Capacity floor 2" in words and "Complete at 54 s" in words
     assert "the rollout is complete" in words
+
+
+def test_the_explainers_own_backticks_are_code_and_the_inputs_stay_text() -> None:
+    """A finding's `command` is code in the export (it was printed as \\`kill -SIGTERM 1\\`), while the
+    backticks the manifest wrote (in the story's hook command) stay text."""
+    manifest = load_manifest("seeds/web-app-pod").replace("sleep 5; kill", "sleep 5; echo `date`; kill")
+    expl = explain(manifest, "deleteAt: 60\n", "1.34")
+    markdown = explanation_as_markdown(expl, URL)
+    findings = markdown.split("Pitfalls:")[1].split("What happens:")[0]
+    assert "runs `kill -SIGTERM 1` to signal its own main process" in findings and "\\`kill" not in findings
+    html = MarkdownIt("commonmark").enable("table").render(markdown)
+    assert "runs <code>kill -SIGTERM 1</code> to signal" in html
+    assert "echo `date`; kill" in html and "<code>date</code>" not in html     # the input's backticks: text
+    assert_inert(markdown)
+    # the headline: what ended the run, in teaching terms, before STATUS and phase
+    assert markdown.index("Deleted at 60 s; ") < markdown.index("Ends as **Error**")
+
+
+def test_inline_fences_code_that_holds_backticks_and_escapes_text() -> None:
+    from explainer.lifecycle.i18n import Text
+    said = Text("{c} runs `{command}` now", {"c": "a`b*", "command": "echo `date`"})
+    assert inline(said) == "a\\`b\\* runs `` echo `date` `` now"
+    html = MarkdownIt("commonmark").renderInline(inline(said))
+    assert html == "a`b* runs <code>echo `date`</code> now"

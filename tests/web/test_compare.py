@@ -221,3 +221,44 @@ def test_a_token_cookie_for_another_side_is_ignored(client: Client) -> None:
     link, _ = Permalink.store_compare(left.id, right.id)
     client.cookies["compare_token_" + link.id] = "forged"
     assert 'id="compare-token"' not in client.get(f"/c/{link.id}/").content.decode()
+
+
+def test_the_page_shows_both_manifests_line_by_line_and_the_scenarios_when_they_differ(client: Client) -> None:
+    base = load_manifest("compare/base")
+    left, _ = Permalink.store(base, {"deleteAt": 40}, "1.34")
+    right, _ = Permalink.store(base.replace("terminationGracePeriodSeconds: 30", "terminationGracePeriodSeconds: 10"),
+                               {"deleteAt": 20}, "1.34")
+    body = client.get(f"/compare/?left={left.id}&right={right.id}").content.decode()
+    section = body[body.index('class="panel compare-text"'):body.index("</section>", body.index('class="panel compare-text"'))]
+    wide = section[section.index("textdiff-wide"):section.index("textdiff-narrow")]
+    assert f"Before · {left.id}" in wide and f"After · {right.id}" in wide
+    assert ('<td class="tx del">  terminationGracePeriodSeconds: <del>3</del>0</td>' in wide
+            and '<td class="tx ins">  terminationGracePeriodSeconds: <ins>1</ins>0</td>' in wide)
+    assert '<span class="visually-hidden"> removed</span>' in wide and "unchanged lines" in wide
+    narrow = section[section.index("textdiff-narrow"):]
+    assert narrow.index("<del>3</del>") < narrow.index("<ins>1</ins>")           # before, then after
+    assert "The scenarios, line by line" in section
+    assert "deleteAt: <del>4</del>0" in section and "deleteAt: <ins>2</ins>0" in section
+    same = client.get(f"/compare/?left={left.id}&right={left.id}").content.decode()
+    assert "The same text on both sides." in same and "The scenarios, line by line" not in same
+
+
+def test_the_summary_of_two_runs_that_differ_is_never_no_difference(client: Client) -> None:
+    base = load_manifest("compare/base")
+    left, _ = Permalink.store(base, {"deleteAt": 40}, "1.34")
+    right, _ = Permalink.store(base, {"deleteAt": 40, "containers": {"shipper": {"stopSeconds": "never"}}}, "1.34")
+    body = client.get(f"/compare/?left={left.id}&right={right.id}").content.decode()
+    summary = body[body.index("compare-summary"):body.index("</section>", body.index("compare-summary"))]
+    assert "No difference" not in summary
+    assert ("The first exit of shipper now comes 30 s later (at 70 s instead of 40 s), with exit code 137 instead "
+            "of 143.") in summary
+
+
+def test_markup_in_a_manifest_is_text_in_the_line_by_line_view(client: Client) -> None:
+    base = load_manifest("compare/base")
+    left, _ = Permalink.store("# <script>alert(1)</script> & `x`\n" + base, None, "1.34")
+    right, _ = Permalink.store("# <img src=x onerror=alert(2)> &amp;\n" + base, None, "1.34")
+    body = client.get(f"/compare/?left={left.id}&right={right.id}").content.decode()
+    section = body[body.index('class="panel compare-text"'):]
+    assert "<script>alert" not in section and "<img src=x" not in section
+    assert "&lt;script&gt;" in section and "&lt;img" in section and "&amp;amp;" in section

@@ -7,7 +7,7 @@ import json
 import pytest
 from django.test import Client
 
-from tests.hostile import CASES, many_containers
+from tests.hostile import CASES, OBSERVED_CASES, many_containers
 
 pytestmark = pytest.mark.django_db
 
@@ -37,3 +37,20 @@ def test_five_hundred_containers_is_the_limit_and_is_explained(client: Client) -
                            content_type="application/json")
     assert response.status_code == 200
     assert len(response.json()["pods"][0]["containers"]) == 500
+
+
+@pytest.mark.parametrize("name", list(OBSERVED_CASES))
+def test_page_reads_hostile_observed_output_with_a_message_or_its_panel(client: Client, name: str) -> None:
+    """The second field (issue 23): the worst a paste of kubectl's output may hold gets the limit's message or
+    the panel, with what could not be read listed; never a failure, and whatever it held printed as text."""
+    from explainer.examples import BY_SLUG
+    manifest = BY_SLUG["observed-liveness-kill"].manifest()
+    response = client.post("/", {"manifest": manifest, "version": "1.34", "observed": OBSERVED_CASES[name](),
+                                 "match": "0"}, HTTP_HX_REQUEST="true")
+    body = response.content.decode()
+    if response.status_code == 413:          # refused before it is read: the limit is the message
+        assert "the limit is" in body
+        return
+    assert response.status_code == 200
+    assert "error-panel" in body or 'id="observed-1"' in body
+    assert "<script" not in body.split('id="result"')[1]

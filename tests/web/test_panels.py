@@ -15,7 +15,7 @@ from explainer.explain import explain
 from explainer.web.panels import findings_html, pod_html, whatif_panel_html
 from explainer.web.present import present
 
-FINDINGS = """{% load i18n %}
+FINDINGS = """{% load i18n reference_tags %}
 <section class="panel findings" id="findings-{{ forloop.counter|default:0 }}">
   <h3>{% translate "Pitfalls" %} <span class="count">{{ pod.findings|length }}</span></h3>
   {% if pod.severity_counts|length > 1 %}
@@ -38,14 +38,14 @@ FINDINGS = """{% load i18n %}
       <span class="rule-id muted">{{ f.id }}</span>
     </summary>
     {% if f.grouped %}
-    <p>{{ f.explanation }}</p>
+    <p>{{ f.explanation_html|default:f.explanation }}</p>
     <p class="muted">{% translate "The same for each of these containers:" %}</p>
     <ul class="group-members">{% for m in f.members %}
       <li><code>{{ m.container }}</code>{% if m.line %} <a href="#" class="line-link" data-line="{{ m.line }}">{% blocktranslate with line=m.line %}line {{ line }}{% endblocktranslate %}</a>{% endif %}{% if m.fixable %} {% with f=m %}<button type="button" class="apply-fix" hidden data-url="{% url 'web:fix' %}" data-rule="{{ f.id }}" data-container="{{ f.container|default:'' }}" data-line="{{ f.line|default:'' }}" data-undo-label="{% translate 'Undo fix' %}" title="{% translate 'Change the editor’s text as shown, then explain it again' %}">{% translate "Apply fix" %}</button>
 {% endwith %}{% endif %}</li>
     {% endfor %}</ul>
     {% else %}
-    <p>{% if f.line %}<a href="#" class="line-link" data-line="{{ f.line }}">{% blocktranslate with line=f.line %}line {{ line }}{% endblocktranslate %}</a>: {% endif %}{{ f.explanation }}</p>
+    <p>{% if f.line %}<a href="#" class="line-link" data-line="{{ f.line }}">{% blocktranslate with line=f.line %}line {{ line }}{% endblocktranslate %}</a>: {% endif %}{{ f.explanation_html|default:f.explanation }}</p>
     {% endif %}
     {% if f.fix %}
     <div class="fix">
@@ -56,7 +56,7 @@ FINDINGS = """{% load i18n %}
       <pre id="fix-{{ forloop.parentloop.counter|default:0 }}-{{ forloop.counter }}" tabindex="0"><code>{{ f.fix }}</code></pre>
     </div>
     {% endif %}
-    {% if f.references %}<p class="refs">{% for ref in f.references %}<a href="{{ ref }}" rel="noopener noreferrer" target="_blank">{{ ref }}</a>{% if not forloop.last %} · {% endif %}{% endfor %}</p>{% endif %}
+    <p class="refs"><a class="rule-link" href="{% url 'web:rules' %}#{{ f.id }}">{% blocktranslate with id=f.id|code_tag %}About the rule {{ id }}{% endblocktranslate %}</a>{% for ref in f.references %} · <a href="{{ ref }}" rel="noopener noreferrer" target="_blank">{{ ref }}</a>{% endfor %}</p>
   </details>
   {% empty %}
   <p class="muted">{% translate "No pitfalls found." %}</p>
@@ -67,10 +67,10 @@ PAGE = "{% for pod in pods %}" + FINDINGS + "{% endfor %}"
 REALWORLD = sorted(Path(__file__).parents[1].joinpath("fixtures", "realworld").glob("*.yaml"))[:40]
 
 
-def _both(manifest: str, scenario=None) -> None:
-    pods = present(explain(manifest, scenario))
+def _both(manifest: str, scenario=None, observed=None) -> None:
+    pods = present(explain(manifest, scenario, observed=observed))
     written = "".join(findings_html(p, i, translation.gettext, translation.ngettext) for i, p in enumerate(pods, 1))
-    assert written == Template(PAGE).render(Context({"pods": pods}))
+    assert written == REFERENCE.from_string(PAGE).render(Context({"pods": pods}))
     _pods_both_ways(pods)
 
 
@@ -78,7 +78,7 @@ def _both(manifest: str, scenario=None) -> None:
 @pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.slug)
 def test_the_panels_are_what_the_templates_rendered(example, language: str) -> None:
     with translation.override(language):
-        _both(example.manifest(), example.scenario or None)
+        _both(example.manifest(), example.scenario or None, example.observed())
 
 
 @pytest.mark.parametrize("language", ["en", "zh-hans"])
@@ -111,7 +111,7 @@ def test_markup_in_the_values_is_escaped_as_the_template_escapes_it(language: st
     with translation.override(language):
         for pod in (Pod(), Empty()):
             written = findings_html(pod, 1, translation.gettext, translation.ngettext)
-            assert written == Template(PAGE).render(Context({"pods": [pod]}))
+            assert written == REFERENCE.from_string(PAGE).render(Context({"pods": [pod]}))
 
 
 
@@ -119,7 +119,8 @@ POD = """{% load i18n explainer_tags %}
 <article class="pod" id="pod-{{ forloop.counter }}" data-lines="{{ pod.source_lines }}">
   <header class="pod-head">
     <h2>{{ pod.kind }} <span class="name">{{ pod.name }}</span></h2>
-    {% if pod.final %}
+    {% if pod.headline %}<p class="headline">{{ pod.headline }}</p>
+    {% endif %}{% if pod.final %}
     <p class="summary">
       <span class="pill status">{{ pod.final.status }}</span>
       <span class="pill">{% translate "phase" %} {{ pod.final.phase }}</span>
@@ -156,7 +157,7 @@ POD = """{% load i18n explainer_tags %}
       <ul>{% for n in pod.traffic_notes %}<li>{{ n }}</li>{% endfor %}</ul>
     </details>
   {% endif %}</section>
-  {% endif %}
+  {% endif %}{% if pod.observed %}{% observed_panel pod %}{% endif %}
 
   {{ pod.findings_html }}
 
@@ -208,6 +209,7 @@ def test_the_pod_article_escapes_as_the_template_did(language: str) -> None:
                       ["note <b>", "'n'"])
     hostile.final = {"status": "<S>", "phase": "P&", "ready_count": "1/2", "restarts": 12345, "t": 2.5}
     hostile.qos_class = "Burstable<"
+    hostile.headline = "Deleted at <1> s; 'a' & \"b\""
     hostile.timeline_svg, hostile.timeline_json = "<svg/>", '{"a":"<&\'\">"}'
     hostile.rows_html, hostile.steps_html = mark_safe("<tr></tr>"), "<li>unsafe</li>"
     hostile.steps = [{"t": 1}]

@@ -46,7 +46,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     if not pod.batch or deadline is None:
         return
     job_spec = tuple(pod.spec_path[:-2])          # ...spec.template.spec -> ...spec
-    if ctx.raw(job_spec + ("activeDeadlineSeconds",)) is not None:
+    if pod.job_deadline_written:
         return
     limit = pod.backoff_limit if pod.backoff_limit is not None else JOB_BACKOFF_LIMIT   # parse.py read and defaulted it
     explanation = Text(gettext_noop(

@@ -10,7 +10,6 @@ from explainer.lifecycle.model import Container
 from ..base import Finding, RuleContext, Severity, fill, flow_yaml
 from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
-from ..memo import loopback_bind
 from ..patch import SetKey, path_of
 from ..scripts import SHELL
 from ..unreachable import blocked, consequence, listing
@@ -59,7 +58,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     for c in ctx.pod.containers + ctx.pod.sidecars:
         if not c.ports and c.startup_probe is None and c.readiness_probe is None and c.liveness_probe is None:
             continue   # no probe it could fail and no declared port: nothing to report whatever it binds
-        bind = loopback_bind(c)
+        bind = ctx.facts(c).loopback_bind
         if bind is None:
             continue
         probes = blocked(ctx, c, ID)

@@ -9,11 +9,10 @@ from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
-from ..helpers import drain_seconds
+from ..drain import drain_seconds
 from ..i18n import Names, Text, gettext_noop
-from ..memo import sidecars_enabled
 from ..patch import to_native_sidecar
-from ..scripts import image_name, localhost_use, looks_like_proxy
+from ..scripts import image_name
 
 ID = "classic-sidecar-stops-before-app"
 TITLE = gettext_noop("Proxy stops before the app at deletion")
@@ -72,8 +71,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         return
     # kuberuntime_container.go `killContainersWithSyncResult` stops every regular container at once;
     # only native sidecars wait (kuberuntime_termination_order.go `newTerminationOrdering`)
-    reach = [localhost_use(a)[0] for a in apps]
-    proxy = [looks_like_proxy(a) for a in apps]
+    reach = [ctx.facts(a).localhost_use[0] for a in apps]
+    proxy = [ctx.facts(a).looks_like_proxy for a in apps]
     # who reaches which port on localhost, once: linear in containers (a rule per port, not per pair)
     reached_by: dict[int, list[int]] = {}
     for i, used in enumerate(reach):
@@ -110,8 +109,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
              "drains": Text(gettext_noop("still drains for up to {drain} s (preStop and shutdown)"),
                             {"drain": format(drain, "g")}) if drain else
              Text(gettext_noop("still finishes the requests in flight"))})
-        if sidecars_enabled(ctx.version, ctx.gates):
-            fix, patch = fill(FIX, name=s.name, image=s.image), to_native_sidecar(ctx.pod, s, ctx.version, ctx.gates)
+        if ctx.sidecars_enabled:
+            fix, patch = fill(FIX, name=s.name, image=s.image), to_native_sidecar(ctx, s)
         else:   # no native sidecars on this version: never a restartPolicy it would drop
             fix, patch = fill(FIX_NO_SIDECARS, name=s.name, image=s.image,
                               seconds=format(drain + 5, "g")), None

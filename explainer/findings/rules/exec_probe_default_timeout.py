@@ -59,7 +59,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             if m is None:
                 continue
             key = f"{p.kind}Probe"
-            written = ctx.raw(ctx.container_path(c, f"{key}.timeoutSeconds")) is not None
+            written = p.timeout_written
             explanation = Text(gettext_noop(
                 "{c}'s {kind} probe runs {program} ({detail}) with timeoutSeconds 1{default}: starting "
                 "{program} on a busy node can take longer, and the kubelet counts a check that runs past "

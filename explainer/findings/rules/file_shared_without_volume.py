@@ -10,7 +10,7 @@ from explainer.lifecycle.model import Container
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
-from ..scripts import mentioned_paths, sources, written_paths
+from ..scripts import sources, written_paths
 
 ID = "file-shared-without-volume"
 TITLE = gettext_noop("File passed between containers without a shared volume")
@@ -48,7 +48,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                         if not p.startswith(_NOT_FILES)} for c in everyone}
     if not any(written.values()):
         return   # nothing written: nothing to share
-    mentioned = {c.name: mentioned_paths(c) for c in everyone}
+    mentioned = {c.name: ctx.facts(c).mentioned_paths for c in everyone}
     for w in everyone:
         for path in sorted(written[w.name]):
             for r in everyone:

@@ -5,7 +5,6 @@ from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import ASSUMED_OOM_SECONDS, DOCS
 from explainer.lifecycle.evidence import Heap, heap_over_limit, human_bytes
-from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, fill, flow_yaml
 from ..docstring import rule_docstring
@@ -71,12 +70,11 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
              "limit": written, "when": when})
         new_heap = f"-Xmx{int(limit * 0.75 // 2 ** 20)}m"
         yield ctx.finding(ID, c, ctx.container_path(c, heap.field), explanation,
-                          fill(FIX, name=c.name, setting=_setting(ctx, c, heap, new_heap), limit=written))
+                          fill(FIX, name=c.name, setting=_setting(heap, new_heap), limit=written))
 
 
-def _setting(ctx: RuleContext, c: Container, heap: Heap, new: str) -> str:
+def _setting(heap: Heap, new: str) -> str:
     """The field that holds -Xmx, with the smaller heap, as one line of flow YAML."""
-    raw = ctx.raw(ctx.container_path(c, heap.field))
     if heap.field.startswith("env["):
-        return flow_yaml("env", [{"name": heap.source, "value": str(raw).replace(heap.written, new)}])
-    return flow_yaml(heap.field, [str(x).replace(heap.written, new) for x in raw] if isinstance(raw, list) else raw)
+        return flow_yaml("env", [{"name": heap.source, "value": heap.words[0].replace(heap.written, new)}])
+    return flow_yaml(heap.field, [word.replace(heap.written, new) for word in heap.words])

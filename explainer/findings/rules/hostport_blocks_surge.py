@@ -49,16 +49,12 @@ EXAMPLE = {"unavailable": "1"}
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    pod = ctx.pod
-    if pod.source.kind != "DaemonSet" or len(pod.spec_path) < 3:
+    pod, w = ctx.pod, ctx.pod.workload
+    if pod.source.kind != "DaemonSet" or w is None or len(pod.spec_path) < 3:
         return
     obj = tuple(pod.spec_path[:-3])          # spec.template.spec -> the DaemonSet
-    strategy = ctx.raw(obj + ("spec", "updateStrategy"))
-    if not isinstance(strategy, dict) or strategy.get("type", "RollingUpdate") != "RollingUpdate":
-        return
-    rolling = strategy.get("rollingUpdate")
-    surge = rolling.get("maxSurge") if isinstance(rolling, dict) else None
-    if not _positive(surge):
+    surge = w.max_surge                      # as written, or the default 0 (workload.py)
+    if w.strategy != "RollingUpdate" or not _positive(surge):
         return
     # pkg/controller/daemon/update.go `rollingUpdate`: with maxSurge the new Pod is created beside the old
     # one on its node; the scheduler's NodePorts filter then refuses it while the old Pod holds the port
@@ -76,10 +72,10 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         "which the old Pod holds, so the scheduler leaves it Pending and the old Pod is never replaced: the "
         "rollout stops on the first node."),
         {"c": c.name, "ds": pod.source.name, "how": how, "surge": surge, "port": port})
-    unavailable = rolling.get("maxUnavailable")
-    needs_unavailable = unavailable is None or not _positive(unavailable)
+    unavailable = w.max_unavailable          # as written, or the default 1
+    needs_unavailable = not _positive(unavailable)
     edits = [SetKey(obj + ("spec", "updateStrategy", "rollingUpdate", "maxSurge"), 0)]
-    if needs_unavailable and unavailable is not None:
+    if needs_unavailable:
         edits.append(SetKey(obj + ("spec", "updateStrategy", "rollingUpdate", "maxUnavailable"), 1))
     path = format_path(obj + ("spec", "updateStrategy", "rollingUpdate", "maxSurge"))
     yield ctx.finding(ID, c, path, explanation,

@@ -9,7 +9,6 @@ from explainer.lifecycle.model import Container
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
 from ..i18n import Names, Text, gettext_noop
-from ..memo import guess_run, sidecars_enabled
 from ..patch import no_sidecars_fix, plain_init_to_sidecar
 from ..scripts import main_field, wait_loops
 
@@ -55,14 +54,14 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     for i, c in enumerate(inits):
         if c.role != "init":
             continue
-        guess = guess_run(c, True)
+        guess = ctx.facts(c).run_guess
         if guess.seconds is not None:
             continue
         after = Names(names, start=i + 1)
         blocked = after if len(after) else Text(gettext_noop("the app containers"))
         never_exits = Text(gettext_noop("never exits") if guess.certain else gettext_noop("probably never exits"))
         dropped: Text | str = ""
-        if ctx.raw(ctx.container_path(c, "restartPolicy")) == "Always":
+        if c.policy_written == "Always":   # written, and dropped with the SidecarContainers gate off
             # Translators: a sentence appended to the explanation; it starts with the space between them.
             dropped = Text(gettext_noop(" Its restartPolicy: Always was dropped: Kubernetes {version} does not "
                                         "run it as a native sidecar."), {"version": ctx.version})
@@ -78,7 +77,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 "(Pending) until it is deleted.{dropped}")
         explanation = Text(msgid, {"c": c.name, "never_exits": never_exits, "why": guess.why,
                                    "blocked": blocked, "i": i, "n": len(inits), "dropped": dropped})
-        if sidecars_enabled(ctx.version, ctx.gates):
+        if ctx.sidecars_enabled:
             fix = fill(FIX, name=c.name, image=c.image or "<IMAGE>")
         elif dropped:   # written as a native sidecar: the same fix native-sidecar-unsupported gives
             fix = no_sidecars_fix(ctx.pod, c, ctx.version)
@@ -90,7 +89,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                           # ("its name suggests") or a wait loop (init-wait-without-timeout's) needs a person:
                           # a one-shot init container made a sidecar would be restarted each time it exits.
                           patch=None if _waits(c) or not guess.certain
-                          else plain_init_to_sidecar(ctx.pod, c, ctx.version, ctx.gates))
+                          else plain_init_to_sidecar(ctx, c))
 
 
 def _waits(c: Container) -> bool:

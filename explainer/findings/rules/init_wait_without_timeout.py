@@ -52,7 +52,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     pod = ctx.pod
     if pod.active_deadline_seconds:
         return
-    if pod.batch and ctx.raw(tuple(pod.spec_path[:-2]) + ("activeDeadlineSeconds",)) is not None:
+    if pod.job_deadline_written:
         return   # the Job's own deadline bounds the wait as well (active-deadline-on-pod-template moves it there)
     for i, c in enumerate(pod.init_containers):
         if c.role != "init":

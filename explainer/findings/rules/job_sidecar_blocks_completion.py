@@ -9,7 +9,6 @@ from explainer.lifecycle.model import Container
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
-from ..memo import guess_run, sidecars_enabled
 from ..patch import sidecar_probe_port, to_native_sidecar
 from ..scripts import main_field
 
@@ -76,7 +75,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     pod = ctx.pod
     if not pod.batch or len(pod.containers) < 2:
         return
-    guesses = {c.name: guess_run(c, True) for c in pod.containers}
+    guesses = {c.name: ctx.facts(c).run_guess for c in pod.containers}
     finishing = [c.name for c in pod.containers if guesses[c.name].seconds is not None]
     if not finishing:
         return
@@ -104,16 +103,16 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                           # startupProbe) is known; else the worker must stop it: a person's choice.  Even
                           # where "runs until stopped" is a guess this is safe: a native sidecar that exits
                           # is started again, and ends with the Job once the workers have finished.
-                          patch=to_native_sidecar(pod, c, ctx.version, ctx.gates))
+                          patch=to_native_sidecar(ctx, c))
 
 
 def _fix(ctx: RuleContext, c: Container, other: str) -> str:
     """Right on every version: a native sidecar (with a startupProbe on a port the manifest names,
     where the workers reach it) where the version runs them; else an exit protocol, the helper
     staying in containers (docs/lifecycle-model.md §13)."""
-    if not sidecars_enabled(ctx.version, ctx.gates):
+    if not ctx.sidecars_enabled:
         return fill(FIX_NO_SIDECARS, name=c.name, other=other, version=ctx.version)
-    port = sidecar_probe_port(ctx.pod, c)
+    port = sidecar_probe_port(ctx, c)
     probe = "" if port is None or c.startup_probe is not None else fill(
         PROBE, name=c.name, other=other, port=port if port is not False else fill(UNKNOWN_PORT, name=c.name).strip())
     return fill(FIX, name=c.name, image=c.image, other=other, probe=probe.rstrip("\n")).replace("\n\n", "\n")

@@ -12,7 +12,7 @@ from explainer.lifecycle.shutdown import PAUSE_SIGNALS, may_signal_pause
 from ..base import Finding, RuleContext, Severity, TraceTime, fill
 from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
-from ..scripts import program, segments, sources
+from ..scripts import segments, sources
 
 ID = "kill-pid1-shared-namespace"
 TITLE = gettext_noop("Signal to PID 1 in a shared process namespace")
@@ -69,7 +69,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                 continue
             command = " ".join(m.group(1).split())
             yield ctx.finding(ID, c, ctx.container_path(c, field), _explanation(ctx, c, field, command),
-                              fill(FIX, name=c.name, program=program(c) or c.name))
+                              fill(FIX, name=c.name, program=ctx.facts(c).program or c.name))
             break
 
 

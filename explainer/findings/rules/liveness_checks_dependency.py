@@ -62,7 +62,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         p = c.liveness_probe
         if p is None:
             continue
-        what = _dependency(ctx, c)
+        what = _dependency(c)
         if what is None:
             continue
         explanation = Text(gettext_noop(
@@ -70,15 +70,15 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             "or down for {budget} s, the kubelet restarts {c}, and every replica with it; the restart "
             "cannot fix the dependency. Check it in the readinessProbe instead."),
             {"c": c.name, "what": what, "detail": p.detail, "budget": p.failure_threshold * p.period})
-        raw = ctx.raw(ctx.container_path(c, "livenessProbe"))
-        key = next((k for k in ("exec", "httpGet") if isinstance(raw, dict) and k in raw), "exec")
-        handler = flow_yaml(key, raw[key]) if isinstance(raw, dict) and key in raw else EXAMPLE["handler"]
+        written = dict(p.written)   # the probe's handlers as written, quoted in the fix
+        key = next((k for k in ("exec", "httpGet") if k in written), None)
+        handler = flow_yaml(key, written[key]) if key is not None else EXAMPLE["handler"]
         port = next((x.container_port for x in c.ports), 8080)
         yield ctx.finding(ID, c, ctx.container_path(c, "livenessProbe"), explanation,
                           fill(FIX, name=c.name, handler=handler, port=port))
 
 
-def _dependency(ctx: RuleContext, c: Container) -> Text | None:
+def _dependency(c: Container) -> Text | None:
     p = c.liveness_probe
     assert p is not None
     if p.handler == "exec":
@@ -92,11 +92,8 @@ def _dependency(ctx: RuleContext, c: Container) -> Text | None:
                     return Text(gettext_noop("connects to {host} with a client, another host"), {"host": m.group(1)})
         return None
     if p.handler == "httpGet":
-        raw = ctx.raw(ctx.container_path(c, "livenessProbe.httpGet"))
-        path = raw.get("path") if isinstance(raw, dict) else None
-        host = raw.get("host") if isinstance(raw, dict) else None
-        if isinstance(host, str) and host and not _SELF.match(host):
-            return Text(gettext_noop("calls {host}, another host"), {"host": host})
-        if isinstance(path, str) and _DEP_PATH.search(path):
-            return Text(gettext_noop("requests {path}, a path that names a dependency"), {"path": path})
+        if p.host is not None and not _SELF.match(p.host):
+            return Text(gettext_noop("calls {host}, another host"), {"host": p.host})
+        if p.path is not None and _DEP_PATH.search(p.path):
+            return Text(gettext_noop("requests {path}, a path that names a dependency"), {"path": p.path})
     return None

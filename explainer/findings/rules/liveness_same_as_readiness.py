@@ -52,9 +52,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         live, ready = c.liveness_probe, c.readiness_probe
         if live is None or ready is None:
             continue
-        lraw = ctx.raw(ctx.container_path(c, "livenessProbe"))
-        rraw = ctx.raw(ctx.container_path(c, "readinessProbe"))
-        key = _same_handler(lraw, rraw)
+        written = dict(ready.written)    # the handlers as written: compared, and quoted in the fix
+        key = _same_handler(dict(live.written), written)
         if key is None:
             continue
         kill_after = live.failure_threshold * live.period
@@ -67,14 +66,12 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             "a slow dependency or a load spike restarts a container that only needed to stop taking "
             "traffic."), {"c": c.name, "detail": live.detail, "unready": unready_after, "kill": kill_after})
         port = next((p.container_port for p in c.ports), 8080)
-        handler = flow_yaml(key, rraw[key])
+        handler = flow_yaml(key, written[key])
         yield ctx.finding(ID, c, ctx.container_path(c, "livenessProbe"), explanation,
                           fill(FIX, name=c.name, handler=handler, port=port))
 
 
-def _same_handler(a: object, b: object) -> str | None:
-    if not isinstance(a, dict) or not isinstance(b, dict):
-        return None
+def _same_handler(a: dict[str, object], b: dict[str, object]) -> str | None:
     for key in _HANDLERS:
         if key in a and key in b and _target(key, a[key]) == _target(key, b[key]):
             return key

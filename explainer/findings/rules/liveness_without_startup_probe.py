@@ -62,23 +62,32 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             {"c": c.name, "detail": p.detail, "delay": p.initial_delay, "failures": p.failure_threshold,
              "period": p.period, "kill": format(kill or 0, "g"), "here": here})
         yield ctx.finding(ID, c, ctx.container_path(c, "livenessProbe"), explanation,
-                          fill(FIX, name=c.name, handler=_handler(ctx, c)), patch=_patch(ctx, c))
+                          fill(FIX, name=c.name, handler=_handler(c)), patch=_patch(ctx, c))
+
+
+_ORDER = ("httpGet", "tcpSocket", "grpc", "exec")   # the handler quoted when several are written
+
+
+def _written(c: Container) -> tuple[str, object] | None:
+    """The liveness check as written: (handler, its value)."""
+    written = dict(c.liveness_probe.written) if c.liveness_probe is not None else {}
+    key = next((k for k in _ORDER if k in written), None)
+    return None if key is None else (key, written[key])
 
 
 def _patch(ctx: RuleContext, c: Container) -> tuple[SetKey, ...] | None:
     """Fixable: the liveness check itself becomes the startupProbe, with the FIX's budget."""
-    raw = ctx.raw(ctx.container_path(c, "livenessProbe"))
-    key = next((k for k in ("httpGet", "tcpSocket", "grpc", "exec") if isinstance(raw, dict) and k in raw), None)
-    if key is None:
+    written = _written(c)
+    if written is None:
         return None
-    handler = CopyOf(path_of(ctx.container_path(c, f"livenessProbe.{key}")), plain(raw[key]))
+    key, value = written
+    handler = CopyOf(path_of(ctx.container_path(c, f"livenessProbe.{key}")), plain(value))
     probe = {key: handler, "periodSeconds": 5, "failureThreshold": 30}
     return (SetKey(path_of(c.path) + ("startupProbe",), probe, after="livenessProbe"),)
 
 
-def _handler(ctx: RuleContext, c: Container) -> str:
-    raw = ctx.raw(ctx.container_path(c, "livenessProbe"))
-    for key in ("httpGet", "tcpSocket", "grpc", "exec"):
-        if isinstance(raw, dict) and key in raw:
-            return flow_yaml(key, raw[key])
+def _handler(c: Container) -> str:
+    written = _written(c)
+    if written is not None:
+        return flow_yaml(*written)
     return "httpGet: {path: <PATH>, port: <PORT>}  # placeholders: the check its liveness probe makes"

@@ -9,11 +9,10 @@ from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, TraceTime, fill
 from ..docstring import rule_docstring
-from ..helpers import drain_seconds
+from ..drain import drain_seconds
 from ..i18n import Names, Text, gettext_noop
-from ..memo import sidecars_enabled
 from ..patch import to_native_sidecar
-from ..scripts import image_name, localhost_use
+from ..scripts import image_name
 
 ID = "log-shipper-stops-with-app"
 TITLE = gettext_noop("Log or metrics shipper stops with the app")
@@ -73,7 +72,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     # kuberuntime_container.go `killContainersWithSyncResult` stops every regular container at once; only
     # native sidecars wait for the app containers (kuberuntime_termination_order.go, docs/lifecycle-model.md §31.1)
     writers = {m.volume: c for c in apps for m in c.mounts if not m.read_only}
-    reach = {c.name: localhost_use(c)[0] for c in apps}
+    reach = {c.name: ctx.facts(c).localhost_use[0] for c in apps}
     for s in apps:
         if not (SHIPPER.search(s.name) or SHIPPER.search(image_name(s.image))):
             continue
@@ -91,8 +90,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             "stopped, its last lines included, is never shipped; as a native sidecar {s} would get SIGTERM only "
             "after {apps} had exited."),
             {"s": s.name, "apps": Names([u.name for u in users]), "how": how, "timeline": _timeline(ctx, s, users)})
-        if sidecars_enabled(ctx.version, ctx.gates):
-            fix, patch = fill(FIX, name=s.name, image=s.image), to_native_sidecar(ctx.pod, s, ctx.version, ctx.gates)
+        if ctx.sidecars_enabled:
+            fix, patch = fill(FIX, name=s.name, image=s.image), to_native_sidecar(ctx, s)
         else:   # no native sidecars on this version: never a restartPolicy it would drop
             fix, patch = fill(FIX_NO_SIDECARS, name=s.name, image=s.image,
                               seconds=format(drain + FLUSH_SECONDS, "g")), None

@@ -53,13 +53,10 @@ _CREDENTIALS = re.compile(r"cred|secret|token|cert|tls|key|identity|kerberos|krb
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     pod = ctx.pod
-    for i, v in enumerate(pod.volumes):
-        if v.type != "emptyDir":
+    for v in pod.volumes:
+        if v.type != "emptyDir" or v.medium != "Memory":
             continue
-        raw = ctx.raw(tuple(pod.spec_path) + ("volumes", i, "emptyDir"))
-        if not isinstance(raw, dict) or str(raw.get("medium") or "") != "Memory":
-            continue
-        size = as_bytes(raw.get("sizeLimit"))
+        size = as_bytes(v.size_limit)
         for c in pod.init_containers + pod.containers:
             mount = next((m for m in c.mounts if m.volume == v.name and not m.read_only), None)
             if mount is None or _CREDENTIALS.search(f"{v.name} {mount.mount_path}"):
@@ -70,14 +67,14 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             # the tmpfs's pages are charged to the writer's memory cgroup (docs/lifecycle-model.md §32.3)
             bounded = Text(gettext_noop("no sizeLimit bounds them")) if size is None else \
                 Text(gettext_noop("and its sizeLimit {size} is no lower, so the OOM kill comes first"),
-                     {"size": str(raw.get("sizeLimit"))})
+                     {"size": str(v.size_limit)})
             explanation = Text(gettext_noop(
                 "{c} writes to {volume} at {path}, an emptyDir with medium: Memory: the files are memory, counted "
                 "against {c}'s memory limit of {limit}, and {bounded}. When files and program together reach "
                 "{limit}, the kernel OOM-kills {c} (137, OOMKilled), and the files are still there when it "
                 "restarts."),
                 {"c": c.name, "volume": v.name, "path": mount.mount_path, "limit": limit[1], "bounded": bounded})
-            yield ctx.finding(ID, c, ctx.spec_path(f"volumes[{i}].emptyDir"), explanation,
+            yield ctx.finding(ID, c, ctx.spec_path(f"volumes[{v.index}].emptyDir"), explanation,
                               fill(FIX, name=c.name, volume=v.name, limit=limit[1],
                                    size=human_bytes(limit[0] / 4)))
             break

@@ -9,7 +9,6 @@ from explainer.lifecycle.validate import version_tuple
 from ..base import Finding, RuleContext, Severity
 from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
-from ..memo import sidecars_enabled
 from ..patch import NO_SIDECARS_APP, no_sidecars_fix
 
 ID = "native-sidecar-unsupported"
@@ -38,12 +37,12 @@ FIX = NO_SIDECARS_APP   # a Job's Pod gets NO_SIDECARS_BATCH: no helper moved in
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    if sidecars_enabled(ctx.version, ctx.gates):
+    if ctx.sidecars_enabled:
         return
     old = version_tuple(ctx.version) < (1, 28)
     for c in ctx.pod.init_containers:
         path = ctx.container_path(c, "restartPolicy")
-        if c.role != "sidecar" and ctx.raw(path) != "Always":
+        if c.role != "sidecar" and c.policy_written != "Always":   # admission made it a plain init container
             continue
         if old:
             msgid = gettext_noop(

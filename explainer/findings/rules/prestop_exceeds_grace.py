@@ -10,7 +10,7 @@ from explainer.lifecycle.trace import TraceEvent
 
 from ..base import Finding, RuleContext, Severity, TraceTime, fill, flow_yaml
 from ..docstring import rule_docstring
-from ..helpers import drain_seconds
+from ..drain import drain_seconds
 from ..i18n import Text, gettext_noop
 from ..patch import SetKey
 
@@ -81,9 +81,8 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                            {"what": what, "grace": grace, "outcome": outcome, "side": side})
         needed = (term if term is not None else grace) + (stop or 0) + 10
         path = ctx.container_path(c, "lifecycle.preStop")
-        raw = ctx.raw(path)
-        hook_yaml = (flow_yaml(*next(iter(raw.items()))) if pre is not None and isinstance(raw, dict)
-                     and len(raw) == 1 else "sleep: {seconds: 5}")
+        hook_yaml = (flow_yaml(*hook.written[0]) if pre is not None and len(hook.written) == 1
+                     else "sleep: {seconds: 5}")    # the hook as written, when it is one handler
         grace_fix = int(needed) if pre is not None else grace
         yield ctx.finding(ID, c, path, explanation, fill(FIX, name=c.name, grace=grace_fix, hook=hook_yaml),
                           patch=_patch(ctx, pre, stop, c.role == "sidecar"))

@@ -9,7 +9,6 @@ from explainer.lifecycle.model import Container, Probe
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
-from ..memo import loopback_bind
 from ..patch import Remove, path_of
 from ..unreachable import blocked, consequence, listing
 
@@ -63,17 +62,16 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         explanation = Text(gettext_noop(
             "{c} cannot pass {probes}. {what}"),
             {"c": c.name, "probes": listing(probes), "what": consequence(c, [p for p, _w in probes])})
-        raw = ctx.raw(ctx.container_path(c, f"{first.kind}Probe.{handler}")) or {}
         yield ctx.finding(ID, c, ctx.container_path(c, f"{first.kind}Probe.{handler}.host"), explanation,
                           fill(FIX, name=c.name, kind=f"{first.kind}Probe", handler=handler,
-                               port=raw.get("port", 8080) if isinstance(raw, dict) else 8080),
-                          patch=_patch(c, [p for p, _w in probes]))
+                               port=first.port if first.port is not None else 8080),
+                          patch=_patch(ctx, c, [p for p, _w in probes]))
 
 
-def _patch(c: Container, probes: list[Probe]) -> tuple[Remove, ...] | None:
+def _patch(ctx: RuleContext, c: Container, probes: list[Probe]) -> tuple[Remove, ...] | None:
     """Fixable: without host the kubelet probes the Pod IP.  Not when the program itself listens on
     loopback only (then it must be told to listen on 0.0.0.0 first: a change to its command)."""
-    if loopback_bind(c) is not None:
+    if ctx.facts(c).loopback_bind is not None:
         return None
     return tuple(Remove(path_of(f"{c.path}.{p.kind}Probe.{'httpGet' if p.handler == 'httpGet' else 'tcpSocket'}"
                                 ".host")) for p in probes)

@@ -9,7 +9,6 @@ from explainer.lifecycle.model import Container
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
-from ..memo import guess_run, sidecars_enabled
 from ..patch import Remove, path_of, plain_init_to_sidecar
 
 ID = "probe-on-plain-init"
@@ -54,7 +53,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             "Init container {c} sets {fields}, which the API server forbids on an init "
             "container without restartPolicy: Always: it runs to completion, so there is nothing to "
             "probe and no hook point. The Pod is rejected and never created."), {"c": c.name, "fields": listed})
-        fix = (fill(FIX, name=c.name, fields=listed) if sidecars_enabled(ctx.version, ctx.gates)
+        fix = (fill(FIX, name=c.name, fields=listed) if ctx.sidecars_enabled
                else fill(FIX_NO_SIDECARS, name=c.name, fields=listed, version=ctx.version))
         yield ctx.finding(ID, c, ctx.container_path(c, fields[0]), explanation, fix, patch=_patch(ctx, c, fields))
 
@@ -63,7 +62,7 @@ def _patch(ctx: RuleContext, c: Container, fields: list[str]) -> tuple[Remove, .
     """Fixable: a plain init container runs to completion, so its probes and hooks can never act;
     they go.  One that never completes becomes a native sidecar instead (where the version has
     them), keeping them, as init-never-completes's fix does: the two fixes agree."""
-    guess = guess_run(c, True)
+    guess = ctx.facts(c).run_guess
     if guess.seconds is None:   # it never completes: a native sidecar if that is certain, else a person
-        return plain_init_to_sidecar(ctx.pod, c, ctx.version, ctx.gates) if guess.certain else None
+        return plain_init_to_sidecar(ctx, c) if guess.certain else None
     return tuple(Remove(path_of(c.path) + (f,)) for f in fields)

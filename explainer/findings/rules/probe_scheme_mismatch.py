@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
-from explainer.lifecycle.evidence import probe_raw, scheme_mismatch
+from explainer.lifecycle.evidence import scheme_mismatch
 from explainer.lifecycle.model import Container, Probe
 
 from ..base import Finding, RuleContext, Severity, fill
@@ -58,7 +58,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         if not probes:
             continue
         first = probes[0][0]
-        get = (probe_raw(ctx.pod, c, first.kind) or {}).get("httpGet") or {}
+        get = dict(first.written).get("httpGet") or {}   # the check as written
         wanted = (scheme_mismatch(c, get) or ("", "HTTPS", ""))[1]
         explanation = Text(gettext_noop("{c} cannot pass {probes}. {what}"),
                            {"c": c.name, "probes": listing(probes), "what": consequence(c, [p for p, _w in probes])})
@@ -73,7 +73,7 @@ def _patch(ctx: RuleContext, c: Container, probes: list[Probe]) -> tuple[SetKey,
     """Fixable: the scheme the port's name or number says it speaks, on each such probe."""
     edits = []
     for p in probes:
-        get = (probe_raw(ctx.pod, c, p.kind) or {}).get("httpGet") or {}
+        get = dict(p.written).get("httpGet") or {}
         bad = scheme_mismatch(c, get)
         if bad is not None:
             edits.append(SetKey(path_of(f"{c.path}.{p.kind}Probe.httpGet.scheme"), bad[1], after="port"))

@@ -11,7 +11,7 @@ from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
 from ..patch import SetKey
-from ..scripts import names_of, sources
+from ..scripts import sources
 from .kill_pid1_shared_namespace import signals_pid1
 
 ID = "process-namespace-assumed"
@@ -49,7 +49,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     pod = ctx.pod
     if pod.share_process_namespace or pod.host_pid:
         return
-    names = {c.name: names_of(c) for c in pod.all_containers}
+    names = {c.name: ctx.facts(c).names for c in pod.all_containers}
     # fixable, unless a container signals PID 1, which would then be the pause container
     patch = (None if any(signals_pid1(c) for c in pod.all_containers)
              else (SetKey(tuple(pod.spec_path) + ("shareProcessNamespace",), True),))

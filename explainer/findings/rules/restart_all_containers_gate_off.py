@@ -8,7 +8,6 @@ from explainer.lifecycle.defaults import DOCS
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
-from ..memo import gate_enabled
 
 ID = "restart-all-containers-gate-off"
 TITLE = gettext_noop("RestartAllContainers without its feature gate")
@@ -39,8 +38,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     everyone = ctx.pod.init_containers + ctx.pod.containers
     if not any(rule.action == "RestartAllContainers" for c in everyone for rule in c.restart_rules):
         return   # no such rule to reject
-    if not gate_enabled("ContainerRestartRules", ctx.version, ctx.gates) or \
-            gate_enabled("RestartAllContainersOnContainerExits", ctx.version, ctx.gates):
+    if not ctx.gate("ContainerRestartRules") or ctx.gate("RestartAllContainersOnContainerExits"):
         return
     for c in everyone:
         for rule in c.restart_rules:

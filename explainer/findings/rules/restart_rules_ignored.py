@@ -9,7 +9,6 @@ from explainer.lifecycle.versions import gate_exists
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
 from ..i18n import Text, gettext_noop
-from ..memo import gate_enabled
 
 ID = "restart-rules-ignored"
 TITLE = gettext_noop("Container restart rules the target version ignores")
@@ -35,13 +34,11 @@ restartPolicy: OnFailure
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    if gate_enabled("ContainerRestartRules", ctx.version, ctx.gates):
+    if ctx.gate("ContainerRestartRules"):
         return
     dropped = gate_exists("ContainerRestartRules", ctx.version)
     for c in ctx.pod.init_containers + ctx.pod.containers:
-        written = ctx.raw(c.path)   # the container as the manifest writes it, read once for both fields
-        policy = written.get("restartPolicy") if isinstance(written, dict) else None
-        rules = written.get("restartPolicyRules") if isinstance(written, dict) else None
+        policy, rules = c.policy_written, c.rules_written   # as written: the API server may have dropped them
         own_policy = policy is not None and not (c.role in ("init", "sidecar") and policy == "Always")
         if not own_policy and not rules:
             continue

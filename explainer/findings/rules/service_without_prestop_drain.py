@@ -9,7 +9,6 @@ from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.model import Container, ServiceRef
 from explainer.lifecycle.serving import other_ready_replicas
 
-from ..scripts import looks_like_proxy
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
 from ..drain import failing_containers, has_sleep_action, sleep_hook, sleep_seconds
@@ -81,7 +80,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
             continue   # the lane loses no request at the deletion: it ignores SIGTERM past the propagation, say
         if any(_SELF_DRAIN.search(text) for _path, text in c.config):
             continue   # it keeps serving while its endpoint goes away by itself (CoreDNS `health { lameduck 5s }`)
-        why = _served(c, services)
+        why = _served(ctx, c, services)
         if why is None:
             continue
         seconds = sleep_seconds(ctx)
@@ -108,7 +107,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                           severity=None if services else Severity.INFO)
 
 
-def _served(c: Container, services: list[ServiceRef]) -> Text | None:
+def _served(ctx: RuleContext, c: Container, services: list[ServiceRef]) -> Text | None:
     """Why we think ``c`` receives Service traffic (None: no evidence)."""
     numbers = {p.container_port for p in c.ports}
     names = {p.name for p in c.ports if p.name}
@@ -117,7 +116,7 @@ def _served(c: Container, services: list[ServiceRef]) -> Text | None:
             return Text(gettext_noop("is selected by the Service {service} of this input"), {"service": s.name})
     if services:
         return None   # a Service selects the Pod but sends this container nothing
-    if looks_like_proxy(c):
+    if ctx.facts(c).looks_like_proxy:
         return None   # a mesh proxy's readiness port is its admin port: the traffic it carries is the app's
     probe = c.readiness_probe
     port = str(probe.port) if probe is not None and probe.port is not None else None   # as written: number or name

@@ -10,10 +10,8 @@ from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
-from ..helpers import calls_on_change, dials, hold_setting, is_inbound_or_exporter, listen_ports, outbound_kind, reachable
-from ..helpers import waited_ports, waits_in_post_start
+from ..helpers import dials, hold_setting, waits_in_post_start
 from ..i18n import Text, gettext_noop
-from ..memo import sidecars_enabled
 from ..patch import to_native_sidecar
 
 ID = "sidecar-start-order-assumed"
@@ -85,20 +83,20 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         return   # a helper needs an app container beside it that depends on it
     # each container read once: what it reaches on localhost and what it waits for; then a port
     # index, so each helper is compared only with the containers that touch one of its ports
-    kinds = [outbound_kind(a) for a in apps]     # by position, as each container's own
-    reaches = [reachable(a) for a in apps]
+    kinds = [ctx.facts(a).outbound_kind for a in apps]     # by position, as each container's own
+    reaches = [ctx.facts(a).reachable for a in apps]
     # an inbound proxy or an exporter dials the app per request, a reloader when a file changes: neither waits
     # for it at start-up
-    dials_out = [not is_inbound_or_exporter(a) and not calls_on_change(a) for a in apps]
+    dials_out = [not ctx.facts(a).inbound_or_exporter and not ctx.facts(a).calls_on_change for a in apps]
     dialling = [a for i, a in enumerate(apps) if dials_out[i]]
     reach = {a.name: reaches[i] for i, a in enumerate(apps) if dials_out[i]}
-    waits = {a.name: waited_ports(a) for a in dialling}
+    waits = {a.name: ctx.facts(a).waited_ports for a in dialling}
     touching: dict[int, list[Container]] = {}
     for a in dialling:
         for port in sorted(set(reach[a.name]) | waits[a.name]):
             touching.setdefault(port, []).append(a)
     plain = [a for i, a in enumerate(apps) if dials_out[i] and kinds[i] is None]
-    listening = {a.name: listen_ports(a, ctx.pod) for a in apps}
+    listening = {a.name: ctx.facts(a).listen_ports for a in apps}
     served = Counter(p for a in apps for p in set(listening[a.name]))
     for j, s in enumerate(apps):
         ports = listening[s.name]
@@ -149,12 +147,12 @@ def _finding(ctx: RuleContext, s: Container, found: list, kind: str | None, hold
         {"why": why, "s": s.name, "dependants": ", ".join(dependants), "held": held})
     port = found[0].port if found else (ports[0] if ports else None)
     shown = str(port) if port is not None else fill(UNKNOWN_PORT, name=s.name).strip()
-    if sidecars_enabled(ctx.version, ctx.gates):
+    if ctx.sidecars_enabled:
         fix = fill(FIX, name=s.name, image=s.image, port=shown, apps=", ".join(dependants),
                    plain=port if port is not None else "<PORT>")
         # a machine fix only for a helper, never what may be the main container: an outbound proxy,
         # or a server the apps dial that dials none of them itself; and only with a known port
-        patch = (to_native_sidecar(ctx.pod, s, ctx.version, ctx.gates)
+        patch = (to_native_sidecar(ctx, s)
                  if port is not None and (kind or (found and leaf)) else None)
     else:
         fix, patch = fill(FIX_NO_SIDECARS, name=s.name, apps=", ".join(dependants), app=dependants[0],

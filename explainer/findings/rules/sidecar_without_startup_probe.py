@@ -8,11 +8,9 @@ from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
-from ..helpers import dials, listen_ports, outbound_kind
+from ..helpers import dials
 from ..i18n import Text, gettext_noop
-from ..memo import sidecars_enabled
 from ..patch import SetKey, path_of, sidecar_probe_port, tcp_startup_probe
-from ..scripts import looks_like_proxy
 
 ID = "sidecar-without-startup-probe"
 TITLE = gettext_noop("Native sidecar without a startupProbe")
@@ -51,18 +49,19 @@ UNKNOWN_PORT = "<PORT>  # not in the manifest: the port $name listens on"
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     pod = ctx.pod
-    if not sidecars_enabled(ctx.version, ctx.gates):
+    if not ctx.sidecars_enabled:
         return   # no native sidecars on this version: native-sidecar-unsupported says what to do instead
     for c in pod.sidecars:
         if c.startup_probe is not None:
             continue
-        ports = listen_ports(c, pod)
-        if not (ports or looks_like_proxy(c) or outbound_kind(c)):
+        facts = ctx.facts(c)
+        ports = facts.listen_ports
+        if not (ports or facts.looks_like_proxy or facts.outbound_kind):
             continue   # no port anyone could dial, and no proxy
         later = [x for x in pod.init_containers if x.index > c.index] + list(pod.containers)
-        users = sorted(x.name for x in later if dials(x, ports))
+        users = sorted(x.name for x in later if dials(x, ports, ctx.facts(x).reachable))
         nxt = later[0].name if later else Text(gettext_noop("the app containers"))
-        known = sidecar_probe_port(pod, c, after_index=c.index)
+        known = sidecar_probe_port(ctx, c, after_index=c.index)
         # never an invented port: one the manifest names, else a marked placeholder (no machine fix)
         port = known if isinstance(known, int) and not isinstance(known, bool) else None
         if users:
@@ -84,7 +83,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
 
 def _patch(ctx: RuleContext, c: Container) -> tuple[SetKey, ...] | None:
     """Fixable when the port is known: one a later container reaches, else its lowest declared."""
-    port = sidecar_probe_port(ctx.pod, c, after_index=c.index)
+    port = sidecar_probe_port(ctx, c, after_index=c.index)
     if not isinstance(port, int) or isinstance(port, bool):
         return None
     return (SetKey(path_of(c.path) + ("startupProbe",), tcp_startup_probe(port), after="restartPolicy"),)

@@ -4,11 +4,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
-from explainer.lifecycle.model import Container, Pod
+from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
-from ..helpers import calls_on_change
 from ..i18n import Text, gettext_noop
 from ..scripts import sources
 
@@ -60,7 +59,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     updated = {v.name: v for v in pod.volumes if v.type in UPDATED}
     if not updated:
         return
-    expects = _expects_change(pod)
+    expects = _expects_change(ctx)
     if expects is None:
         return
     for c in pod.all_containers:
@@ -83,10 +82,10 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
                                    file=m.sub_path))
 
 
-def _expects_change(pod: Pod) -> Text | None:
+def _expects_change(ctx: RuleContext) -> Text | None:
     """What in the Pod waits for configuration changes, in words; None when nothing does."""
-    for c in pod.all_containers:
-        if calls_on_change(c):
+    for c in ctx.pod.all_containers:
+        if ctx.facts(c).calls_on_change:
             return Text(gettext_noop("{c}, a configuration reloader,"), {"c": c.name})
         words = _reload_word(c)
         if words is not None:

@@ -43,8 +43,7 @@ POD_WORKER_FLOOR = 1          # pod_workers.go calculateEffectiveGracePeriod
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
-    value = ctx.raw(tuple(ctx.pod.spec_path) + ("terminationGracePeriodSeconds",))
-    if value != 0 or isinstance(value, bool):
+    if ctx.pod.termination_grace_period != 0:   # written so: the default is 30 s
         return
     path = ctx.spec_path("terminationGracePeriodSeconds")
     hooks = [c.name for c in ctx.pod.containers + ctx.pod.sidecars if c.pre_stop is not None]

@@ -34,17 +34,18 @@ containers:
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     mounted = {m.volume for c in ctx.pod.all_containers for m in c.mounts}
-    raw = ctx.raw(tuple(ctx.pod.spec_path) + ("volumes",))
-    declared = [v.get("name") for v in raw if isinstance(v, dict)] if isinstance(raw, list) else []
-    for i, name in enumerate(declared):
-        if not isinstance(name, str) or name in mounted:
+    types: dict[str, str] = {}      # a name declared twice (the API server refuses it) is named by its first
+    for v in ctx.pod.volumes:
+        types.setdefault(v.name, v.type)
+    for v in ctx.pod.volumes:
+        if v.index is None or v.name in mounted:   # None: a volumeClaimTemplate, mounted or not by its Pods
             continue
-        volume = next(v for v in ctx.pod.volumes if v.name == name)
+        name = v.name
         user = ctx.pod.containers[0].name if ctx.pod.containers else "app"
         explanation = Text(gettext_noop(
             "Volume {volume} ({type}) is declared but no container mounts it, so no "
             "container can see its files: the kubelet sets it up for nothing, and a container "
             "that was meant to read it sees only its own image's directory."),
-            {"volume": name, "type": volume.type})
-        yield ctx.finding(ID, None, ctx.spec_path(f"volumes[{i}]"), explanation,
+            {"volume": name, "type": types[name]})
+        yield ctx.finding(ID, None, ctx.spec_path(f"volumes[{v.index}]"), explanation,
                           fill(FIX, name=user, volume=name, path="<MOUNT PATH>  # a placeholder: where the program expects the files"))
