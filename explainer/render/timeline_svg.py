@@ -284,8 +284,7 @@ def _svg_background(lay: TimelineLayout) -> list[str]:
 def _svg_strip(lay: TimelineLayout, sid: str) -> list[str]:
     o = ['<g class="tl-strip">']
     for row in lay.strip_rows:
-        if lay.stacked:               # the row's name above it
-            o.append(f'<text class="tl-text" x="{_n(lay.label_x + NAME_INDENT)}" y="{_n(row.y - 3)}">{_t(row.label)}</text>')
+        if lay.stacked:               # the row's name above it: with the lanes' names (_svg_lanes)
             continue
         o.append(f'<text class="tl-text" x="{_n(lay.role_x)}" y="{_n(row.y + 13)}" text-anchor="end">'
                  f"{_t(row.label)}</text>")
@@ -310,8 +309,10 @@ def _svg_lanes(lay: TimelineLayout, sid: str) -> list[str]:
     obs = f' data-obs="{lay.observed[0].height + (LABEL_ROW if lay.stacked else 0):g}"' if lay.observed else ""
     if lay.stacked:      # the names' rows after the plot, over the axis breaks' gaps that cross them
         o = [f'<g class="tl-plot" clip-path="url(#{sid}-plot)">\n<g class="tl-bars">']
-        labels = (['<g class="tl-labels">'] + [_stacked_label(lane, lay, obs) for lane in lay.lanes]
-                  + observed_svg.labels(lay) + ["</g>"])
+        labels = (['<g class="tl-labels">']
+                  + [f'<text class="tl-text tl-strip-name" x="{_n(lay.label_x + NAME_INDENT)}" y="{_n(row.y - 3)}">'
+                     f"{_t(row.label)}</text>" for row in lay.strip_rows]
+                  + [_stacked_label(lane, lay, obs) for lane in lay.lanes] + observed_svg.labels(lay) + ["</g>"])
     else:
         o, labels = ['<g class="tl-labels">'], []
     for lane in () if lay.stacked else lay.lanes:

@@ -73,7 +73,7 @@
     // the cursor: a line over every lane, and its time above the strip
     this.cursorG = svgEl("g", {"class": "tl-cursor", "aria-hidden": "true"});
     this.cursorLine = svgEl("line", {"class": "tl-cursor-line", y1: this.top, y2: this.bottom});
-    var stripName = svg.querySelector(".tl-strip > text");   // stacked: the strip's names on rows above it
+    var stripName = svg.querySelector(".tl-strip-name");   // stacked: the strip's names on rows above it
     var above = strip && stripName && num(stripName, "y") < num(strip, "y") ? 15 : 0;
     this.cursorLabel = svgEl("text", {"class": "tl-cursor-text", y: this.top - 3 - above, "text-anchor": "middle"});
     this.cursorG.appendChild(this.cursorLine);

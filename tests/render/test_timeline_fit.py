@@ -99,3 +99,25 @@ def test_a_fitted_rollout_is_never_wider_than_asked(case, width: int) -> None:
     if chart.stacked:
         assert all(t.label.endswith(" s") for t in chart.ticks)
         assert all(lane.y - LABEL_ROW >= prev.y + prev.height - 0.05 for prev, lane in zip(chart.lanes, chart.lanes[1:]))
+
+
+SEEN = {e.slug: explain(e.manifest(), e.scenario or None, observed=e.observed()).pods[0] for e in EXAMPLES if e.seen}
+
+
+@pytest.mark.parametrize("width", [256, 330])
+@pytest.mark.parametrize("slug", sorted(SEEN))
+def test_on_a_phone_an_observed_row_has_its_name_above_it_as_its_lane_has(slug: str, width: int) -> None:
+    lay = layout_timeline(SEEN[slug], fit_width=width)
+    assert lay.stacked and lay.observed, slug
+    rows = {r.lane: r for r in lay.observed}
+    for lane in lay.lanes:
+        row = rows[lane.index]
+        assert row.y - LABEL_ROW >= lane.y + lane.height - 0.05, (slug, lane.label)   # the lane, a name's row, the row
+    root = ET.fromstring(svg_document(SEEN[slug], lay))
+    order = [g.get("class") for g in root.iter(f"{SVG}g") if g.get("class") in ("tl-breaks", "tl-labels")]
+    assert order == ["tl-breaks", "tl-labels"]                  # names over the breaks' zig-zags, never under
+    labels = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "tl-labels")
+    names = [t.text for t in labels.iter(f"{SVG}text")]
+    assert {"Phase", "Status", "Ready"} <= set(names) and any("observed" in (n or "") for n in names)
+    lane_label = next(g for g in labels.iter(f"{SVG}g") if g.get("class") == "tl-lane-label")
+    assert float(lane_label.get("data-obs")) == lay.observed[0].height + LABEL_ROW   # collapses with its row
