@@ -42,8 +42,11 @@ from .timeline_model import (
     MIN_GAP_PX,
     MIN_WIDTH,
     NAME_MAX,
+    NOTE_FONT,
+    NOTE_LINE,
     RIGHT_PAD,
     ROLE_ORDER,
+    SLACK,
     SMALL,
     STACKED_RIGHT_PAD,
     STATES,
@@ -71,6 +74,7 @@ from .timeline_model import (
     _state_labels,
     nice_step,
     text_width,
+    wrap_px,
 )
 from .timeline_place import (
     _arrows,
@@ -226,8 +230,10 @@ def layout_timeline(report: PodReport, *, gettext: Gettext = _identity, view_end
                 else _("… continues to {end} s")).format(end=_secs(end_time))
     if seen is not None:
         note = " ".join(x for x in (note, observed_row.note(seen, end_time, view_end, _)) if x)
+    if note and fit_width is not None:      # a panel's width: on as many lines as it takes (timeline_svg: NOTE_LINE)
+        note = "\n".join(wrap_px(note, (width - plot_x - MARGIN) / SLACK, NOTE_FONT))
     note_y = _r(y + 10) if note else 0.0
-    y += 18 if note else 0
+    y += 18 + NOTE_LINE * note.count("\n") if note else 0
 
     guide_labels = {"delete_requested": ("deleted", _("Pod deleted")), "sandbox_lost": ("lost", _("Sandbox lost")),
                     "deadline_exceeded": ("deadline", _("Deadline exceeded")),

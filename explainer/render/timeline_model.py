@@ -38,6 +38,7 @@ MIN_WIDTH, MAX_WIDTH = 700.0, 4000.0   # the plot area; the page scrolls horizon
 MIN_GAP_PX = 16.0             # the shortest interval between two events gets at least this
 FONT = 12.0
 SMALL = 10.5
+NOTE_FONT, NOTE_LINE = 11.0, 14.0      # the note under the legend (.tl-note), a fitted chart's on lines this far apart
 # A chart laid out for the width of its panel (issue 25; the page passes ``fit_width``): the plot takes what the
 # label column leaves; below MIN_FIT_PLOT the names go on a row of their own above each lane ("stacked"), as a
 # phone needs, with LABEL_ROW for that row and a narrower STACKED_RIGHT_PAD after the last second.
@@ -269,6 +270,17 @@ def _cut(text: str, max_px: float, size: float = FONT) -> str:
             break
         out += ch
     return out + "…"
+
+
+def wrap_px(text: str, max_px: float, size: float = FONT) -> list[str]:
+    """``text`` in lines of whole words, each within ``max_px`` by the estimate (a word longer than that is cut)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and text_width(f"{lines[-1]} {word}", size) <= max_px:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(_cut(word, max_px, size))
+    return lines
 
 
 def nice_step(seconds_per_px: float, min_px: float = 64.0) -> float:

@@ -14,7 +14,9 @@ from __future__ import annotations
 from typing import Any
 
 from .svg_text import _n, _q, _t
-from .timeline_model import LABEL_ROW, MARGIN, NAME_INDENT
+from .timeline_model import LABEL_ROW, MARGIN, NAME_INDENT, SLACK, _cut
+
+NOTE_SIZE = 10.0      # .tl-obs-note's font-size
 
 # Written only into charts with an observation, so the other charts stay as they were.  The bars take the
 # state colours of the timeline's STYLE; these are the observed rows' own.
@@ -152,9 +154,11 @@ def markup(lay: Any, sid: str) -> list[str]:
         return []
     o = [f'<g class="tl-plot tl-obs" clip-path="url(#{sid}-plot)">']
     for r in lay.observed:
-        if r.note:
-            o.append(f'<text class="tl-obs-note" data-lane="{r.lane}" x="{_n(lay.plot_x + 4)}"'
-                     f' y="{_n(r.y + r.height / 2 + 3.5)}">{_t(r.note)}</text>')
+        if r.note:          # within the plot (a phone's is narrow): cut, the whole note in its tooltip
+            shown = _cut(r.note, (lay.plot_width - 8) / SLACK, NOTE_SIZE)
+            o.append(f'<g data-lane="{r.lane}">' + (f"<title>{_t(r.note)}</title>" if shown != r.note else "")
+                     + f'<text class="tl-obs-note" x="{_n(lay.plot_x + 4)}"'
+                     f' y="{_n(r.y + r.height / 2 + 3.5)}">{_t(shown)}</text></g>')
     for m in lay.obs_marks:
         label = ""
         if m.label and m.label_x is not None:

@@ -15,6 +15,7 @@ from .timeline_model import (
     LABEL_ROW,
     MARGIN,
     NAME_INDENT,
+    NOTE_LINE,
     SLACK,
     SMALL,
     Gettext,
@@ -111,7 +112,7 @@ def svg_document(report: PodReport, lay: TimelineLayout, *, gettext: Gettext = _
             desc += " " + _("At the end the Pod is {phase} and kubectl shows {status}.").format(
                 phase=last.phase, status=last.status)
     else:
-        desc = lay.note
+        desc = lay.note.replace("\n", " ")
     w, h = _n(lay.width), _n(lay.height)
     root = f'xmlns="http://www.w3.org/2000/svg" class="tl-root" role="img" aria-labelledby="{sid}-title {sid}-desc"'
     if placement is None:
@@ -135,7 +136,9 @@ def svg_document(report: PodReport, lay: TimelineLayout, *, gettext: Gettext = _
     ]
     o += _svg_legend(lay, sid)
     if lay.note:
-        o.append(f'<text class="tl-note" x="{_n(lay.plot_x)}" y="{_n(lay.note_y)}">{_t(lay.note)}</text>')
+        first, *more = lay.note.split("\n")       # a fitted chart's note may take lines
+        o.append(f'<text class="tl-note" x="{_n(lay.plot_x)}" y="{_n(lay.note_y)}">{_t(first)}'
+                 + "".join(f'<tspan x="{_n(lay.plot_x)}" dy="{NOTE_LINE:g}">{_t(m)}</tspan>' for m in more) + "</text>")
     o += _svg_background(lay)
     o += _svg_strip(lay, sid)
     o += traffic_svg.markup(lay, sid)
