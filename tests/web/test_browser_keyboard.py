@@ -179,6 +179,45 @@ def test_choosing_a_story_step_keeps_it_in_view(page: Page, live_server) -> None
     assert inside                                    # it stays where it was chosen (the list used to jump to its top)
 
 
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width,height", SIZES)
+def test_presentation_caption_step_and_address_at_each_size(browser, live_server, width: int, height: int,
+                                                            scheme: str) -> None:
+    """The points above at each size, light and dark, on one page: Space plays in presentation mode, its caption
+    says "(an assumed duration)" in words, a chosen story step stays in view, its time goes into the address."""
+    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.goto(live_server.url + DEMO)
+        settle(page)
+        section = page.locator("#result .tl-panel").first
+        play, caption = section.locator(".tl-play"), section.locator(".tl-present-step")
+        section.locator(".tl-present-btn").click()
+        expect(section).to_have_class(re.compile("tl-presenting"))
+        page.keyboard.press("Space")
+        expect(play).to_have_attribute("aria-pressed", "true")
+        expect(section).to_have_class(re.compile("tl-presenting"))
+        page.keyboard.press("Space")
+        expect(play).to_have_attribute("aria-pressed", "false")
+        steps = page.locator("#result .story li[data-t]")
+        index = steps.evaluate_all("ls => ls.findIndex(l => l.querySelector('.assumed'))")
+        page.keyboard.press("Home")
+        for _ in range(index):
+            page.keyboard.press("ArrowRight")
+        expect(caption).to_contain_text("(an assumed duration)")
+        assert caption.inner_text().count("assumed") == 1
+        page.keyboard.press("Escape")
+        expect(section).not_to_have_class(re.compile("tl-presenting"))
+        last = page.locator("#result .story > ol > li[data-t]").last
+        t = last.get_attribute("data-t")
+        last.get_by_role("button").click()
+        expect(last).to_have_attribute("aria-current", "step")
+        expect(last).to_be_in_viewport()
+        page.wait_for_url(re.compile(rf"t={float(t or 0):g}$"))
+    finally:
+        context.close()
+
+
 # ---- the cursor's time in the address ---------------------------------------------------------------------
 
 def test_the_cursor_time_goes_into_the_address_and_comes_back_on_load(page: Page, live_server, browser) -> None:
