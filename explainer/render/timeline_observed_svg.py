@@ -65,6 +65,12 @@ OBSERVED_STYLE = """
 }
 """
 
+# A phone's chart (stacked): a row's name above it, haloed as the lanes' names are (timeline_style.STACKED_STYLE).
+STACKED_STYLE = """
+.tl-obs-name{paint-order:stroke;stroke:#f4f6fb;stroke-width:3px;stroke-linejoin:round}
+@media (prefers-color-scheme: dark){.tl-obs-name{stroke:#18202f}}
+"""
+
 
 def defs(sid: str) -> str:
     """Fine vertical ticks over an observed bar; a grey cross-hatch over what the prediction leaves out."""

@@ -156,9 +156,9 @@ TRAFFIC_STYLE = """
 # A chart whose names stand on rows above the lanes (a phone's, issue 25): an axis break's zig-zag or a guide
 # may cross a name; the name keeps a rim of the background round its letters.
 STACKED_STYLE = """
-.tl-stacked .tl-lane-label text,.tl-stacked .tl-strip-name,.tl-stacked .tl-obs-label text{paint-order:stroke;stroke:#ffffff;stroke-width:3px;
+.tl-stacked .tl-lane-label text,.tl-stacked .tl-strip-name{paint-order:stroke;stroke:#ffffff;stroke-width:3px;
  stroke-linejoin:round}
 @media (prefers-color-scheme: dark){
-.tl-stacked .tl-lane-label text,.tl-stacked .tl-strip-name,.tl-stacked .tl-obs-label text{stroke:#111827}
+.tl-stacked .tl-lane-label text,.tl-stacked .tl-strip-name{stroke:#111827}
 }
 """

@@ -129,7 +129,7 @@ def svg_document(report: PodReport, lay: TimelineLayout, *, gettext: Gettext = _
         f'<title id="{sid}-title">{_t(heading)}</title>',
         f'<desc id="{sid}-desc">{_t(desc)}</desc>',
         f"<style>{STYLE}{TRAFFIC_STYLE if report.traffic is not None else ''}{STACKED_STYLE if lay.stacked else ''}"
-        f"{observed_svg.OBSERVED_STYLE if lay.observed else ''}</style>",
+        f"{observed_svg.OBSERVED_STYLE if lay.observed else ''}{observed_svg.STACKED_STYLE * bool(lay.observed and lay.stacked)}</style>",
         _defs(sid, lay),
         f'<rect class="tl-bg" width="{w}" height="{h}"/>',
         f'<text class="tl-head" x="{MARGIN}" y="{_n(lay.heading_y)}">{_t(_shown_heading(heading, lay))}</text>',

@@ -121,3 +121,16 @@ def test_on_a_phone_an_observed_row_has_its_name_above_it_as_its_lane_has(slug: 
     assert {"Phase", "Status", "Ready"} <= set(names) and any("observed" in (n or "") for n in names)
     lane_label = next(g for g in labels.iter(f"{SVG}g") if g.get("class") == "tl-lane-label")
     assert float(lane_label.get("data-obs")) == lay.observed[0].height + LABEL_ROW   # collapses with its row
+
+
+@pytest.mark.parametrize("width", [256, 330, 666])
+@pytest.mark.parametrize("slug", sorted(SEEN))
+def test_a_fitted_charts_notes_stay_inside_it(slug: str, width: int) -> None:
+    """The note under the legend on as many lines as it takes; an observed row's note cut within the plot."""
+    lay = layout_timeline(SEEN[slug], fit_width=width)
+    for line in lay.note.split("\n"):
+        assert lay.plot_x + text_width(line, 11.0) * SLACK <= lay.width - MARGIN + 0.5, (slug, width, line)
+    root = ET.fromstring(svg_document(SEEN[slug], lay))
+    notes = [t for t in root.iter(f"{SVG}text") if t.get("class") == "tl-obs-note"]
+    for t in notes:
+        assert float(t.get("x")) + text_width(t.text, 10.0) * SLACK <= lay.plot_x + lay.plot_width + 0.5, (slug, t.text)
