@@ -5,7 +5,9 @@ unless EXPLAINER_DEBUG=true (`make run` sets it). The README lists every variabl
 """
 from __future__ import annotations
 
+import hashlib
 import os
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
 
@@ -174,17 +176,41 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # the local-memory cache holds at most CACHE_MAX_BYTES per process (Redis: its own maxmemory).
 CACHE_MAX_ENTRY_BYTES = env_int("EXPLAINER_CACHE_MAX_ENTRY_BYTES", 1024 * 1024)
 CACHE_MAX_BYTES = env_int("EXPLAINER_CACHE_MAX_BYTES", 32 * 1024 * 1024)
+
+
+def release_id() -> str:
+    """What every cache key carries besides the package's version: EXPLAINER_RELEASE when the deployment
+    names its release, else a digest of the code, templates and translations this process runs.  Objects
+    pickled by one release (a page view, a rendered fragment) are never read by another, which may lack or
+    add fields."""
+    named = os.environ.get("EXPLAINER_RELEASE", "").strip()
+    if named:
+        return named[:40]
+    digest = hashlib.sha256()
+    for top in ("explainer", "templates", "locale"):
+        for path in sorted((BASE_DIR / top).rglob("*")):
+            if path.suffix in (".py", ".html", ".po") and path.is_file():
+                digest.update(path.relative_to(BASE_DIR).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+try:
+    PACKAGE_VERSION = version("pod-lifecycle-explainer")
+except PackageNotFoundError:     # run from a checkout that was never installed
+    PACKAGE_VERSION = "0+checkout"
+RELEASE = release_id()
+CACHE_KEY_PREFIX = f"explainer:{PACKAGE_VERSION}:{RELEASE}"
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
             "BACKEND": "explainer.web.cache.BoundedRedisCache",
             "LOCATION": os.environ["REDIS_URL"],
             "TIMEOUT": 3600,
-            "KEY_PREFIX": "explainer",
+            "KEY_PREFIX": CACHE_KEY_PREFIX,
         }
     }
 else:
-    CACHES = {"default": {"BACKEND": "explainer.web.cache.BoundedLocMemCache",
+    CACHES = {"default": {"BACKEND": "explainer.web.cache.BoundedLocMemCache", "KEY_PREFIX": CACHE_KEY_PREFIX,
                           "TIMEOUT": 3600, "OPTIONS": {"MAX_ENTRIES": 2000}}}
 
 LANGUAGE_CODE = "en"

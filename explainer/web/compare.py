@@ -131,8 +131,8 @@ def _comparison_context(left: Permalink, right: Permalink) -> dict[str, Any]:
     text = side_by_side(left.manifest, right.manifest)
     scenario_b, scenario_a = scenario_as_yaml(left.scenario_data or {}), scenario_as_yaml(right.scenario_data or {})
     return {"comparison": comp, "summary": summary, "pairs": pairs,
-            "text_diff": diff_html(text, gettext, *heads), "text_counts": (text.removed, text.added),
-            "scenario_diff": diff_html(side_by_side(scenario_b, scenario_a), gettext, *heads)
+            "text_diff": diff_html(text, *heads), "text_counts": (text.removed, text.added),
+            "scenario_diff": diff_html(side_by_side(scenario_b, scenario_a), *heads)
             if scenario_b != scenario_a else "",
             "left": left, "right": right, "left_errors": before.errors, "right_errors": after.errors,
             "left_scenario": scenario_b, "right_scenario": scenario_a}

@@ -13,6 +13,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from django.utils.safestring import mark_safe
+
 DISPLAY_SCALE = 1.2
 DEFAULT_PANEL_PX = 800        # the result pane beside the editor on a 1280 px screen, and wider
 PHONE_PANEL_PX = 300          # a 360 px phone's panel
@@ -39,19 +41,10 @@ def layout_width(px: int) -> float:
     return float(math.floor(px / DISPLAY_SCALE))
 
 
-def picture_html(svg: str, width: float, px: int, narrow_svg: str = "", narrow_width: float = 0.0) -> str:
-    """A chart's markup on the page: the drawing for ``px`` (layout ``width``), and the phone's stacked one
-    in a <noscript> when there is one; the stylesheet shows each at DISPLAY_SCALE or more, never less, and
-    picks the phone's for a narrow panel when scripts are off (static/css/timeline.css)."""
-    out = (f'<div class="tl-fit"><div class="timeline timeline-wide" data-fit="{px}" '
-           f'style="--tl-w:{number(width)}">{svg}</div>')
-    if narrow_svg:
-        out += (f'<noscript><div class="timeline timeline-narrow" style="--tl-w:{number(narrow_width)}">{narrow_svg}'
-                "</div></noscript>")
-    return out + "</div>"
-
-
-def number(value: float) -> str:
-    """A width as CSS reads it: at most three decimals, no trailing zeros (as panels.secs writes)."""
-    text = f"{round(float(value), 3):.3f}".rstrip("0").rstrip(".")
-    return "0" if text in ("-0", "") else text
+def picture(svg: str, width: float, px: int, narrow_svg: str = "", narrow_width: float = 0.0) -> dict[str, Any]:
+    """What `partials/_picture.html` shows of a chart: the drawing for ``px`` (layout ``width``), and the
+    phone's stacked one (put in a <noscript>) when there is one; the stylesheet shows each at DISPLAY_SCALE or
+    more, never less, and picks the phone's for a narrow panel when scripts are off (static/css/timeline.css).
+    The drawings are the project's own (render/timeline_svg.py and rollout_svg.py escape their text)."""
+    return {"svg": mark_safe(svg), "width": width, "px": px, "narrow_svg": mark_safe(narrow_svg),
+            "narrow_width": narrow_width}

@@ -15,7 +15,7 @@ from typing import Any, Callable
 from django.core.cache import cache
 from django.urls import reverse
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language, gettext, gettext_noop, ngettext, trans_real
+from django.utils.translation import get_language, gettext, gettext_noop, trans_real
 
 from explainer.explain import Explanation, PodReport
 from explainer.lifecycle.errors import ErrorRecord
@@ -28,7 +28,7 @@ from explainer.render.timeline import layout_timeline, timeline_rows
 from explainer.render.timeline_frames import timeline_frames
 from explainer.render.timeline_observed import story_of
 from explainer.render.timeline_svg import svg_document
-from explainer.web.fit import DEFAULT_PANEL_PX, PHONE_PANEL_PX, layout_width, picture_html
+from explainer.web.fit import DEFAULT_PANEL_PX, PHONE_PANEL_PX, layout_width, picture
 from explainer.web.lists import rows_html, steps_html
 from explainer.web.observed_panel import observed_view
 from explainer.web.panels import findings_html, secs
@@ -111,9 +111,10 @@ class PodView:
                 cache.set(dot_key(self.diagram_dot), self.svg, timeout=SVG_CACHE_SECONDS)
 
     @property
-    def timeline_picture(self) -> str:
-        """The timeline's markup in the page: laid out for its panel, with a phone's drawing (web/fit.py)."""
-        return picture_html(self.timeline_svg, self.timeline_width, self.timeline_fit, self.timeline_svg_narrow,
+    def timeline_picture(self) -> dict[str, Any]:
+        """The timeline as `partials/_picture.html` shows it: laid out for its panel, with a phone's drawing
+        (web/fit.py)."""
+        return picture(self.timeline_svg, self.timeline_width, self.timeline_fit, self.timeline_svg_narrow,
                             self.timeline_narrow_width)
 
     @property
@@ -245,7 +246,7 @@ def _pod(r: PodReport, gettext: Callable[[str], str], eager: bool = True, dot_me
     view.finding_groups = group_findings(view.findings)
     view.severity_counts = [(sev, n) for sev in SEVERITIES
                             if (n := sum(1 for f in view.findings if f["severity"] == sev))]
-    view.findings_html = findings_html(view, counter, gettext, ngettext)
+    view.findings_html = findings_html(view, counter)
     sim = r.simulation
     for c in pod.all_containers + (tuple(sim.debug_containers) if sim else ()):
         view.containers.append({"name": c.name, "role": c.role, "role_label": gettext(ROLE_LABELS[c.role]),
@@ -321,7 +322,7 @@ def _simulation_views(view: PodView, r: PodReport, gettext: Callable[[str], str]
                              for c in s.steps]}
                   for s in told]
     view.rows_html = rows_html(view.rows)
-    view.steps_html = steps_html(view.steps, gettext)
+    view.steps_html = steps_html(view.steps)
     if len(rows) > MAX_PAGE_ROWS or len(steps) > MAX_PAGE_ROWS:
         view.notes.append(gettext("The event table and the story show the first %(n)s entries, up to %(t)s s; "
                                   "the JSON export has more.")

@@ -67,7 +67,7 @@ def test_a_permalink_carries_the_observed_output(client: Client) -> None:
     again = post_json(client, PERMALINKS, {"manifest": MANIFEST, "observed": EVENTS}).json()
     assert again["id"] == link["id"] and "deleteToken" not in again
     stored = client.get(f"{PERMALINKS}/{link['id']}").json()
-    assert stored["observed"].startswith("# source:")
+    assert stored["observed"].startswith("# after:")
     assert stored["explanation"]["pods"][0]["observed"]["divergences"][0]["kind"] == "liveness-kill"
     assert client.get(f"{PERMALINKS}/{plain['id']}").json()["observed"] is None
     _validator(client.get(OPENAPI).json(), "Permalink").validate(stored)

@@ -28,8 +28,8 @@ def test_json_has_observed_exactly_as_the_contract_lists() -> None:
     unhealthy = next(e for e in observed["events"] if e["reason"] == "Unhealthy")
     assert unhealthy == {"t": 37.0, "container": "liveness", "type": "Warning", "reason": "Unhealthy", "count": 3,
                          "firstT": 37.0, "lastT": 47.0}
-    # the header lines of the fixtures ("# source: ...") are not kubectl's: they are said to be unread
-    assert {u["text"][:9] for u in observed["unread"]} == {"# source:", "# shows: "}
+    # the header lines of the fixtures ("# after: ...") are not kubectl's: they are said to be unread
+    assert {u["text"][:9] for u in observed["unread"]} == {"# after: ", "# shows: "}
 
 
 def test_without_observed_there_is_no_observed_key() -> None:
@@ -77,6 +77,6 @@ def test_a_pasted_pod_with_its_status_is_its_own_observation(tmp_path: Path) -> 
     pod = OBSERVED / "real" / "debug-running-pod-yaml.txt"
     proc = podlife_cli(str(pod), "--format", "json")
     observed = json.loads(proc.stdout)["pods"][0]["observed"]
-    assert observed["sources"] == [{"kind": "pod", "lines": [3, 81]}]
+    assert observed["sources"] == [{"kind": "pod", "lines": [3, 40]}]
     assert observed["kubectl"] == {"ready": "1/1", "status": "Running", "restarts": "0"}
     assert observed["divergences"] == []

@@ -6,9 +6,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client, RequestFactory
 
-from explainer.web.fit import DEFAULT_PANEL_PX, DISPLAY_SCALE, layout_width, panel_px, picture_html
+from explainer.web.fit import DEFAULT_PANEL_PX, DISPLAY_SCALE, layout_width, panel_px, picture
 from tests.conftest import load_manifest
 
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -33,10 +34,10 @@ def test_a_chart_is_laid_out_narrower_than_it_is_shown() -> None:
 
 
 def test_the_markup_carries_the_width_and_the_phones_drawing() -> None:
-    html = picture_html("<svg/>", 666.0, 800, "<svg id='n'/>", 250.5)
+    html = render_to_string("partials/_picture.html", {"pic": picture("<svg/>", 666.0, 800, "<svg id='n'/>", 250.5)})
     assert 'data-fit="800"' in html and "--tl-w:666" in html and "--tl-w:250.5" in html
     assert re.search(r"<noscript><div class=\"timeline timeline-narrow\"[^>]*><svg id='n'/></div></noscript>", html)
-    assert "<noscript>" not in picture_html("<svg/>", 666.0, 800)
+    assert "<noscript>" not in render_to_string("partials/_picture.html", {"pic": picture("<svg/>", 666.0, 800)})
 
 
 def svg_widths(body: str) -> list[float]:

@@ -1,7 +1,9 @@
 """Real pasted outputs from public pages and issues, each read and checked (issue 23's acceptance).
 
-Every fixture under tests/fixtures/observed/real/ names its source in its header ("# source: URL") and what
-it shows; the header is not part of the paste.  Each is a fact of kubectl's output format, retyped.
+Every fixture under tests/fixtures/observed/real/ names the public page it follows in its header
+("# after: URL") and what it shows; the header is not part of the paste.  Each is our own minimal text that
+keeps the facts of kubectl's output the page showed (its layout, rows, reasons, times and the oddity the
+file is for).
 """
 from __future__ import annotations
 
@@ -215,12 +217,12 @@ CASES: dict[str, Callable[[Observation], None]] = {
 }
 
 
-def test_every_fixture_has_a_check_and_a_public_source() -> None:
+def test_every_fixture_has_a_check_and_names_the_page_it_follows() -> None:
     names = sorted(p.name for p in REAL.glob("*.txt"))
     assert names == sorted(CASES) and len(names) >= 15
     for name in names:
         head = (REAL / name).read_text(encoding="utf-8").split("\n", 1)[0]
-        assert head.startswith("# source: https://"), name
+        assert head.startswith("# after: https://"), name
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
