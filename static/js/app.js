@@ -461,6 +461,13 @@
       }
       save();
       history.replaceState({ explainer: true, input: state }, "", location.href);
+      // An example opened from an address without "#result" (a shared link): on a phone, where the result
+      // is below the editor, bring it into view as the gallery's links do (not on a reload: the browser
+      // puts the reader back where they were).
+      if (query.has("example") && !location.hash && !isReload() && hasResult() &&
+          window.matchMedia("(max-width: 700px)").matches) {
+        $("result").scrollIntoView({ block: "start" });
+      }
       return;
     }
     if (!editor.value.trim() && previous && previous.m.trim()) {

@@ -246,6 +246,40 @@ def test_on_a_phone_explain_brings_the_result_into_view_and_typing_does_not(page
     expect(page.locator("#manifest")).to_be_focused()
 
 
+def test_an_example_address_without_result_opens_at_its_result_on_a_phone_only(browser, live_server) -> None:
+    """A shared ``?example=`` address has no ``#result``: on a phone the page still opens at the result, as the
+    gallery's links do; a reload leaves the reader where they were; a wide screen stays at its top."""
+    def result_top(page: Page) -> float:
+        return page.evaluate("() => document.getElementById('result').getBoundingClientRect().top")
+
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    try:
+        page = context.new_page()
+        page.goto(live_server.url + "/?example=web-app-pod")
+        expect(page.locator("#result .pod")).to_have_count(1)
+        settle(page)
+        assert page.evaluate("() => location.hash") == ""
+        assert page.evaluate("() => window.scrollY") > 300            # the editor is above it
+        assert -2 <= result_top(page) < 120, result_top(page)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        page.reload()
+        expect(page.locator("#result .pod")).to_have_count(1)
+        settle(page)
+        page.wait_for_timeout(300)
+        assert page.evaluate("() => window.scrollY") < 50              # a reload: where the reader was
+    finally:
+        context.close()
+    context = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        page = context.new_page()
+        page.goto(live_server.url + "/?example=web-app-pod")
+        expect(page.locator("#result .pod")).to_have_count(1)
+        settle(page)
+        assert page.evaluate("() => window.scrollY") == 0               # beside the editor: nothing to scroll
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_permalink_and_embed_pages_fit_their_charts_too(browser, live_server, scheme: str) -> None:
     import yaml
