@@ -158,9 +158,9 @@ def test_typing_explains_at_a_pause_without_flooding_the_server(page: Page, live
     times: list[float] = []
     posts = posts_of(page, times)
     editor = page.locator("#manifest")
-    scroll_before = page.evaluate("() => window.scrollY")
-    editor.click()
+    editor.click()                                   # (on a phone the example opened at its result)
     page.keyboard.press("Control+End")
+    scroll_before = page.evaluate("() => window.scrollY")
     sentence = "\n# a note typed at a steady pace, one key every 60 ms"
     page.keyboard.type(sentence, delay=60)
     expect(page.locator("#result .pod")).to_have_count(1)

@@ -368,6 +368,7 @@ def test_zoomed_ticks_go_from_minutes_to_milliseconds(page: Page, live_server) -
                                    "1.34")
     page.set_viewport_size({"width": 1440, "height": 900})
     page.goto(f"{live_server.url}/p/{link.id}/")
+    wait_fitted(page)                                       # the fitted axis of the chart laid out for this panel
     slider = page.locator("[role=slider]")
     fitted = axis_labels(page, ".timeline svg")
     slider.focus()
