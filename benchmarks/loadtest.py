@@ -2,14 +2,13 @@
 
 Prints throughput, p50/p95/p99 latency and errors for four paths: a permalink page, the htmx
 explain of lifecycle-demo (the same input, and a new input each time), and the JSON API; then
-the same four again with the hostile mix of issue 11 sent beside them at a low rate (credential
-scan worst cases, 1,000 Pods, ~900 KB inputs, a day of crash loops, lone surrogates, spoofed
-X-Forwarded-For, PNG exports), and what the hostile requests got back.  Everything runs on 127.0.0.1; the server
+the same four again with the hostile mix of issues 11 and 27 sent beside them at a low rate
+(benchmarks/hostile_mix.py), and what the hostile requests got back: their statuses, slowest time and
+largest answer.  Everything runs on 127.0.0.1; the server
 and the load generator share this machine's cores, as they would on a 2-core CI box.
 """
 from __future__ import annotations
 
-import collections
 import contextlib
 import fcntl
 import json
@@ -21,13 +20,13 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
-import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
+
+from benchmarks.hostile_mix import HOSTILE_RATE, HostileMix, crash_day
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
@@ -104,150 +103,6 @@ def run_wrk(url: str, method: str = "GET", body: str = "", headers: dict[str, st
     non2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
     return {"requests": int(n), "rps": int(n) / float(secs), "p50": float(p50), "p95": float(p95),
             "p99": float(p99), "errors": int(errors) + (int(non2xx.group(1)) if non2xx else 0)}
-
-
-HOSTILE_RATE = float(os.environ.get("LOADTEST_HOSTILE_RATE", "1"))
-HOSTILE_DEADLINE = 60.0   # a hostile request must be answered (or refused) within this
-CRASH_LOOPS = "500 containers crash-looping for a day (API)"
-SLOW_KINDS, SLOW_EVERY = {CRASH_LOOPS, "200 containers crash-looping for a day (API)"}, 45.0
-
-
-def hostile_requests(base: str, pid: str, csrf: tuple[str, str]) -> list[tuple[
-        str, Callable[[int], urllib.request.Request], set[int]]]:
-    """(name, request maker (given a counter), statuses that are a correct answer): the inputs of
-    issue 11 that once took the service down, at their size limits."""
-    def api(path: str, body: object, headers: dict[str, str] | None = None) -> urllib.request.Request:
-        data = body if isinstance(body, bytes) else json.dumps(body).encode()
-        return urllib.request.Request(base + path, data=data, method="POST",
-                                      headers={"Content-Type": "application/json", **(headers or {})})
-
-    jwt_comment = "# " + "eyJ-" * (250 * 1024 // 4) + "\nkind: Pod\n"
-    pods = "".join(f"---\napiVersion: v1\nkind: Pod\nmetadata: {{name: p{i}}}\n"
-                   f"spec: {{containers: [{{name: c, image: busybox}}]}}\n" for i in range(1000))
-    def crash(n: int) -> dict[str, object]:
-        manifest = "apiVersion: v1\nkind: Pod\nmetadata: {name: crash}\nspec:\n  containers:\n" + \
-            "".join(f"  - {{name: c{i}, image: busybox}}\n" for i in range(n))
-        return {"manifest": manifest, "scenario": {"until": 86400, "containers": {
-            f"c{i}": {"runSeconds": 1, "exitCode": 1} for i in range(n)}}}
-
-    def big(n: int) -> str:
-        return ("apiVersion: v1\nkind: Pod\nmetadata: {name: big}\nspec:\n  containers:\n"
-                f"  - name: app\n    image: 'app:{n}-" + "x" * 900_000 + "'\n")
-
-    page_headers = {"Content-Type": "application/x-www-form-urlencoded", "HX-Request": "true",
-                    "Cookie": f"csrftoken={csrf[0]}", "X-CSRFToken": csrf[1]}
-    return [
-        ("credential scan worst case, 250 KiB (share API)",
-         lambda n: api("/api/v1/permalinks", {"manifest": jwt_comment + f"# {n}\n"},
-                       {"X-Forwarded-For": f"10.{n % 250}.{n % 199}.1, 203.0.113.9"}), {200, 201, 409, 429}),
-        ("1,000 Pods (API)", lambda n: api("/api/v1/explain", {"manifest": pods}), {400}),
-        ("1,000 Pods (page)", lambda n: urllib.request.Request(
-            base + "/", data=urllib.parse.urlencode({"manifest": pods, "version": "1.34"}).encode(), method="POST",
-            headers=page_headers), {200}),
-        ("~900 KB distinct input (API)", lambda n: api("/api/v1/explain", {"manifest": big(n)}), {200, 400}),
-        ("lone surrogate in JSON (API)", lambda n: api("/api/v1/explain", b'{"manifest": "kind: Pod # \\ud800"}'),
-         {400}),
-        ("spoofed X-Forwarded-For share (API)", lambda n: api(
-            "/api/v1/permalinks", {"manifest": f"kind: Pod\nmetadata: {{name: s{n}}}\n"},
-            {"X-Forwarded-For": f"198.51.{n % 250}.{n % 97}, 203.0.113.9"}), {200, 201, 429}),
-        ("PNG export", lambda n: urllib.request.Request(f"{base}/p/{pid}/timeline.png"), {200, 429, 503}),
-        ("200 containers crash-looping for a day (API)", lambda n: api("/api/v1/explain", crash(200)), {200}),
-        (CRASH_LOOPS, lambda n: api("/api/v1/explain", crash(500)), {200}),
-    ]
-
-
-class HostileMix:
-    """Sends the hostile requests in turn at ``HOSTILE_RATE`` per second from a background thread
-    (each in its own thread, so a slow one does not slow the rate), and records what came back."""
-
-    def __init__(self, base: str, pid: str, csrf: tuple[str, str]) -> None:
-        self.base = base
-        self.kinds = hostile_requests(base, pid, csrf)
-        self.results: dict[str, list[tuple[int, float]]] = {name: [] for name, _make, _ok in self.kinds}
-        self.stop = threading.Event()
-        self.threads: list[threading.Thread] = []
-        self.lock = threading.Lock()
-
-    def __enter__(self) -> "HostileMix":
-        self.health: list[float | None] = []
-        self.pacer = threading.Thread(target=self._pace, daemon=True)
-        self.pacer.start()
-        self.prober = threading.Thread(target=self._probe, daemon=True)
-        self.prober.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop.set()
-        self.pacer.join()
-        self.prober.join()
-        for t in self.threads:
-            t.join(timeout=HOSTILE_DEADLINE + 5)
-
-    def _pace(self) -> None:
-        n = 0
-        last: dict[str, float] = {}
-        while not self.stop.wait(1 / HOSTILE_RATE):
-            name, make, _ok = self.kinds[n % len(self.kinds)]
-            while name in SLOW_KINDS and time.monotonic() - last.get(name, -SLOW_EVERY) < SLOW_EVERY:
-                n += 1   # the most expensive inputs: each at most every SLOW_EVERY seconds
-                name, make, _ok = self.kinds[n % len(self.kinds)]
-            last[name] = time.monotonic()
-            t = threading.Thread(target=self._one, args=(name, make(n)), daemon=True)
-            t.start()
-            self.threads.append(t)
-            n += 1
-
-    def _probe(self) -> None:
-        """/healthz every half second while the mix runs: how long it takes to answer."""
-        while not self.stop.wait(0.5):
-            started = time.monotonic()
-            try:
-                with urllib.request.urlopen(self.base + "/healthz", timeout=10) as r:
-                    r.read()
-                self.health.append(time.monotonic() - started)
-            except OSError:
-                self.health.append(None)
-
-    def _one(self, name: str, req: urllib.request.Request) -> None:
-        started = time.monotonic()
-        try:
-            with urllib.request.urlopen(req, timeout=HOSTILE_DEADLINE) as r:
-                r.read()
-                status = r.status
-        except urllib.error.HTTPError as exc:
-            exc.read()
-            status = exc.code
-        except OSError:
-            status = 0   # no answer: connection refused or reset, or a time-out
-        with self.lock:
-            self.results[name].append((status, time.monotonic() - started))
-
-    @property
-    def ok(self) -> bool:
-        answered = all(status in expected for name, _make, expected in self.kinds
-                       for status, _t in self.results[name])
-        return answered and all(t is not None and t < 1.0 for t in self.health)
-
-    def summary(self) -> list[str]:
-        lines = []
-        for name, _make, expected in self.kinds:
-            got = self.results[name]
-            if not got:
-                lines.append(f"{name:48} not sent")
-                continue
-            codes = ", ".join(f"{code or 'no answer'} x{n}" for code, n in
-                              sorted(collections.Counter(c for c, _t in got).items()))
-            bad = sum(1 for c, _t in got if c not in expected)
-            lines.append(f"{name:48} {len(got):3d} sent; {codes}; slowest {max(t for _c, t in got):.2f} s"
-                         + (f"; {bad} UNEXPECTED" if bad else ""))
-        times = sorted(t for t in self.health if t is not None)
-        failed = sum(1 for t in self.health if t is None)
-        if times:
-            lines.append(f"{'/healthz, every 0.5 s meanwhile':48} {len(self.health):3d} sent; median "
-                         f"{times[len(times) // 2] * 1e3:.0f} ms, slowest {times[-1] * 1e3:.0f} ms"
-                         + (f"; {failed} UNANSWERED" if failed else "") + "  target < 1 s "
-                         + ("ok" if not failed and times[-1] < 1 else "MISSED"))
-        return lines
 
 
 class Server:
@@ -374,7 +229,10 @@ def main() -> int:
         new = quiet["htmx explain, a new input each time"]
         print(f"\n  issue 14 row: make loadtest, new input every request, {CONNECTIONS} clients: p99 "
               f"{new['p99']:.0f} ms (goal < 500 ms) {'ok' if new['p99'] < 500 and new['errors'] == 0 else 'MISSED'}\n")
-        hostile = HostileMix(base, pid, csrf)
+        big = _create_permalink(base, crash_day(500)["manifest"], crash_day(500)["scenario"])
+        other = _create_permalink(base, crash_day(500)["manifest"], {**crash_day(500)["scenario"], "deleteAt": 600})
+        compare_pid = _create_comparison(base, big, other)
+        hostile = HostileMix(base, pid, csrf, big, compare_pid)
         with hostile:
             for name, run in paths.items():
                 ok &= _report(f"{name}, hostile mix beside", run(), TARGETS.get(name))
@@ -412,12 +270,25 @@ def _wait(url: str) -> None:
     raise RuntimeError(f"the server did not answer {url} within 30 s")
 
 
-def _create_permalink(base: str, manifest: str) -> str:
+def _create_permalink(base: str, manifest: str, scenario: object = None) -> str:
     req = urllib.request.Request(base + "/api/v1/permalinks", method="POST",
-                                 data=json.dumps({"manifest": manifest, "kubernetesVersion": "1.34"}).encode(),
+                                 data=json.dumps({"manifest": manifest, "scenario": scenario,
+                                                  "kubernetesVersion": "1.34"}).encode(),
                                  headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(req, timeout=30) as r:
         return json.loads(r.read())["id"]
+
+
+def _create_comparison(base: str, left: str, right: str) -> str:
+    """The comparison's own permalink (POST /compare/share/ answers with a redirect to /c/<id>/)."""
+    cookie, token = _csrf(base)
+    req = urllib.request.Request(base + "/compare/share/", method="POST",
+                                 data=urllib.parse.urlencode({"left": left, "right": right,
+                                                              "csrfmiddlewaretoken": token}).encode(),
+                                 headers={"Content-Type": "application/x-www-form-urlencoded",
+                                          "Cookie": f"csrftoken={cookie}"})
+    with urllib.request.urlopen(req, timeout=60) as r:    # follows the redirect to the comparison's page
+        return re.search(r"/c/([A-Za-z0-9_-]{12})/", r.geturl()).group(1)
 
 
 def _csrf(base: str) -> tuple[str, str]:

@@ -17,7 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from explainer.cli_files import Extras, FileResult, explain_file, read_text
+from explainer.cli_files import Extras, FileResult, explain_file
+from explainer.cli_read import read_input, regular_file
 from explainer.findings import Severity, catalogue
 from explainer.render.style import PLAIN, TextStyle
 
@@ -27,6 +28,7 @@ from explainer.render.style import PLAIN, TextStyle
 EXIT_OK, EXIT_FAIL_ON, EXIT_BAD_INPUT, EXIT_NOTHING = 0, 1, 2, 3
 FORMATS = ("text", "json", "sarif", "junit", "github")
 MANIFEST_SUFFIXES = (".yaml", ".yml", ".json")
+SCENARIO_MAX_BYTES = 256 * 1024   # scenario.parse_scenario's limit: a scenario file is read up to it
 
 
 @dataclass
@@ -41,18 +43,25 @@ def run(args: list[str], scenario_path: str | None, version: str | None, fmt: st
     """Everything ``explain FILE...`` does, short of printing."""
     scenario = None
     if scenario_path:
-        scenario, why = read_text(scenario_path)
-        if scenario is None:
+        read = read_input(scenario_path, SCENARIO_MAX_BYTES)
+        if read.text is None:
+            size = f"{read.size:,}" if read.size is not None else f"more than {SCENARIO_MAX_BYTES:,}"
+            why = (f"The scenario is {size} bytes; the limit is {SCENARIO_MAX_BYTES:,} bytes." if read.too_large
+                   else read.problem)
             return Outcome(None, [f"{scenario_path}: {why}"], EXIT_BAD_INPUT)
+        scenario = read.text
     if extras.observed:
         texts = []
         for path in extras.observed:
-            text, why = read_text(path)
-            if text is None:
+            read = read_input(path, max_bytes)   # regular files only, at most the limit + 1 byte (cli_read.py)
+            if read.text is None:
+                size = f"{read.size:,}" if read.size is not None else f"more than {max_bytes:,}"
+                why = (f"The observed output is {size} bytes; the limit is {max_bytes:,} bytes (--max-bytes raises "
+                       "it)." if read.too_large else read.problem)
                 return Outcome(None, [f"{path}: {why}"], EXIT_BAD_INPUT)
-            texts.append(text)
+            texts.append(read.text)
         extras = dataclasses.replace(extras, observed_texts=tuple(texts))
-    paths, problems = expand(args)
+    paths, problems, skipped = expand(args)
     single = len(args) == 1 and paths == args
     fixed: list[Any] = []
     if extras.fix:   # --fix / --diff: explain what the fixes leave (cli_fix.py)
@@ -73,7 +82,7 @@ def run(args: list[str], scenario_path: str | None, version: str | None, fmt: st
     elif not (single and results[0].unreadable and fmt in ("text", "json")):
         all_read = not problems and not any(r.unreadable for r in results)
         out = render(results, fmt, single, all_read=all_read, style=extras.style)
-    stderr = problems + [r.problem for r in results if r.problem]
+    stderr = problems + skipped + [r.problem for r in results if r.problem]
     if extras.fix:
         from explainer.cli_fix import report
         stderr += report(fixed, extras.fix)
@@ -86,33 +95,43 @@ def run(args: list[str], scenario_path: str | None, version: str | None, fmt: st
     return Outcome(out, stderr, code)
 
 
-def expand(args: Iterable[str]) -> tuple[list[str], list[str]]:
-    """Files to explain (directories walked for manifests, sorted, hidden entries skipped), and
-    one line for each argument that names nothing to explain."""
+def expand(args: Iterable[str]) -> tuple[list[str], list[str], list[str]]:
+    """Files to explain (directories walked for manifests, sorted, hidden entries skipped), one line
+    for each argument that names nothing to explain, and one for each file of a directory that is
+    not a regular file (a named pipe, a device: never opened, never counted as bad input)."""
     files: list[str] = []
     problems: list[str] = []
+    skipped: list[str] = []
     for arg in args:
         if arg != "-" and os.path.isdir(arg):
-            found = walk(arg)
-            if not found:
+            found, odd = walk(arg)
+            if not found and not odd:
                 problems.append(f"{arg}: no {', '.join('*' + s for s in MANIFEST_SUFFIXES)} files in this directory")
             files += found
+            skipped += odd
         else:
             files.append(arg)
     seen: set[str] = set()
     unique = [f for f in files if not (os.path.normpath(f) in seen or seen.add(os.path.normpath(f)))]
-    return unique, problems
+    return unique, problems, skipped
 
 
-def walk(directory: str) -> list[str]:
+def walk(directory: str) -> tuple[list[str], list[str]]:
+    """The manifests under ``directory`` (regular files), and a line for each other file named like one."""
     found: list[tuple[tuple[str, ...], str]] = []
+    skipped = []
     for top, dirs, names in os.walk(directory):
         dirs[:] = [x for x in dirs if not x.startswith(".")]
         for name in names:
             if not name.startswith(".") and name.lower().endswith(MANIFEST_SUFFIXES):
                 path = os.path.join(top, name)
+                what = regular_file(path)
+                if what is not None:
+                    why = what if what.startswith("cannot") else f"not a regular file ({what})"
+                    skipped.append(f"{path}: skipped: {why}")
+                    continue
                 found.append((tuple(os.path.relpath(path, directory).split(os.sep)), path))
-    return [path for _, path in sorted(found)]
+    return [path for _, path in sorted(found)], sorted(skipped)
 
 
 def fails_on(results: list[FileResult], level: str | None) -> bool:

@@ -16,12 +16,14 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .cli_read import read_input
 from .findings import BY_ID
 from .lifecycle import defaults as d
 from .lifecycle.errors import ManifestError
 from .lifecycle.yamlload import Limits, load_documents
 
 CONFIG_NAME = ".podlife.yaml"
+CONFIG_MAX_BYTES = 1 << 20
 SEVERITIES = ("error", "warning", "info")
 KEYS = ("kubernetesVersion", "failOn", "disable", "enable")
 
@@ -51,12 +53,13 @@ def find_config(start: Path | None = None) -> Path | None:
 
 def load_config(path: Path) -> Config:
     """Read and check one config file; every mistake is a ConfigError with its line."""
+    read = read_input(str(path), CONFIG_MAX_BYTES)   # a regular file, at most the limit + 1 bytes read
+    if read.text is None:
+        why = f"it is over {CONFIG_MAX_BYTES:,} bytes" if read.too_large else read.problem
+        raise ConfigError(f"{path}: cannot read the config file: {why}")
+    text = read.text
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read the config file: {exc}") from None
-    try:
-        docs = load_documents(text, Limits(max_bytes=1 << 20))
+        docs = load_documents(text, Limits(max_bytes=CONFIG_MAX_BYTES))
     except ManifestError as exc:
         raise ConfigError(f"{path}: {exc.records[0].one_line()}") from None
     data = docs[0].data if docs else None

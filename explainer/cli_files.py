@@ -2,9 +2,9 @@
 Shared by `cli.py` (explain) and `cli_fix.py` (fix, then explain what is left)."""
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass
 
+from explainer.cli_read import Read, read_input
 from explainer.explain import Explanation, explain
 from explainer.lifecycle import defaults as d
 from explainer.lifecycle.errors import ErrorRecord, ManifestError
@@ -37,27 +37,21 @@ class Extras:
     observed_texts: tuple[str, ...] = ()     # their text, read once by cli.run
 
 
-def read_text(path: str) -> tuple[str | None, str | None]:
-    """(text, None), or (None, the reason it cannot be read) for a missing, unreadable or binary file."""
-    try:
-        data = sys.stdin.buffer.read() if path == "-" else open(path, "rb").read()
-    except OSError as exc:
-        return None, f"cannot read: {exc.strerror}"
-    try:
-        return data.decode("utf-8-sig"), None
-    except UnicodeDecodeError as exc:
-        return None, f"not UTF-8 text (byte {exc.start}); is it a binary file?"
+def read_text(path: str, max_bytes: int) -> tuple[str | None, str | None]:
+    """(text, None), or (None, the reason it cannot be read) for a missing, unreadable, binary or
+    too large file, or anything but a regular file (cli_read.py)."""
+    read = read_input(path, max_bytes)
+    return read.text, read.problem
 
 
 def explain_file(path: str, scenario: str | None, version: str | None, max_bytes: int,
                  extras: Extras = Extras(), text: str | None = None) -> FileResult:
     """Explain one file (its ``text`` when the caller has read it already)."""
-    why = None
     if text is None:
-        text, why = read_text(path)
-    if text is None:
-        expl = Explanation(version or d.DEFAULT_VERSION, Scenario(), errors=[ErrorRecord(why or "", kind="syntax")])
-        return FileResult(path, expl, f"{path}: {why}", unreadable=True)
+        read = read_input(path, max_bytes)
+        if read.text is None:
+            return unread(path, read, version)
+        text = read.text
     limits = Limits(max_bytes=max_bytes, bytes_setting=MAX_BYTES_FLAG)
     if extras.skip_foreign and not holds_kubernetes_objects(text, limits):
         return FileResult(path, Explanation(version or d.DEFAULT_VERSION, Scenario()), foreign=True)
@@ -69,6 +63,14 @@ def explain_file(path: str, scenario: str | None, version: str | None, max_bytes
         more = f" (and {len(expl.errors) - 1} more)" if len(expl.errors) > 1 else ""
         problem = f"{path}: {first.one_line()}{more}"
     return FileResult(path, expl, problem)
+
+
+def unread(path: str, read: Read, version: str | None) -> FileResult:
+    """The result for a file that was not read: why, as its one error (of kind ``limit`` when it is too large)."""
+    why = read.problem or ""
+    expl = Explanation(version or d.DEFAULT_VERSION, Scenario(),
+                       errors=[ErrorRecord(why, kind="limit" if read.too_large else "syntax")])
+    return FileResult(path, expl, f"{path}: {why}", unreadable=not read.too_large)   # too large: a limit error, shown
 
 
 def holds_kubernetes_objects(text: str, limits: Limits) -> bool:

@@ -1,21 +1,19 @@
 """``podlife explain --fix`` / ``--diff``: apply the fixes that need no human choice to each file,
 then explain what they leave (cli.py renders it) and list what was fixed and what needs a person.
 
---fix writes a file only when something changed, atomically (a temporary file beside it, then
-a rename), keeping its mode and a UTF-8 byte-order mark if it had one.  --diff writes nothing.
+--fix writes a file only when something changed, and only when it is still what was read
+(cli_read.write_back: through a symbolic link, atomically or in place as its hard links and owner
+need, keeping its mode, owner, CRLF line ends and a UTF-8 byte-order mark).  --diff writes nothing.
 """
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass, field
 
-from explainer.cli_files import Extras, FileResult, explain_file, holds_kubernetes_objects, read_text
+from explainer.cli_files import Extras, FileResult, explain_file, holds_kubernetes_objects, unread
+from explainer.cli_read import read_input, write_back
 from explainer.findings import Finding
 from explainer.fixes import fix_all, unified_diff
 from explainer.lifecycle.yamlload import Limits
-
-_BOM = b"\xef\xbb\xbf"
 
 
 @dataclass
@@ -30,9 +28,11 @@ class FileFix:
 
 
 def fix_file(path: str, scenario: str | None, version: str | None, max_bytes: int, extras: Extras) -> FileFix:
-    text, _why = read_text(path)
-    if text is None:   # explain_file reports why, as without --fix
-        return FileFix(path, explain_file(path, scenario, version, max_bytes, extras))
+    read = read_input(path, max_bytes)
+    if read.text is None:   # why, as without --fix
+        return FileFix(path, unread(path, read, version))
+    # CRLF files are fixed as LF text and written back with CRLF (cli_read.write_back)
+    text = read.text.replace("\r\n", "\n") if read.crlf else read.text
     limits = Limits(max_bytes=max_bytes, bytes_setting="--max-bytes")
     if extras.skip_foreign:
         if not holds_kubernetes_objects(text, limits):
@@ -41,32 +41,12 @@ def fix_file(path: str, scenario: str | None, version: str | None, max_bytes: in
     fix = FileFix(path, explain_file(path, scenario, version, max_bytes, extras, text=outcome.text),
                   outcome.fixed, outcome.failed, outcome.remaining)
     if outcome.changed:
-        fix.diff = unified_diff(path, text, outcome.text)
+        fix.diff = unified_diff(path, read.text, outcome.text.replace("\n", "\r\n") if read.crlf else outcome.text)
         if extras.fix == "fix":
-            fix.write_error = _write(path, outcome.text)
+            fix.write_error = write_back(path, read, outcome.text)
             if fix.write_error:
                 fix.result.problem = f"{path}: {fix.write_error}"
     return fix
-
-
-def _write(path: str, text: str) -> str | None:
-    """Replace ``path``'s content with ``text``; None, or why it could not be written."""
-    try:
-        with open(path, "rb") as f:
-            bom = f.read(3) == _BOM
-        directory = os.path.dirname(os.path.abspath(path))
-        fd, tmp = tempfile.mkstemp(prefix=".podlife-", dir=directory)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write((_BOM if bom else b"") + text.encode("utf-8"))
-            os.chmod(tmp, os.stat(path).st_mode & 0o7777)
-            os.replace(tmp, path)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except OSError as exc:
-        return f"cannot write the fixed file: {exc.strerror}"
-    return None
 
 
 def report(fixes: list[FileFix], mode: str | None) -> list[str]:

@@ -15,6 +15,7 @@ from .lifecycle import defaults as d
 from .lifecycle.errors import ErrorRecord, ManifestError
 from .lifecycle.i18n import Text, gettext_noop
 from .lifecycle.model import Pod, ServiceRef
+from .lifecycle.numbers import whole_number
 from .lifecycle.observed import Observation, ObservedReport, observe, read_observed, snapshot
 from .lifecycle.observed.read_objects import extent
 from .lifecycle.observed.reproduce import base_data
@@ -102,7 +103,7 @@ def explain(manifest: str, scenario: str | dict | Scenario | None = None, versio
     result.errors.extend(intake.errors)
     result.errors.extend(refused.values())
     result.empty = intake.objects == 0
-    over = _over_limits(intake.pods, limits)
+    over = _over_limits(intake.pods, limits, sc)
     if over is not None:
         result.errors.append(over)
         return result
@@ -163,7 +164,8 @@ def _unsupported(version: str) -> Text:
     the model does not pretend (docs/lifecycle-model.md §33)."""
     values = {"version": version, "versions": ", ".join(d.SUPPORTED_VERSIONS), "oldest": d.SUPPORTED_VERSIONS[0]}
     parts = version.split(".")
-    if len(parts) >= 2 and parts[0] == "1" and parts[1].isdigit() and int(parts[1]) < 25:
+    minor = whole_number(parts[1]) if len(parts) >= 2 else None   # "1.²" is no version (lifecycle/numbers.py)
+    if parts[0] == "1" and minor is not None and minor < 25:
         return Text(gettext_noop(
             "Kubernetes {version} is not supported: the strict schemas this build checks manifests against start "
             "at {oldest}, and {oldest}'s would misjudge {version} (1.25 stopped serving batch/v1beta1 CronJob, "
@@ -172,9 +174,10 @@ def _unsupported(version: str) -> Text:
     return Text(gettext_noop("Kubernetes {version} is not supported; choose one of {versions}."), values)
 
 
-def _over_limits(pods: list[Pod], limits: Limits) -> ErrorRecord | None:
+def _over_limits(pods: list[Pod], limits: Limits, sc: Scenario = Scenario()) -> ErrorRecord | None:
     """A request may hold at most so many Pods and containers (issue 11): each one costs a
-    simulation, a diagram and part of the page."""
+    simulation, a diagram and part of the page.  The scenario's debug containers join every Pod's
+    run, and its image updates each restart a container: they count too (issue 27)."""
     if limits.max_pods is not None and len(pods) > limits.max_pods:
         values = {"n": f"{len(pods):,}", "limit": f"{limits.max_pods:,}", "setting": limits.pods_setting}
         if limits.pods_setting:
@@ -183,7 +186,18 @@ def _over_limits(pods: list[Pod], limits: Limits) -> ErrorRecord | None:
                                     values), kind="limit")
         return ErrorRecord(Text(gettext_noop("The input holds {n} Pods; the limit is {limit} per request. "
                                              "Explain them in smaller parts."), values), kind="limit")
-    containers = sum(len(p.all_containers) for p in pods)
+    containers = sum(len(p.all_containers) for p in pods) + len(sc.debug) * len(pods)
+    if limits.max_containers is not None and sc.debug and containers > limits.max_containers:
+        values = {"n": f"{containers:,}", "debug": f"{len(sc.debug) * len(pods):,}", "limit": f"{limits.max_containers:,}",
+                  "setting": limits.containers_setting or "-"}
+        return ErrorRecord(Text(gettext_noop("The input holds {n} containers, {debug} of them the scenario's debug "
+                                             "containers; the limit is {limit} per request ({setting} raises it)."),
+                                values), kind="limit", path="debug")
+    if limits.max_containers is not None and len(sc.image_updates) > limits.max_containers:
+        values = {"n": f"{len(sc.image_updates):,}", "limit": f"{limits.max_containers:,}",
+                  "setting": limits.containers_setting or "-"}
+        return ErrorRecord(Text(gettext_noop("The scenario holds {n} image updates; the limit is {limit} per request "
+                                             "({setting} raises it)."), values), kind="limit", path="imageUpdates")
     if limits.max_containers is not None and containers > limits.max_containers:
         values = {"n": f"{containers:,}", "limit": f"{limits.max_containers:,}", "setting": limits.containers_setting}
         if limits.containers_setting:

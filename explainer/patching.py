@@ -19,6 +19,14 @@ from typing import Any
 import yaml
 
 from explainer.findings.patch import CopyOf, Edit, MoveItem, Remove, SetKey
+from explainer.lifecycle.errors import ManifestError
+from explainer.lifecycle.yamlload import Limits
+from explainer.patching_prune import PruneError, prune, restore
+
+# The line merge compares every line with every other one where they repeat (difflib): above this many
+# lines (a JSON file re-indented by json.dumps, a document with thousands of list items) the changed
+# document is taken as ruamel or json.dumps writes it.  Pruned documents stay far below it.
+MERGE_MAX_LINES = 3000
 
 
 class FixError(Exception):
@@ -71,7 +79,26 @@ def _apply_yaml_document(chunk: str, edits: tuple[Edit, ...]) -> str:
     if _shares_nodes(body):
         raise FixError("the document shares nodes through anchors and aliases: a change to one would "
                        "change the others too")
-    rt = _round_tripper(body)
+    try:   # only what the edits reach goes through ruamel and the merge (patching_prune.py, issue 27)
+        text, kept = prune(body, edits, PRUNE_LIMITS)
+    except (PruneError, ManifestError):
+        text, kept = body, {}
+    merged = _round_trip(_round_tripper(text), text, edits)   # indented as the lines around the change are
+    if kept:
+        try:
+            merged = restore(merged, kept)
+        except PruneError as exc:
+            raise FixError(f"the change could not be put back into the document: {exc}") from None
+    if trailing_newline and not merged.endswith("\n"):
+        merged += "\n"
+    return head + merged
+
+
+PRUNE_LIMITS = Limits(max_bytes=1 << 30)   # the text was explained (and its size checked) before it is fixed
+
+
+def _round_trip(rt: Any, body: str, edits: tuple[Edit, ...]) -> str:
+    """``body`` with ``edits`` applied by ruamel, merged line by line into ``body``."""
     try:
         data = rt.load(body)
     except Exception as exc:   # ruamel raises many kinds; any of them means "not for us"
@@ -85,10 +112,7 @@ def _apply_yaml_document(chunk: str, edits: tuple[Edit, ...]) -> str:
         raise
     except Exception as exc:   # a representer or emitter error: not for an automatic fix
         raise FixError(f"ruamel.yaml cannot write the document: {exc}") from None
-    merged = _merge(body, unchanged, changed)
-    if trailing_newline and not merged.endswith("\n"):
-        merged += "\n"
-    return head + merged
+    return _merge(body, unchanged, changed)
 
 
 def _shares_nodes(body: str) -> bool:
@@ -150,6 +174,8 @@ def _merge(original: str, unchanged: str, changed: str) -> str:
     if unchanged == original or unchanged.rstrip("\n") == original.rstrip("\n"):
         return changed
     orig, base, new = (s.splitlines(keepends=True) for s in (original, unchanged, changed))
+    if max(len(orig), len(base)) > MERGE_MAX_LINES:   # difflib would cost the square: ruamel's text
+        return changed
     to_orig: dict[int, int] = {}
     for a, b, size in difflib.SequenceMatcher(None, base, orig, autojunk=False).get_matching_blocks():
         to_orig.update((a + k, b + k) for k in range(size))

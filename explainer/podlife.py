@@ -23,6 +23,7 @@ from typing import TextIO
 
 from explainer import cli, cli_config
 from explainer.lifecycle import defaults as d
+from explainer.lifecycle.numbers import whole_number
 from explainer.render.style import TextStyle
 
 PROG = "podlife"
@@ -148,7 +149,7 @@ def _style(opts: dict, stdout: TextIO) -> TextStyle:
         width = shutil.get_terminal_size((100, 24)).columns
     else:
         columns = os.environ.get("COLUMNS", "")
-        width = int(columns) if columns.isdigit() else 100
+        width = whole_number(columns, 6) or 100
     return TextStyle(width=max(width, 60), color=color)
 
 

@@ -99,6 +99,8 @@ MAX_CONTAINERS = env_int("EXPLAINER_MAX_CONTAINERS", 500)
 # The largest JSON answer: a longer one leaves out the tails of its longest lists and says so
 # in "answerTruncated" (restart counts and the final phase stay complete).
 MAX_ANSWER_BYTES = env_int("EXPLAINER_MAX_ANSWER_BYTES", 5 * 1024 * 1024)
+# The largest text "Apply fix" patches (issue 27): two explanations and a patch, linear in the text.
+MAX_FIX_BYTES = env_int("EXPLAINER_MAX_FIX_BYTES", 512 * 1024)
 # Input stored for a permalink (issue 5): smaller than what can be explained.
 MAX_STORED_BYTES = env_int("EXPLAINER_MAX_STORED_BYTES", 262144)
 # A urlencoded form body can be up to 3x the manifest; let the form reject
@@ -112,6 +114,13 @@ SHARE_RATE_WINDOW = env_int("EXPLAINER_SHARE_RATE_WINDOW", 3600)
 # Pictures drawn (not served from the cache) per client: PNGs and diagrams cost a process each.
 RENDER_RATE_LIMIT = env_int("EXPLAINER_RENDER_RATE_LIMIT", 120)
 RENDER_RATE_WINDOW = env_int("EXPLAINER_RENDER_RATE_WINDOW", 60)
+# Permalink ids that name no link, per client (issue 27): past the limit every permalink read of that
+# client is refused (429) until its window ends, so guessing ids tells nothing more.
+NOT_FOUND_RATE_LIMIT = env_int("EXPLAINER_NOT_FOUND_RATE_LIMIT", 30)
+NOT_FOUND_RATE_WINDOW = env_int("EXPLAINER_NOT_FOUND_RATE_WINDOW", 600)
+# Reads that compute a large analysis again (a permalink or comparison not in the cache), per client.
+COSTLY_READ_RATE_LIMIT = env_int("EXPLAINER_COSTLY_READ_RATE_LIMIT", 30)
+COSTLY_READ_RATE_WINDOW = env_int("EXPLAINER_COSTLY_READ_RATE_WINDOW", 60)
 # How many proxies in front of the app append to X-Forwarded-For: the client is the right-most
 # address they did not add (anything left of it can be forged).  The older
 # EXPLAINER_TRUST_X_FORWARDED_FOR=true means one such proxy.
@@ -135,6 +144,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # last, next to the view: a view that fails on what the cache held runs again without it (issue 27)
+    "explainer.web.cache.CacheFaultMiddleware",
 ]
 
 ROOT_URLCONF = "explainer.urls"
@@ -179,7 +190,7 @@ CACHE_MAX_BYTES = env_int("EXPLAINER_CACHE_MAX_BYTES", 32 * 1024 * 1024)
 
 
 def release_id() -> str:
-    """What every cache key carries besides the package's version: EXPLAINER_RELEASE when the deployment
+    """What every cache key carries (issue 27) besides the package's version: EXPLAINER_RELEASE when the deployment
     names its release, else a digest of the code, templates and translations this process runs.  Objects
     pickled by one release (a page view, a rendered fragment) are never read by another, which may lack or
     add fields."""
@@ -200,6 +211,8 @@ except PackageNotFoundError:     # run from a checkout that was never installed
     PACKAGE_VERSION = "0+checkout"
 RELEASE = release_id()
 CACHE_KEY_PREFIX = f"explainer:{PACKAGE_VERSION}:{RELEASE}"
+# Redis down or hung costs one short time-out, then the cache is skipped for a while (web/cache.py).
+CACHE_SOCKET_TIMEOUT = float(os.environ.get("EXPLAINER_CACHE_TIMEOUT", "0.25"))
 if os.environ.get("REDIS_URL"):
     CACHES = {
         "default": {
@@ -207,6 +220,7 @@ if os.environ.get("REDIS_URL"):
             "LOCATION": os.environ["REDIS_URL"],
             "TIMEOUT": 3600,
             "KEY_PREFIX": CACHE_KEY_PREFIX,
+            "OPTIONS": {"socket_connect_timeout": CACHE_SOCKET_TIMEOUT, "socket_timeout": CACHE_SOCKET_TIMEOUT},
         }
     }
 else:
@@ -235,7 +249,7 @@ STORAGES = {
 # Behind a TLS-terminating load balancer set EXPLAINER_BEHIND_TLS_PROXY=true; on plain HTTP
 # (a loopback load test) set EXPLAINER_SSL_REDIRECT=false.
 SECURE_SSL_REDIRECT = env_bool("EXPLAINER_SSL_REDIRECT", not DEBUG)
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^livez$"]
 SECURE_HSTS_SECONDS = env_int("EXPLAINER_HSTS_SECONDS", 0 if DEBUG else 31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 # Preload lists are hard to leave: an explicit opt-in only (issue 11).

@@ -27,17 +27,22 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "comparison": (("explainer.lifecycle", "explainer.findings", "explainer.explain", "explainer.comparison"), ()),
     # Fixes apply beside the pipeline: they explain the text they change to prove each fix.
     "fixes.py": (("explainer.lifecycle", "explainer.findings", "explainer.explain", "explainer.fixes",
-                  "explainer.patching"),
+                  "explainer.patching", "explainer.patching_prune"),
                  ("yaml", "ruamel")),
     # The command line starts in the core: no Django, so it starts fast (issue 14).
-    "patching.py": (("explainer.lifecycle", "explainer.findings", "explainer.patching"), ("yaml", "ruamel")),
+    "patching.py": (("explainer.lifecycle", "explainer.findings", "explainer.patching", "explainer.patching_prune"),
+                    ("yaml", "ruamel")),
+    # What a patch does not reach is cut out before the round trip (issue 27).
+    "patching_prune.py": (("explainer.lifecycle", "explainer.findings", "explainer.patching_prune"), ()),
     "cli.py": (("explainer.lifecycle", "explainer.findings", "explainer.render", "explainer.explain",
-                "explainer.cli", "explainer.cli_files", "explainer.cli_fix"), ()),
-    "cli_files.py": (("explainer.lifecycle", "explainer.explain", "explainer.render.style", "explainer.cli_files"),
-                     ()),
+                "explainer.cli", "explainer.cli_files", "explainer.cli_fix", "explainer.cli_read"), ()),
+    "cli_files.py": (("explainer.lifecycle", "explainer.explain", "explainer.render.style", "explainer.cli_files",
+                      "explainer.cli_read"), ()),
     "cli_fix.py": (("explainer.lifecycle", "explainer.findings", "explainer.explain", "explainer.fixes",
-                    "explainer.cli_files", "explainer.cli_fix"), ()),
-    "cli_config.py": (("explainer.lifecycle", "explainer.findings", "explainer.cli_config"), ()),
+                    "explainer.cli_files", "explainer.cli_fix", "explainer.cli_read"), ()),
+    "cli_config.py": (("explainer.lifecycle", "explainer.findings", "explainer.cli_config", "explainer.cli_read"), ()),
+    # Reading (regular files only, bounded) and --fix's writing back: the standard library only (issue 27).
+    "cli_read.py": (("explainer.cli_read",), ()),
     "podlife.py": (("explainer.lifecycle", "explainer.cli", "explainer.cli_config", "explainer.render.style",
                     "explainer.podlife"), ()),
 }

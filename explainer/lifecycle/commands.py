@@ -42,7 +42,7 @@ _WAIT_LOOP = re.compile(r"\b(until|while\s+!)\b[^;]{0,400};\s*do\b")
 # Heuristics read at most this much of a command: enough for any real script, and it
 # bounds the work a hostile 1 MiB command can cause.
 _SCAN_LIMIT = 16_384
-_SLEEP = re.compile(r"\bsleep\s+(\d+(?:\.\d+)?)([smhd]?)\b")
+_SLEEP = re.compile(r"\bsleep\s+(\d{1,15}(?:\.\d{1,9})?)([smhd]?)\b")   # longer numbers: not a sleep we can time
 _UNITS = {"": 1, "s": 1, "m": 60, "h": 3600, "d": 86400}
 # Images that serve until stopped when run with no command of their own.
 _SERVER_IMAGES = re.compile(

@@ -49,6 +49,12 @@ TRAFFIC_PROPAGATION_SECONDS = 5.0
 DEFAULT_HORIZON_SECONDS = 300.0
 MAX_HORIZON_SECONDS = 86_400.0
 MAX_EVENTS = 200_000
+# Our own bound too (issue 27): a sync walks every container (computePodActions), so containers that
+# crash-loop out of step (no common period for fastforward.py to jump) cost containers x restarts; at
+# the node's 1 s back-off cap, 500 such containers took minutes.  The simulation stops, and says so,
+# once its syncs have looked at this many containers (~2 s of CPU; a day of 500 containers in step
+# costs ~20,000, of 40 out of step at the 300 s cap ~1.4 million).
+MAX_SYNC_WORK = 3_000_000
 MAX_CONTAINERS_PER_POD = 500
 
 # Rollouts (docs/lifecycle-model.md §26). The ReplicaSet, StatefulSet and DaemonSet controllers look again

@@ -17,6 +17,7 @@ from typing import Any
 
 from .i18n import Phrase, gettext_noop as _
 from .model import Container, Pod
+from .numbers import is_whole_number, whole_number
 from .quantity import as_bytes
 from .yamlload import parse_path
 
@@ -124,13 +125,12 @@ def resolve_port(c: Container, port: Any) -> int | None:
         for p in c.ports:
             if p.name == port:
                 return p.container_port
-        if port.isdigit():
-            return int(port)
+        return whole_number(port)
     return None
 
 
 def port_name(c: Container, port: Any) -> str | None:
-    if isinstance(port, str) and not port.isdigit():
+    if isinstance(port, str) and not is_whole_number(port):
         return port
     number = resolve_port(c, port)
     for p in c.ports:
@@ -231,7 +231,7 @@ def loopback_bind(c: Container) -> Bind | None:
         if key == "runserver":
             after = words[2:]
             addr = next((w for w in after if not w.startswith("-")), None)
-            if addr is not None and not addr.isdigit():
+            if addr is not None and not is_whole_number(addr, 5):
                 return None   # runserver 0.0.0.0:8000 (or a host name): told where to listen
             port = int(addr) if addr else default_port
             return Bind("manage.py runserver", port, field, flag)

@@ -23,6 +23,13 @@ skipped periods are not recorded; `summarise.py` folds such cycles anyway and re
 
 Only times that are multiples of 1/8 s are fast-forwarded: their sums are exact in floating point,
 so the jump gives bit for bit the times the step-by-step run gives.
+
+The status points of the skipped periods are repeated into the timeline only up to
+``MAX_TIMELINE_POINTS`` (issue 27): at the node's 1 s back-off cap, 40 containers crash-looping for a
+day make ~86,000 restarts each, and repeating every status point of every period cost 10 s and
+2.3 GB.  Past the bound, the points of the remaining periods are left out (the jump says how many,
+from when to when: the answer's ``statusTimelineFolds``); restart counts, the points after the jump
+and the final phase stay exact, and the jump costs the points it keeps, not the periods it skips.
 """
 from __future__ import annotations
 
@@ -40,6 +47,9 @@ __all__ = ["ENABLED", "FF_PERIODS", "FastForward", "FastForwarder"]
 ENABLED = True        # the default of simulate(fast_forward=...); `make bench` turns it off for its baseline
 FF_PERIODS = 5        # identical periods in a row before a jump (> summarise.KEEP_CYCLES + 1)
 _MAX_SIGNATURES = 64  # signatures remembered (a Pod whose period is longer gains nothing)
+# Status points a timeline keeps from the periods jumped over (docs/lifecycle-model.md §7.6): a day of
+# 500 containers at the 300 s cap, in step, makes about a thousand; the rest of a longer run is folded.
+MAX_TIMELINE_POINTS = 20_000
 
 
 class FastForwarder:
@@ -180,12 +190,14 @@ class FastForwarder:
         points, modes = rec.timeline[first:], rec.timeline_modes[first:]
         rows = [(pt.t, pt.status, pt.phase, pt.ready, pt.ready_count, pt.restarts, pt.initialized, delta[mode])
                 for pt, mode in zip(points, modes)]
+        room = max(0, MAX_TIMELINE_POINTS - len(rec.timeline))
+        kept = k if len(rows) * k <= room else room // max(len(rows), 1)   # whole periods, up to the bound
         point, append = StatusPoint, rec.timeline.append
-        for j in range(1, k + 1):
+        for j in range(1, kept + 1):
             shift_j = j * p
             for t, status, phase, ready, ready_count, count, initialized, dr in rows:
                 append(point(t + shift_j, status, phase, ready, ready_count, count + j * dr, initialized))
-        rec.timeline_modes.extend(modes * k)
+        rec.timeline_modes.extend(modes * kept)
         # every pending action moves with the clock; what would now lie beyond the horizon was never scheduled
         heap = []
         for t, prio, seq, action, args in s._heap:
@@ -198,4 +210,5 @@ class FastForwarder:
         s._heap[:] = heap
         s.now = now + shift
         self.seen.clear()
-        self.fast_forwards.append(FastForward(len(rec.events), now, shift, restarts))
+        self.fast_forwards.append(FastForward(len(rec.events), now, shift, restarts, p, now + kept * p,
+                                              len(rows) * (k - kept)))

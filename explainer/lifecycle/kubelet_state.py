@@ -36,12 +36,16 @@ from .trace import EventKind, StatusPoint, TraceEvent
 class FastForward:
     """One jump over steady crash loops (fastforward.py): the events resume at ``event_index``; ``at`` is
     the time before the jump, ``shift`` its length, ``restarts`` the restarts (per container) that the
-    skipped periods made."""
+    skipped periods made.  The status points of the skipped periods are repeated up to the timeline's
+    bound; past it ``points_left_out`` of them, from ``kept_until`` to ``at + shift``, are not kept."""
 
     event_index: int
     at: float
     shift: float
     restarts: dict[str, int]
+    period: float = 0.0
+    kept_until: float = 0.0
+    points_left_out: int = 0
 
 
 @dataclass(frozen=True, slots=True)

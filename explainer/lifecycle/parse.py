@@ -13,6 +13,7 @@ from . import defaults as d
 from .errors import ErrorRecord, ManifestError
 from .i18n import Text, gettext_noop as _
 from .indentation import diagnose_lost_indentation, lost_indentation_in_text
+from .numbers import whole_number
 from .mounted_scripts import config_map_data, with_mounted_scripts
 from .model import TEMPLATE_PATHS, Pod, PodSource, ServicePort, ServiceRef
 from .workload import annotations_of, labels_of, read_workload
@@ -141,8 +142,9 @@ def _service(obj: dict, name: str, index: int, line: int | None, root: Any = Non
             if isinstance(t, (int, str)) and not isinstance(t, bool):
                 where = at + ("spec", "ports", i, key)
                 number, protocol, port_name = p.get("port"), p.get("protocol"), p.get("name")
+                digits = whole_number(t)     # "8080" is a number, "²" and 5,000 digits a name (issue 27)
                 ports.append(ServicePort(
-                    int(t) if isinstance(t, str) and t.isdigit() else t,
+                    t if digits is None else digits,
                     number if isinstance(number, int) and not isinstance(number, bool) else None,
                     protocol if isinstance(protocol, str) else "TCP",
                     port_name if isinstance(port_name, str) else None,

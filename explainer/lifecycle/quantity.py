@@ -21,6 +21,10 @@ _MAX_BINARY = Fraction(2 ** 63 - 1)            # maxAllowed: BinarySI values are
 # An exponent the API server accepts (it keeps the scale as a number) but that no resource needs: past it the
 # exact value would take this process unbounded time and memory (10 ** 10**9), so such a text is not read.
 MAX_EXPONENT = 1000
+# The same for the digits of the number itself (issue 27): `int()` refuses more than 4,300 of them and a
+# long numerator costs as much; the API server reads any count (inf.Dec), no resource needs more than 64
+# significant ones, so a longer number, or an exponent longer than ParseInt's 19 digits, is not read.
+MAX_QUANTITY_DIGITS = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +58,8 @@ def _parse(text: str) -> Quantity | None:
     if parts is None:
         return None
     negative, num, denom, suffix = parts
+    if len(num) + len(denom) > MAX_QUANTITY_DIGITS:
+        return None
     if suffix in _DECIMAL:                            # suffixHandler.interpret: the tables first
         scale, binary = Fraction(10) ** _DECIMAL[suffix], False
     elif suffix in _BINARY:
@@ -110,7 +116,9 @@ def _split(s: str) -> tuple[bool, str, str, str] | None:
 def _is_int(s: str) -> bool:
     """strconv.ParseInt(s, 10, 64) succeeds: an optional sign and decimal digits."""
     body = s[1:] if s[:1] in ("+", "-") else s
-    return bool(body) and all(ch in _DIGITS for ch in body) and abs(int(s)) < 2 ** 63
+    if not body or len(body.lstrip("0")) > 19:        # 2 ** 63 has 19 digits; int() of 5,000 would raise
+        return False
+    return all(ch in _DIGITS for ch in body) and abs(int(s)) < 2 ** 63
 
 
 def as_fraction(raw: Any) -> Fraction | None:

@@ -1,66 +1,35 @@
 """Credentials in a pasted manifest: find them, and blank them out before a link is stored.
 
-Share links of paste tools leak secrets when people paste real manifests.  Before storing,
-we look for Secret objects, credential-named environment values and token-shaped strings,
-say where they are, and can replace each value with ``<redacted>`` while keeping every other
-line as it was (so line numbers in the stored copy still match the original).
+Share links of paste tools leak secrets when people paste real manifests.  Before storing, we look
+for credentials in the parsed document (`redact_scan.py`: Secret and ConfigMap data, credential-named
+env values and headers, secret settings in mounted files, options of commands; through anchors and
+aliases) and for token-shaped strings anywhere (`redact_tokens.py`), say where they are, and can
+replace each value with ``<redacted>`` while keeping every other line as it was (so line numbers in
+the stored copy still match the original).
+
+Redacting is checked (issue 27): the redacted text must read as YAML again, its structure must find no
+credential left, and none of the values found (4 characters or more) may still stand anywhere in it
+(a comment, a second copy): such a leftover is blanked wherever it stands, and if even that leaves the
+text unreadable, `RedactionFailed` says so and nothing is stored.
 """
 from __future__ import annotations
 
 import bisect
-import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from .i18n import Text, gettext_noop as _
-from .yamlload import LList, LMap, load_documents
+from .redact_scan import LAST_APPLIED, REDACTED, Found, scan, scan_read, secret_name
+from .redact_tokens import token_spans
+from .yamlload import load_documents
 
-REDACTED = "<redacted>"
-_SENSITIVE_NAME = re.compile(r"(pass(word|wd)?|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|"
-                             r"credential|auth|pwd|session[_-]?key|client[_-]?secret)", re.I)
-# Each pattern's group "s" is the secret itself (what gets replaced).
-#
-# Every pattern runs in linear time on any input (issue 11): a match may only start where the
-# token it reads cannot have started earlier (a look-behind for the token's own characters),
-# runs are read possessively (no backtracking into them), and where neither is possible the
-# run is bounded.  A pattern that could start anywhere inside a long run of its own characters
-# and read to its end would cost the square of the run's length.
-_TOKENS = (
-    (re.compile(r"\b(?P<s>AKIA[0-9A-Z]{16})\b"), _("an AWS access key id")),
-    (re.compile(r"\b(?P<s>gh[pousr]_[A-Za-z0-9]{30,}+)\b"), _("a GitHub token")),
-    (re.compile(r"(?<![\w-])(?P<s>xox[abprs]-[A-Za-z0-9-]{10,}+)"), _("a Slack token")),
-    (re.compile(r"(?<![\w-])(?P<s>eyJ[A-Za-z0-9_-]{10,}+\.[A-Za-z0-9_-]{10,}+\.[A-Za-z0-9_-]{5,}+)"),
-     _("a JSON Web Token")),
-    (re.compile(r"(?<![\w-])(?P<s>(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}+)"), _("an API secret key")),
-    (re.compile(r"(?<![\w-])(?P<s>sk-(?:proj-|ant-)?[A-Za-z0-9_-]{32,}+)"), _("an API secret key")),
-    (re.compile(r"(?i)\bbearer\s++(?P<s>[A-Za-z0-9._~+/=-]{16,}+)"), _("a bearer token")),
-    # --password=x, -token:x, --db-password x: the value is bounded, the option name too
-    (re.compile(r"(?i)(?<![\w-])--?[a-z0-9_-]{0,40}?(?:password|passwd|pwd|token|secret)(?:[=:]|[ \t]++)"
-                r"(?P<s>[^\s'\",\]}$-][^\s'\",\]}]{2,255})"), _("a password in a command")),
-    (re.compile(r"(?i)[-_](?:password|passwd|token|secret)[=:](?P<s>[^\s'\"]{4,255})"), _("a password in a command")),
-    (re.compile(r"://(?P<s>[^/\s:@'\"]{1,256}+:[^/\s@'\"]{3,256}+)@"), _("credentials in a URL")),
-)
-# A pattern runs only on text that holds one of its fixed parts (lower case): most manifests
-# then cost a few substring searches instead of a dozen pattern scans.
-_NEEDLES = dict(zip((p for p, _w in _TOKENS), (
-    ("akia",), ("gh",), ("xox",), ("eyj",), ("k_live_", "k_test_"), ("sk-",), ("bearer",),
-    ("password", "passwd", "pwd", "token", "secret"), ("password", "passwd", "token", "secret"), ("://",))))
-# mysql -uroot -phunter2 (the password glued to -p), on a line that runs a mysql client: the
-# -p options and the client names are found separately and paired (`_mysql_passwords`).
-_GLUED_P = re.compile(r"[ \t]-p(?P<s>[^\s'\",\]}-][^\s'\",\]}]{2,255})")
-_MYSQL_WORD = re.compile(r"(?i)\b(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)\b")
-# PEM blocks are paired by a scan over their markers (`_pem_blocks`), not by one pattern: a
-# lazy "BEGIN ... END" pattern reads to the end of the text from every BEGIN without an END.
-_PEM_MARKER = re.compile(r"-----(BEGIN|END) [A-Z0-9 ]{0,40}PRIVATE KEY-----")
-PRIVATE_KEY = _("a private key")
-PASSWORD_IN_COMMAND = _("a password in a command")
-# kubectl apply keeps the whole manifest, secrets included, in this annotation (JSON text).
-LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
-# An argument that names a secret; the next argument is its value (`--db-password hunter2`).
-_SECRET_OPTION = re.compile(r"(?i)^--?[a-z0-9_.-]{0,40}(?:password|passwd|pwd|token|secret|api-?key)$")
-# mysql-style clients take the password glued to -p: `-phunter2`.
-_MYSQL = re.compile(r"(?:^|/)(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)$")
+__all__ = ["IN_OUTPUT", "LAST_APPLIED", "REDACTED", "Hit", "RedactionFailed", "find_output_secrets", "find_secrets",
+           "redact", "redact_output"]
+MIN_LEFTOVER = 4   # a value this long or longer must not stand anywhere in the stored text
+
+
+class RedactionFailed(Exception):
+    """The credentials could not be taken out of the text safely: it must not be stored."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,177 +45,104 @@ def _hit(line: int, what: Text) -> Hit:
 
 def find_secrets(text: str) -> list[Hit]:
     """Every place ``text`` seems to hold a credential, by line.  Linear in the size of ``text``."""
-    hits = [_hit(line, what) for line, _col, what, _key in _value_hits(text)]
     newlines = [i for i, ch in enumerate(text) if ch == "\n"] if "\n" in text else []
-    for start, end, what in _token_spans(text):
+
+    def line(at: int) -> int:
+        return bisect.bisect_left(newlines, at) + 1
+
+    hits = [_hit(line(f.start), f.what) for f in scan(text) if text[f.start:f.end] not in (REDACTED, f'"{REDACTED}"')]
+    for start, end, what in token_spans(text):
         if text[start:end] != REDACTED:
-            hits.append(_hit(bisect.bisect_left(newlines, start) + 1, Text(what)))
+            hits.append(_hit(line(start), Text(what)))
     return sorted(set(hits), key=lambda h: (h.line, h.what))
 
 
-def _token_spans(text: str) -> list[tuple[int, int, str]]:
-    """(start, end, what) of every token-shaped secret in ``text``."""
-    lowered = text.lower()
-    spans = [(m.start("s"), m.end("s"), what) for pattern, what in _TOKENS
-             if any(needle in lowered for needle in _NEEDLES[pattern]) for m in pattern.finditer(text)]
-    if "private key" in lowered:
-        spans += [(start, end, PRIVATE_KEY) for start, end in _pem_blocks(text)]
-    if "-p" in text:
-        spans += [(start, end, PASSWORD_IN_COMMAND) for start, end in _mysql_passwords(text)]
-    return spans
-
-
-def _mysql_passwords(text: str) -> list[tuple[int, int]]:
-    """Values glued to -p on a line where a mysql client was named before, within 200 characters."""
-    clients = [m.end() for m in _MYSQL_WORD.finditer(text)]
-    out = []
-    for m in _GLUED_P.finditer(text) if clients else ():
-        i = bisect.bisect_right(clients, m.start()) - 1
-        if i >= 0 and m.start() - clients[i] <= 200 and "\n" not in text[clients[i]:m.start()]:
-            out.append((m.start("s"), m.end("s")))
-    return out
-
-
-def _pem_blocks(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each private key block: a BEGIN marker and the next END marker, found in
-    one pass over the markers.  A BEGIN that is never closed reaches to the end of its line."""
-    blocks: list[tuple[int, int]] = []
-    open_at: int | None = None
-    for m in _PEM_MARKER.finditer(text):
-        if m.group(1) == "BEGIN":
-            if open_at is None:
-                open_at = m.start()
-        elif open_at is not None:
-            blocks.append((open_at, m.end()))
-            open_at = None
-    if open_at is not None:
-        end = text.find("\n", open_at)
-        blocks.append((open_at, len(text) if end < 0 else end))
-    return blocks
-
-
 def redact(text: str) -> str:
-    """``text`` with each credential value replaced by <redacted>, line structure kept."""
-    lines = text.split("\n")
-    hits = sorted(_value_hits(text), key=lambda h: (h[0], h[1], h[2].render(), h[3]), reverse=True)
-    for line, col, _what, key in hits:
-        before = lines[line - 1]
-        lines[line - 1] = _blank_value(before, col - 1, key)
-        if _BLOCK.search(before[col - 1:]):   # a | or > block: its lines go too (left blank)
-            indent = len(before) - len(before.lstrip())
-            n = line
-            while n < len(lines) and (not lines[n].strip() or len(lines[n]) - len(lines[n].lstrip()) > indent):
-                lines[n] = ""
-                n += 1
-    out = "\n".join(lines)
+    """``text`` with each credential value replaced by <redacted>, line structure kept; RedactionFailed
+    when that cannot be done safely (see the module)."""
+    found, readable = scan_read(text)
+    out = _replace(text, found)
     parts, at = [], 0
-    for start, end, _kind in sorted(_token_spans(out)):   # overlapping spans are merged
+    for start, end, _kind in sorted(token_spans(out)):   # overlapping spans are merged
         if end <= at:
             continue
         start = max(start, at)
         parts += [out[at:start], _keep_newlines(out[start:end])]
         at = end
-    return "".join(parts) + out[at:]
+    out = "".join(parts) + out[at:]
+    if not found and out == text:
+        return text
+    return _checked(readable, out, found)
 
 
-_BLOCK = re.compile(r":\s*[|>][-+0-9]*\s*(#.*)?$")
+def _replace(text: str, found: list[Found]) -> str:
+    """Each found span replaced, the whole scalars as a quoted "<redacted>" followed by the line breaks
+    they spanned (a multi-line value leaves blank lines, never a second line of it)."""
+    parts, at = [], 0
+    # a whole scalar first where spans start together; a span inside one already replaced is dropped
+    for f in sorted(found, key=lambda f: (f.start, -f.end)):
+        if f.start < at:
+            continue
+        breaks = "\n" * text.count("\n", f.start, f.end)
+        new = (f'"{f.prefix}{REDACTED}"' if f.whole else REDACTED) + breaks
+        parts += [text[at:f.start], new]
+        at = f.end
+    return "".join(parts) + text[at:]
 
 
 def _keep_newlines(secret: str) -> str:
     return REDACTED + "\n" * secret.count("\n")
 
 
-_SCALAR = re.compile(r"""\s*:\s*("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^,}\]#\s][^,}\]#]*?)(?=\s*(?:[,}\]#]|$))""")
+def _pieces(value: str) -> set[str]:
+    """What of a found value must not stand in the stored text: each of its lines of 4+ characters."""
+    return {p.strip() for p in value.split("\n") if len(p.strip()) >= MIN_LEFTOVER and p.strip() != REDACTED}
 
 
-_ITEM = re.compile(r"""("(?:[^"\\]|\\.)*"|'(?:[^']|'')*'|[^,}\]#\s][^,}\]#]*?)(?=\s*(?:[,}\]#]|$))""")
+def _standing(piece: str) -> re.Pattern[str]:
+    """Where ``piece`` stands on its own in a text: not inside a longer word ("httpGe" is not in
+    "httpGet"), and not inside a <redacted> marker."""
+    before = r"(?<![\w<])" if re.match(r"\w", piece) else ""
+    after = r"(?![\w>])" if re.search(r"\w$", piece) else ""
+    return re.compile(before + re.escape(piece) + after)
 
 
-def _blank_value(line: str, col: int, key: str | None) -> str:
-    """Replace the scalar after ``key:`` at ``col`` on ``line`` (flow or block style)."""
-    if key in (None, "-p"):   # a list item: the scalar itself starts at ``col`` (-p keeps its -p)
-        m = _ITEM.match(line, col)
-        if m and key == "-p":
-            return line[:m.start(1)] + f'"-p{REDACTED}"' + line[m.end(1):]
-    else:
-        m = _SCALAR.match(line, col + len(key) + (2 if line[col:col + 1] in "\"'" else 0))
-    if not m:
-        return line
-    return line[:m.start(1)] + f'"{REDACTED}"' + line[m.end(1):]
-
-
-def _value_hits(text: str) -> list[tuple[int, int, Text, str | None]]:
-    """(line, column of the key, what, key) for Secret data and credential-named env values."""
-    try:
-        docs = load_documents(text)
-    except Exception:  # unreadable input is reported by the explainer itself
-        return []
-    out: list[tuple[int, int, Text, str | None]] = []
-    for doc in docs:
-        _walk(doc.data, out, None)
+def _checked(readable: bool, out: str, found: list[Found]) -> str:
+    """``out`` once it is proven to hold none of the values ``found`` in the original (``readable``: the
+    original read as YAML; see the module)."""
+    pieces = {p: _standing(p) for f in found for p in _pieces(f.value)}
+    leftovers = sorted((p for p, pattern in pieces.items() if pattern.search(out)), key=len, reverse=True)
+    if leftovers:   # a second copy (a comment, a value written twice): blanked where it stands
+        shape = _keys(out)
+        for piece in leftovers:
+            out = pieces[piece].sub(REDACTED, out)
+        if readable and _keys(out) != shape:
+            raise RedactionFailed("a credential is also written as a key or a word of the manifest's structure")
+    after, still_reads = scan_read(out)
+    if readable and not still_reads:
+        raise RedactionFailed("the redacted text does not read as YAML")
+    left = [f for f in after if REDACTED not in f.value and _pieces(f.value)]
+    if left or any(pattern.search(out) for pattern in pieces.values()):
+        raise RedactionFailed("a credential is still in the redacted text")
     return out
 
 
-def _walk(node: Any, out: list[tuple[int, int, Text, str | None]], owner: str | None) -> None:
-    if isinstance(node, LMap):
-        if node.get("kind") == "Secret":
-            name = (node.get("metadata") or {}).get("name", "?") if isinstance(node.get("metadata"), dict) else "?"
-            for section in ("data", "stringData"):
-                values = node.get(section)
-                if isinstance(values, LMap):
-                    for key in values:
-                        if values[key] in (REDACTED, "", None):
-                            continue
-                        line, col = values.pos[key]
-                        out.append((line, col, Text(_("Secret {name}: {field}.{key}"),
-                                                    {"name": name, "field": section, "key": key}), str(key)))
-        env = node.get("env")
-        who = node.get("name") if isinstance(node.get("name"), str) else owner
-        if isinstance(env, LList):
-            for item in env:
-                if isinstance(item, LMap) and isinstance(item.get("name"), str) and \
-                        _SENSITIVE_NAME.search(item["name"]) and isinstance(item.get("value"), str) and \
-                        item["value"] not in ("", REDACTED):
-                    line, col = item.pos["value"]
-                    out.append((line, col, Text(_("env {name} of {c}"), {"name": item["name"], "c": who}), "value"))
-        _arguments(node, out, who)
-        annotations = node.get("annotations")
-        if isinstance(annotations, LMap) and isinstance(annotations.get(LAST_APPLIED), str) and \
-                annotations[LAST_APPLIED] != REDACTED and _holds_secrets(annotations[LAST_APPLIED]):
-            line, col = annotations.pos[LAST_APPLIED]
-            out.append((line, col, Text(_("the annotation {name} (a copy of the manifest with its credentials)"),
-                                        {"name": LAST_APPLIED}), LAST_APPLIED))
-        for value in node.values():
-            _walk(value, out, who)
-    elif isinstance(node, LList):
-        for value in node:
-            _walk(value, out, owner)
-
-
-def _arguments(node: LMap, out: list[tuple[int, int, Text, str | None]], who: str | None) -> None:
-    """``--db-password hunter2`` as two arguments, and ``mysql -phunter2``, in command/args lists."""
-    argv = [(v, node[k].pos[i]) for k in ("command", "args") if isinstance(node.get(k), LList)
-            for i, v in enumerate(node[k]) if i < len(node[k].pos)]
-    mysql = any(isinstance(v, str) and _MYSQL.search(v) for v, _pos in argv)
-    for i, (value, (line, col)) in enumerate(argv):
-        if not isinstance(value, str):
-            continue
-        if _SECRET_OPTION.match(value) and i + 1 < len(argv):
-            nxt, (nline, ncol) = argv[i + 1]
-            if isinstance(nxt, str) and nxt and nxt != REDACTED and not nxt.startswith(("-", "$")):
-                out.append((nline, ncol, Text(_("the value of {option} for {c}"), {"option": value, "c": who}), None))
-        elif mysql and value.startswith("-p") and len(value) > 2 and value[2:] != REDACTED and \
-                not value.startswith("--"):
-            out.append((line, col, Text(_("the value of {option} for {c}"), {"option": "-p", "c": who}), "-p"))
-
-
-def _holds_secrets(text: str) -> bool:
-    """Whether a last-applied-configuration copy holds anything the scan would report."""
+def _keys(text: str) -> list[str] | None:
+    """The mapping keys of ``text``'s documents in order (its shape); None when it does not read."""
     try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        return bool(find_secrets(text))
-    return bool(find_secrets(json.dumps(data, indent=1)))
+        docs = load_documents(text)
+    except Exception:
+        return None
+    keys: list[str] = []
+    stack = [d.data for d in reversed(docs)]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            keys += [str(k) for k in node]
+            stack.extend(reversed(list(node.values())))
+        elif isinstance(node, list):
+            stack.extend(reversed(node))
+    return keys
 
 
 # kubectl's output (docs/lifecycle-model.md §34): describe prints each environment value as "NAME: value";
@@ -261,7 +157,7 @@ def _output_env(text: str) -> list[tuple[int, int, int, str]]:
     offset = 0
     for n, line in enumerate(text.split("\n"), 1):
         m = _OUTPUT_ENV.match(line) if ":" in line else None
-        if m is not None and _SENSITIVE_NAME.search(m.group("name")) and not m.group("s").startswith(
+        if m is not None and secret_name(m.group("name"), env_style=True) and not m.group("s").startswith(
                 ("<set to", REDACTED, "<none>")):
             out.append((n, offset + m.start("s"), offset + m.end("s"), m.group("name")))
         offset += len(line) + 1
@@ -270,9 +166,11 @@ def _output_env(text: str) -> list[tuple[int, int, int, str]]:
 
 def find_output_secrets(text: str) -> list[Hit]:
     """Credentials in pasted kubectl output: environment values describe printed, tokens anywhere."""
+    env = _output_env(text)
     hits = [_hit(line, Text(IN_OUTPUT, {"what": Text(_("the environment variable {name}"), {"name": name})}))
-            for line, _s, _e, name in _output_env(text)]
-    hits += [_hit(h.line, Text(IN_OUTPUT, {"what": h.text or h.what})) for h in find_secrets(text)]
+            for line, _s, _e, name in env]
+    told = {line for line, _s, _e, _name in env}   # describe's output often reads as YAML: one hit per line
+    hits += [_hit(h.line, Text(IN_OUTPUT, {"what": h.text or h.what})) for h in find_secrets(text) if h.line not in told]
     return sorted(set(hits), key=lambda h: (h.line, h.what))
 
 

@@ -6,6 +6,7 @@ SIGTERM.  The scenario supplies that (read and checked here); whatever it leaves
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +25,7 @@ __all__ = ["PROBE_KINDS", "Behaviour", "DebugRequest", "ImageUpdate", "Run", "Sc
 PROBE_KINDS = ("startup", "readiness", "liveness")
 _CONTAINER_KEYS = {"runSeconds", "exitCode", "runs", "imagePull", "startupSeconds", "failingProbes",
                    "postStartSeconds", "postStartExitCode", "preStopSeconds", "preStopExitCode", "stopSeconds", "stopExitCode"}
+_DURATION = re.compile(r"[0-9]{1,6}(?:\.[0-9]{1,6})?s")   # ASCII digits: "²s" is no duration
 _TOP_KEYS = {"kubernetesVersion", "deleteAt", "deleteGracePeriodSeconds", "sandboxLostAt", "until",
              "containers", "debug", "featureGates", "imageUpdates", "crashLoopBackOff",
              "trafficPropagationSeconds", "rollout"}
@@ -68,7 +70,7 @@ class Scenario:
     rollout: RolloutScenario | None = None    # replicas, nodes, other ready replicas, the new revision
 
 
-def parse_scenario(text: str | None, limits: Limits = Limits(max_bytes=256 * 1024)) -> Scenario:
+def parse_scenario(text: str | None, limits: Limits = Limits(max_bytes=256 * 1024, subject="scenario")) -> Scenario:
     """Read the scenario document (YAML or JSON); an empty text is the empty scenario."""
     if text is None or not text.strip():
         return Scenario()
@@ -178,7 +180,7 @@ def _crash_loop_back_off(data: dict, errors: list[ErrorRecord]) -> float | None:
                                                                   "maxContainerRestartPeriod (1 to 300 seconds)."))))
         return None
     v = raw.get("maxContainerRestartPeriod")
-    if isinstance(v, str) and v.endswith("s") and v[:-1].replace(".", "", 1).isdigit():
+    if isinstance(v, str) and _DURATION.fullmatch(v):   # "30s", as the kubelet's config file writes it
         v = float(v[:-1])
     low, high = d.NODE_MAX_RESTART_PERIOD_RANGE
     if isinstance(v, bool) or not isinstance(v, (int, float)) or not low <= v <= high:

@@ -11,7 +11,7 @@ from typing import Any
 
 from .yamlload import Limits, load_documents
 
-SCENARIO_LIMITS = Limits(max_bytes=64 * 1024)
+SCENARIO_LIMITS = Limits(max_bytes=64 * 1024, subject="scenario")
 
 
 def read_scenario_text(text: str) -> Any:

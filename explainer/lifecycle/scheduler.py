@@ -19,11 +19,14 @@ class Scheduler:
     same time and priority run in the order they were scheduled, which is their causal order.
     """
 
-    def __init__(self, until: float, max_actions: int) -> None:
+    def __init__(self, until: float, max_actions: int, max_work: int | None = None) -> None:
         self.now = 0.0
         self.until = until
         self.max_actions = max_actions
         self.actions = 0
+        # what the actions cost beyond one step each (a sync walks every container): charged by them
+        self.max_work = max_work
+        self.work = 0
         self._heap: list[tuple[float, int, int, Callable[..., Any], tuple[Any, ...]]] = []
         self._seq = itertools.count()
         # fastforward.py: ``check`` asks for ``on_check`` once the current instant is over
@@ -42,7 +45,7 @@ class Scheduler:
             t, _prio, _seq, action, args = heapq.heappop(heap)
             self.now = t
             self.actions += 1
-            if self.actions > self.max_actions:
+            if self.actions > self.max_actions or (self.max_work is not None and self.work > self.max_work):
                 return False
             action(*args)
             if self.check and (not heap or heap[0][0] > t):

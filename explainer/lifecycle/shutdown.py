@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from .commands import hook_seconds
 from .i18n import Phrase, gettext_noop as _
 from .model import Container, Pod
+from .numbers import is_whole_number, whole_number
 from .yamlload import parse_path
 
 SIGNAL, ENDPOINT, PAUSE = "signal", "endpoint", "pause"
@@ -26,7 +27,7 @@ _SCAN_LIMIT = 16_384
 _SEP = re.compile(r"(\|\||&&|;|\n|\|)")
 _WORDS = re.compile(r"[^\s'\"]+|'[^']*'|\"[^\"]*\"")
 _SHELL = re.compile(r"^(?:/usr)?(?:/bin/)?(?:ba|a|da|z)?sh$")
-_URL = re.compile(r"(?:https?://)?(?:localhost|127\.0\.0\.1|\[::1\]|0\.0\.0\.0)(?::(\d+))?/(quitquitquit|shutdown)\b")
+_URL = re.compile(r"(?:https?://)?(?:localhost|127\.0\.0\.1|\[::1\]|0\.0\.0\.0)(?::(\d{1,5}))?/(quitquitquit|shutdown)\b")
 # kill's ways to name SIGTERM, SIGINT and SIGQUIT (a handler in PID 1 may end it); SIGKILL from inside the
 # container's own PID namespace is ignored by its init process (pid_namespaces(7)), so it is not listed.
 _KILL_SIGNALS = {"", "-TERM", "-SIGTERM", "-15", "-s TERM", "-s SIGTERM", "-INT", "-SIGINT", "-2", "-s INT",
@@ -241,8 +242,8 @@ def _is_cloud_sql(c: Container) -> bool:
 def _cloud_sql_admin_port(c: Container) -> int:
     for i, a in enumerate(c.args):
         if a.startswith("--admin-port="):
-            return int(a.split("=", 1)[1]) if a.split("=", 1)[1].isdigit() else 9091
-        if a == "--admin-port" and i + 1 < len(c.args) and c.args[i + 1].isdigit():
+            return whole_number(a.split("=", 1)[1], 5) or 9091
+        if a == "--admin-port" and i + 1 < len(c.args) and is_whole_number(c.args[i + 1], 5):
             return int(c.args[i + 1])
     return 9091
 

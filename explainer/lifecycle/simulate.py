@@ -133,7 +133,7 @@ class _Kubelet:
         book = StatusBook(statuses, len(pod.init_containers), len(pod.sidecars) + len(pod.containers),
                           pod.restart_policy, pod.readiness_gates, terminal_on_delete=not legacy_kill)
         self.state = state = PodState()
-        self.s = s = Scheduler(until, d.MAX_EVENTS)
+        self.s = s = Scheduler(until, d.MAX_EVENTS, d.MAX_SYNC_WORK)
         self.rec = rec = Record(s, state, cfg, book, notes)
         self.worker = worker = PodWorker(s, state)
         # the parts, each handed what it reads and changes; termination goes on with the start loop, and
@@ -165,9 +165,21 @@ class _Kubelet:
             if upd.container in cs.by_name:
                 s.at(upd.at, HAPPEN, actions.update_image, cs.by_name[upd.container], upd.image)
         complete = s.run()
-        if not complete:
+        if not complete and s.work > d.MAX_SYNC_WORK:
+            rec.notes.append(Text(_("The simulation stopped at t={t}s: its syncs had looked at {n} containers, the "
+                                    "most one explanation may; containers that crash-loop out of step cost that "
+                                    "many. Shorten `until` or explain fewer containers to see the whole run."),
+                                  {"n": f"{d.MAX_SYNC_WORK:,}", "t": f"{s.now:g}"}))
+        elif not complete:
             rec.notes.append(Text(_("The simulation stopped after {n} steps at t={t}s; shorten `until` "
                                     "to see the whole run."), {"n": f"{d.MAX_EVENTS:,}", "t": f"{s.now:g}"}))
+        for jump in self.ff.fast_forwards:
+            if jump.points_left_out:
+                rec.notes.append(Text(_("The Pod's status repeats every {period} s: the {n} status points from "
+                                        "{start} s to {end} s are left out of the status over time (restart counts "
+                                        "and the final phase stay exact)."),
+                                      {"period": f"{jump.period:g}", "n": f"{jump.points_left_out:,}",
+                                       "start": f"{jump.kept_until:g}", "end": f"{jump.at + jump.shift:g}"}))
         final = rec.timeline[-1].phase if rec.timeline else "Pending"
         end_time = self.state.end_time
         return Simulation(

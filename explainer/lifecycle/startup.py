@@ -43,6 +43,8 @@ class Startup:
     def sync(self) -> None:
         state = self.state
         state.sync_pending = False
+        cs = self.cs
+        self.s.work += len(cs.init) + len(cs.apps)   # computePodActions walks every container (MAX_SYNC_WORK)
         if state.terminal or state.pod_kill is not None:
             return
         if state.busy:

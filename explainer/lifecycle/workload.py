@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .model import Workload
+from .numbers import is_whole_number
 from .yamlload import position
 
 _ROLLING = "RollingUpdate"
@@ -82,9 +83,9 @@ def _int_or_percent(v: Any, default: int | str) -> int | str:
     if _whole(v) is not None:
         return v
     if isinstance(v, str):
-        if v.isdigit():
+        if is_whole_number(v):
             return v            # "3" is a string without %: GetScaledValueFromIntOrPercent refuses it
-        if v.endswith("%") and v[:-1].isdigit():
+        if v.endswith("%") and is_whole_number(v[:-1]):
             return v
     return default
 

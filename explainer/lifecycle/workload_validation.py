@@ -19,6 +19,7 @@ from typing import Any, TypeGuard
 from .errors import ErrorRecord
 from .i18n import Text, gettext_noop as _
 from .model import TEMPLATE_PATHS, Pod
+from .numbers import atoi_clamped, whole_number
 from .versions import gate_enabled
 from .yamlload import format_path, position
 
@@ -83,10 +84,10 @@ class _Checker:
             if not _PERCENT.match(v):
                 digits = v.strip().rstrip("%")
                 self.error(path + (key,), Text(_NOT_A_PERCENT, {
-                    "value": f'"{v}"', "number": f"{key}: {digits if digits.isdigit() else 1}",
-                    "percent": f'{key}: "{digits if digits.isdigit() else 25}%"'}), "Invalid value")
+                    "value": f'"{v}"', "number": f"{key}: {digits if whole_number(digits) is not None else 1}",
+                    "percent": f'{key}: "{digits if whole_number(digits) is not None else 25}%"'}), "Invalid value")
                 return None
-            n = int(v[:-1])
+            n = atoi_clamped(v[:-1]) or 0     # _PERCENT holds ASCII digits; 5,000 of them are int64's largest
             if at_most_100 and n > 100:
                 self.error(path + (key,), Text(_OVER_100, {"value": f'"{v}"'}), "Invalid value")
             return n

@@ -43,6 +43,7 @@ class Limits:
     bytes_setting: str | None = None
     pods_setting: str | None = None
     containers_setting: str | None = None
+    subject: str = "manifest"           # what the text is, for the size message: manifest or scenario
 
 
 class LMap(dict):
@@ -115,8 +116,9 @@ def load_documents(text: str, limits: Limits = Limits()) -> list[Document]:
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > limits.max_bytes:
         values = {"size": f"{size:,}", "limit": f"{limits.max_bytes:,}", "setting": limits.bytes_setting}
-        message: Text
-        if limits.bytes_setting:
+        if limits.subject == "scenario":
+            message = Text(_("The scenario is {size} bytes; the limit is {limit} bytes."), values)
+        elif limits.bytes_setting:
             message = Text(_("The manifest is {size} bytes; the limit is {limit} bytes ({setting} raises it)."), values)
         else:
             message = Text(_("The manifest is {size} bytes; the limit is {limit} bytes."), values)

@@ -1,11 +1,19 @@
-"""An answer of bounded size (issue 11): the JSON contract cut to fit, and saying where.
+"""An answer of bounded size (issues 11 and 27): the JSON contract cut to fit, and saying where.
 
-A long simulation can make a list of events and a status timeline of hundreds of thousands
-of entries.  `bound_answer` leaves an answer under ``limit`` bytes alone; a larger one keeps
-everything but the tails of the longest ``events`` and ``statusTimeline`` lists, and says so in
-``answerTruncated``: the limit, and per list cut its path, the entries kept, the entries there
-were, and the time of the last entry kept.  ``restartCounts`` and ``finalPhase`` are never cut,
-so they stay exact.
+A long simulation can make a list of events and a status timeline of hundreds of thousands of
+entries; an input can make thousands of findings of one rule (25,000 unmounted volumes) or long lists
+elsewhere.  `bound_answer`:
+
+1. folds the findings of each Pod, and the input's own (a Service's), past ``MAX_FINDINGS_PER_RULE`` of one
+   rule: the first ones are kept, and ``findingsFolded`` (``suppressedFindingsFolded``) says per rule how many
+   there were;
+2. leaves an answer under ``limit`` bytes alone; a larger one loses the tails of its longest ``events``
+   and ``statusTimeline`` lists first, then of whatever lists are still largest (a comparison's, a
+   sharing report's), until it fits: by construction, no answer is larger than ``limit``.
+
+Every cut is in ``answerTruncated``: the limit, and per list its path, the entries kept, the entries
+there were, and (for timed entries) the time of the last one kept.  ``restartCounts`` and
+``finalPhase`` are never cut, so they stay exact.
 """
 from __future__ import annotations
 
@@ -13,8 +21,10 @@ import json
 from typing import Any
 
 MAX_ANSWER_BYTES = 5 * 1024 * 1024
+MAX_FINDINGS_PER_RULE = 50
 CUTTABLE = ("events", "statusTimeline")
 _RESERVE = 4096          # room for the answerTruncated record itself
+_MIN_LIST = 8            # lists shorter than this are never cut (a record's own small lists)
 
 
 def answer_size(data: Any, indent: int | None = None) -> int:
@@ -22,10 +32,33 @@ def answer_size(data: Any, indent: int | None = None) -> int:
     return len(json.dumps(data, ensure_ascii=False, indent=indent).encode("utf-8", "surrogatepass"))
 
 
+def fold_findings(pod: dict[str, Any], per_rule: int = MAX_FINDINGS_PER_RULE) -> None:
+    """Keep the first ``per_rule`` findings of each rule of one Pod's answer; say how many there were."""
+    for key in ("findings", "suppressedFindings"):
+        items = pod.get(key)
+        if not isinstance(items, list) or len(items) <= per_rule:
+            continue
+        seen: dict[Any, int] = {}
+        kept = []
+        for f in items:
+            rule = f.get("id") if isinstance(f, dict) else None
+            seen[rule] = seen.get(rule, 0) + 1
+            if seen[rule] <= per_rule:
+                kept.append(f)
+        folded = [{"id": rule, "kept": per_rule, "of": n} for rule, n in seen.items() if n > per_rule]
+        if folded:
+            pod[key] = kept
+            pod[f"{key}Folded"] = folded
+
+
 def bound_answer(data: dict[str, Any], limit: int = MAX_ANSWER_BYTES, indent: int | None = None) -> dict[str, Any]:
-    """``data`` (the JSON contract, or anything holding it under "explanation") under ``limit`` bytes
-    when written with ``indent``."""
-    lists = []   # (estimated bytes, path, pod, key)
+    """``data`` (the JSON contract, or anything holding it under "explanation", or a comparison) under
+    ``limit`` bytes when written with ``indent``."""
+    for _path, pod in _pods(data):
+        fold_findings(pod)
+    for explanation in _explanations(data):   # the input's own findings (a Service's), folded alike
+        fold_findings(explanation)
+    lists = []   # (estimated bytes, path, holder, key)
     for path, pod in _pods(data):
         for key in CUTTABLE:
             items = pod.get(key) or []
@@ -34,29 +67,69 @@ def bound_answer(data: dict[str, Any], limit: int = MAX_ANSWER_BYTES, indent: in
     size = _total_size(data, lists, indent)
     if size <= limit:
         return data
-    excess = size - limit + _RESERVE
-    cuts = []
+    cuts: list[dict[str, Any]] = []
+    places: list[tuple[dict[str, Any], Any, Any]] = []   # (cut, the dict holding the list, its key)
+    _cut(lists, size - limit + _RESERVE, indent, cuts, places)
+    data["answerTruncated"] = {"limit": limit, "cuts": cuts}
+    _trim(data, limit, indent, places)
+    size = answer_size(data, indent)
+    if size > limit:   # still over with those lists cut to nothing: the largest of every other list
+        done = {c["path"] for c in cuts}
+        others = [[_estimate(items, indent), path, holder, key] for path, holder, key, items in _lists(data)
+                  if path not in done and holder is not data["answerTruncated"]]
+        _cut(others, size - limit + _RESERVE, indent, cuts, places)
+        _trim(data, limit, indent, places)
+    return data
+
+
+def _trim(data: dict[str, Any], limit: int, indent: int | None,
+          places: list[tuple[dict[str, Any], Any, Any]]) -> None:
+    """Nesting adds indentation, an estimate may be short: trim the longest cut list a tenth at a time."""
+    while answer_size(data, indent) > limit and places:
+        cut, holder, key = max(places, key=lambda p: p[0]["kept"])
+        keep = cut["kept"] * 9 // 10
+        if keep == cut["kept"]:
+            break
+        holder[key] = holder[key][:keep]
+        cut.update(kept=keep, lastKeptT=_t(holder[key][-1]) if keep else None)
+
+
+def _cut(lists: list[list[Any]], excess: float, indent: int | None, cuts: list[dict[str, Any]],
+         places: list[tuple[dict[str, Any], Any, Any]]) -> None:
+    """Cut the tails of the largest of ``lists`` until ``excess`` bytes are gone."""
     for entry in sorted(lists, key=lambda x: -x[0]):
         if excess <= 0:
             break
-        nbytes, path, pod, key = entry
-        items = pod[key]
-        per_item = nbytes / len(items)
+        nbytes, path, holder, key = entry
+        items = holder[key]
+        per_item = nbytes / max(len(items), 1)
         keep = max(0, int((nbytes - excess) / per_item) - 1)
-        pod[key] = items[:keep]
-        excess -= nbytes - answer_size(pod[key], indent)
-        cuts.append({"path": path, "kept": keep, "of": len(items),
-                     "lastKeptT": items[keep - 1]["t"] if keep else None})
-    data["answerTruncated"] = {"limit": limit, "cuts": cuts}
-    while answer_size(data, indent) > limit and cuts:   # nesting adds indentation: trim a little more
-        biggest = max(cuts, key=lambda c: c["kept"])
-        pod, key = next((p, k) for _b, path, p, k in lists if path == biggest["path"])
-        keep = biggest["kept"] * 9 // 10
-        if keep == biggest["kept"]:
-            break
-        pod[key] = pod[key][:keep]
-        biggest.update(kept=keep, lastKeptT=pod[key][-1]["t"] if keep else None)
-    return data
+        holder[key] = items[:keep]
+        excess -= nbytes - answer_size(holder[key], indent)
+        cuts.append({"path": path, "kept": keep, "of": len(items), "lastKeptT": _t(items[keep - 1]) if keep else None})
+        places.append((cuts[-1], holder, key))
+
+
+def _t(item: Any) -> Any:
+    return item.get("t") if isinstance(item, dict) else None
+
+
+def _lists(data: Any, path: str = "") -> list[tuple[str, Any, Any, list[Any]]]:
+    """(path, holder, key, list) of every list of ``data`` long enough to cut, outermost first."""
+    out: list[tuple[str, Any, Any, list[Any]]] = []
+    stack: list[tuple[str, Any]] = [(path, data)]
+    while stack:
+        where, node = stack.pop()
+        if isinstance(node, dict):
+            for key, value in node.items():
+                sub = f"{where}.{key}" if where else str(key)
+                if isinstance(value, list) and len(value) >= _MIN_LIST:
+                    out.append((sub, node, key, value))
+                if isinstance(value, (dict, list)):
+                    stack.append((sub, value))
+        elif isinstance(node, list):
+            stack.extend((f"{where}[{i}]", v) for i, v in enumerate(node) if isinstance(v, (dict, list)))
+    return out
 
 
 def _total_size(data: dict[str, Any], lists: list[list[Any]], indent: int | None) -> int:
@@ -97,6 +170,12 @@ def _estimate(items: list[Any], indent: int | None) -> float:
     step = len(items) / 200
     sample = [items[int(i * step)] for i in range(200)]
     return answer_size(sample, indent) * len(items) / len(sample)
+
+
+def _explanations(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The explanations ``data`` holds: itself, under "explanation", or one per file."""
+    holders = [data, data.get("explanation")] + list(data.get("files") or [])
+    return [h for h in holders if isinstance(h, dict) and isinstance(h.get("pods"), list)]
 
 
 def _pods(data: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:

@@ -14,16 +14,22 @@ import weakref
 from . import dotspare, processes
 from .i18n import Text, gettext_noop as _
 
+# Each `dot` run's own time limit (issue 27: a run that hangs is stopped then, and meanwhile other requests
+# are told "busy" at once, processes.py).  Our diagrams take ~15 ms.
+DOT_SECONDS = float(os.environ.get("EXPLAINER_DOT_SECONDS", "5"))
 GENERATED_TITLE = re.compile(r"<title>(?:n\d+(?:&#45;&gt;n\d+)?|cluster_\w+|pod)</title>\n?")
 NOT_INSTALLED = _("The Graphviz `dot` program is not installed; install the Debian package graphviz.")
 
 
 class DiagramError(Exception):
-    """The diagram could not be drawn: ``message`` says why in English, ``text`` translates."""
+    """The diagram could not be drawn: ``message`` says why in English, ``text`` translates.
+    ``transient``: the server was busy or the run timed out, so another moment may draw it (the
+    answer is not cached; a diagram over the size limit or one dot refuses is)."""
 
-    def __init__(self, message: str | Text) -> None:
+    def __init__(self, message: str | Text, transient: bool = False) -> None:
         self.text = message if isinstance(message, Text) else Text(message)
         self.message = self.text.render()
+        self.transient = transient
         super().__init__(self.message)
 
 
@@ -80,7 +86,7 @@ class PendingDot:
     def result(self) -> bytes:
         if self.proc is None:
             if not processes.SLOTS.acquire(timeout=processes.QUEUE_SECONDS):
-                raise DiagramError(processes.BUSY)
+                raise DiagramError(processes.BUSY, transient=True)
             self._start()
         assert self.proc is not None
         try:
@@ -88,7 +94,7 @@ class PendingDot:
         except subprocess.TimeoutExpired:
             self._done()
             raise DiagramError(Text(_("Graphviz took longer than {seconds} s to draw the diagram, so it was "
-                                      "stopped."), {"seconds": f"{self.timeout:g}"})) from None
+                                      "stopped."), {"seconds": f"{self.timeout:g}"}), transient=True) from None
         finally:
             self._done()   # the slot is free again (once), whatever happened
         if self.proc.returncode != 0 or not out:
@@ -158,18 +164,18 @@ def _run_dot(dot_source: str, fmt: str, timeout: float, max_dot_bytes: int) -> b
     return PendingDot(dot_source, fmt, timeout, max_dot_bytes).result()
 
 
-def start_svg(dot_source: str, *, timeout: float = 5.0, max_dot_bytes: int = 512_000) -> PendingDot:
+def start_svg(dot_source: str, *, timeout: float | None = None, max_dot_bytes: int = 512_000) -> PendingDot:
     """Start drawing now; ``svg_result(pending)`` collects the picture (or raises DiagramError)."""
-    return PendingDot(dot_source, "svg", timeout, max_dot_bytes)
+    return PendingDot(dot_source, "svg", DOT_SECONDS if timeout is None else timeout, max_dot_bytes)
 
 
 def svg_result(pending: PendingDot) -> str:
     return _clean_svg(pending.result())
 
 
-def render_svg(dot_source: str, *, timeout: float = 5.0, max_dot_bytes: int = 512_000) -> str:
+def render_svg(dot_source: str, *, timeout: float | None = None, max_dot_bytes: int = 512_000) -> str:
     """SVG for inlining in HTML: no XML prolog, DOCTYPE or comments, no links or scripts."""
-    return _clean_svg(_run_dot(dot_source, "svg", timeout, max_dot_bytes))
+    return _clean_svg(_run_dot(dot_source, "svg", DOT_SECONDS if timeout is None else timeout, max_dot_bytes))
 
 
 def _clean_svg(raw: bytes) -> str:
@@ -183,6 +189,6 @@ def _clean_svg(raw: bytes) -> str:
     return GENERATED_TITLE.sub("", svg)
 
 
-def render_png(dot_source: str, *, timeout: float = 5.0, max_dot_bytes: int = 512_000) -> bytes:
+def render_png(dot_source: str, *, timeout: float | None = None, max_dot_bytes: int = 512_000) -> bytes:
     """PNG bytes of the same drawing, for downloads."""
-    return _run_dot(dot_source, "png", timeout, max_dot_bytes)
+    return _run_dot(dot_source, "png", DOT_SECONDS if timeout is None else timeout, max_dot_bytes)

@@ -83,6 +83,10 @@ def pod_to_dict(r: PodReport) -> dict[str, Any]:
             "endTime": sim.end_time,
             "until": sim.until,
             "truncated": sim.truncated,
+            # steady crash loops jumped over whose status points were not all kept (fastforward.py)
+            "statusTimelineFolds": [{"from": j.kept_until, "to": j.at + j.shift, "period": j.period,
+                                     "pointsLeftOut": j.points_left_out}
+                                    for j in sim.fast_forwards if j.points_left_out],
             "dependencies": [{"container": dep.container, "waitsFor": dep.waits_for, "condition": dep.condition,
                               "guaranteed": dep.guaranteed} for dep in sim.dependencies],
         })

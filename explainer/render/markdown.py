@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 from urllib.parse import quote
 
 from ..explain import Explanation, PodReport
@@ -33,6 +33,12 @@ LINE = _("Line")
 TIMELINE = _("Timeline")
 WRITE_INSTEAD = _("Write instead:")
 PITFALLS = _("Pitfalls:")
+MORE_FINDINGS = _("… and {n} more findings of {rule}, not listed.")
+MORE_STEPS = _("… and {n} more steps, not listed (the JSON export has the events).")
+CUT = _("… the rest is left out: this summary is limited to {limit} bytes.")
+# What one export lists (issue 27): as the page does (web/present.py), so its size is bounded.
+MAX_FINDINGS_PER_RULE = 50
+MAX_STEPS = 2000
 
 # The characters that can start markup inside a line (emphasis, code, links, images, raw HTML,
 # entities, table cells, strike-through, heading closers); CommonMark lets a backslash escape
@@ -82,8 +88,21 @@ def link(label: str, url: str) -> str:
 
 
 def explanation_as_markdown(expl: Explanation, url: str, *, gettext: Gettext = lambda s: s,
-                            scenario_yaml: str = "", timeline_urls: Sequence[str] = ()) -> str:
-    """The whole story, the findings with their fixes and a linked timeline image per Pod."""
+                            scenario_yaml: str = "", timeline_urls: Sequence[str] = (),
+                            max_bytes: int | None = None) -> str:
+    """The whole story, the findings with their fixes and a linked timeline image per Pod: at most
+    MAX_FINDINGS_PER_RULE findings of one rule and MAX_STEPS steps per Pod, and at most ``max_bytes``
+    in all (cut at a line, with a line saying so)."""
+    text_ = _markdown(expl, url, gettext, scenario_yaml, timeline_urls)
+    if max_bytes is None or len(text_.encode("utf-8")) <= max_bytes:
+        return text_
+    note = "\n" + text(_t(CUT, gettext, limit=f"{max_bytes:,}")) + "\n"
+    cut = text_.encode("utf-8")[:max_bytes - len(note.encode("utf-8")) - 4].decode("utf-8", "ignore")
+    return cut[:cut.rfind("\n") + 1] + note
+
+
+def _markdown(expl: Explanation, url: str, gettext: Gettext, scenario_yaml: str,
+              timeline_urls: Sequence[str]) -> str:
     names = ", ".join(r.pod.name for r in expl.pods) or "—"
     out = [f"### {text(_t(TITLE, gettext, names=names))}",
            "", f"{link(url, url)} · Kubernetes {text(expl.version)}", ""]
@@ -116,8 +135,11 @@ def _pod(r: PodReport, gettext: Gettext, picture: str) -> list[str]:
     out += _findings(r, gettext)
     if sim is not None:
         out.append(text(_t(_("What happens:"), gettext)))
-        for n, step in enumerate(story(r.pod, sim, r.traffic), 1):
+        steps = story(r.pod, sim, r.traffic)
+        for n, step in enumerate(steps[:MAX_STEPS], 1):
             out.append(f"{n}. {code(f'{step.t:g} s')} {inline(step.text, gettext)}")
+        if len(steps) > MAX_STEPS:
+            out.append(text(_t(MORE_STEPS, gettext, n=f"{len(steps) - MAX_STEPS:,}")))
     if r.rollout is not None:
         out += _rollout(r, gettext)
     if r.observed is not None:
@@ -159,18 +181,32 @@ def _rollout(r: PodReport, gettext: Gettext) -> list[str]:
     return out
 
 
+def per_rule(findings: Sequence[Any]) -> tuple[list[Any], dict[str, int]]:
+    """The first MAX_FINDINGS_PER_RULE findings of each rule, and how many each rule had past them."""
+    seen: dict[str, int] = {}
+    kept = []
+    for f in findings:
+        seen[f.id] = seen.get(f.id, 0) + 1
+        if seen[f.id] <= MAX_FINDINGS_PER_RULE:
+            kept.append(f)
+    return kept, {rule: n - MAX_FINDINGS_PER_RULE for rule, n in seen.items() if n > MAX_FINDINGS_PER_RULE}
+
+
 def _findings(r: PodReport, gettext: Gettext) -> list[str]:
     if not r.findings:
         return [text(_t(_("No pitfalls found."), gettext)), ""]
+    findings, more = per_rule(r.findings)
     out = [f"| {text(_t(SEVERITY, gettext))} | {text(_t(FINDING, gettext))} | {text(_t(CONTAINER, gettext))} "
            f"| {text(_t(LINE, gettext))} |", "|---|---|---|---|"]
-    for f in r.findings:
+    for f in findings:
         d = f.to_dict()
         title = f.render(gettext)["title"]
         out.append(f"| {text(d['severity'])} | {text(title)} ({text(d['id'])}) | {text(d['container'] or '—')} "
                    f"| {d['line'] or '—'} |")
+    if more:
+        out += [""] + [text(_t(MORE_FINDINGS, gettext, n=f"{n:,}", rule=rule)) for rule, n in more.items()]
     out += ["", text(_t(PITFALLS, gettext)), ""]
-    for n, f in enumerate(r.findings, 1):
+    for n, f in enumerate(findings, 1):
         rendered = f.render(gettext)
         where = f" ({text(f.container)})" if f.container else ""
         out += [f"{n}. **{text(rendered['title'])}**{where}: {inline(f.explanation, gettext)}"]

@@ -10,7 +10,12 @@ MAX_SVG_BYTES = 8 * 1024 * 1024
 
 
 class PngError(Exception):
-    """The picture could not be converted; the message says why in plain words."""
+    """The picture could not be converted; the message says why in plain words.  ``transient``: busy or
+    timed out, so another moment may convert it (not cached)."""
+
+    def __init__(self, message: str, transient: bool = False) -> None:
+        super().__init__(message)
+        self.transient = transient
 
 
 def svg_to_png(svg: str, *, timeout: float = 10.0, zoom: float = 1.5) -> bytes:
@@ -25,9 +30,9 @@ def svg_to_png(svg: str, *, timeout: float = 10.0, zoom: float = 1.5) -> bytes:
             done = subprocess.run([exe, "--format=png", f"--zoom={zoom}", "--background-color=white"],
                                   input=data, capture_output=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
-        raise PngError(f"Converting the picture to PNG took longer than {timeout:g} s.") from None
+        raise PngError(f"Converting the picture to PNG took longer than {timeout:g} s.", transient=True) from None
     except processes.Busy as exc:
-        raise PngError(str(exc)) from None
+        raise PngError(str(exc), transient=True) from None
     except OSError as exc:
         why = processes.start_failure(exc, "rsvg-convert")
         raise PngError(why.render() if why else f"rsvg-convert could not be started: {exc.strerror}.") from None

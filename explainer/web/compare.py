@@ -26,6 +26,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from explainer.lifecycle import defaults as d
 from explainer.lifecycle.errors import ErrorRecord, ManifestError
 from explainer.render.compare import Comparison, compare, shared_axis_svgs
+from explainer.render.markdown import per_rule
 from explainer.comparison.rollout import rollout_from_to
 from explainer.comparison.textdiff import side_by_side
 from explainer.web.compare_diff import diff_html
@@ -33,10 +34,12 @@ from explainer.render.compare_rollout import compare_rollouts, shared_axis_rollo
 from explainer.render.rollout_story import story as rollout_story, summary as rollout_summary
 from explainer.render.rollout_svg import render_rollout_svg
 from explainer.web.forms import ExplainForm
+from explainer.web.lookup import TooManyMisses, find_link
+from explainer.web.security import MISSES_MESSAGE, cached_or_counted
 from explainer.web.models import KIND_COMPARE, KIND_EXPLAIN, Permalink
 from explainer.web.panels import secs
-from explainer.web.present import ROLE_LABELS, finding_view as _finding
-from explainer.web.share import share_comparison, share_input
+from explainer.web.present import MAX_PAGE_SVG_BYTES, ROLE_LABELS, finding_view as _finding
+from explainer.web.share import UNREDACTABLE, share_comparison, share_input
 from explainer.web.views import HtmxHttpRequest, form_errors
 from explainer.web.whatif import scenario_as_yaml, scenario_from_post
 
@@ -55,7 +58,7 @@ def parse_pid(value: str | None) -> str | None:
     return m.group(1) if m else None
 
 
-def _side(raw: str, which: str, errors: list[ErrorRecord]) -> Permalink | None:
+def _side(request: HtmxHttpRequest, raw: str, which: str, errors: list[ErrorRecord]) -> Permalink | None:
     """The explain permalink that ``raw`` names, or None with a message in ``errors``."""
     if not raw.strip():
         return None
@@ -68,7 +71,11 @@ def _side(raw: str, which: str, errors: list[ErrorRecord]) -> Permalink | None:
             errors.append(ErrorRecord(gettext("%(raw)s is not a permalink id or URL.") % {"raw": raw.strip()},
                                       kind="input", path=which, reason="Invalid"))
         return None
-    link = Permalink.objects.filter(pk=pid, kind=KIND_EXPLAIN).first()
+    try:
+        link = find_link(request, pid, KIND_EXPLAIN)
+    except TooManyMisses:
+        errors.append(ErrorRecord(gettext(MISSES_MESSAGE), kind="input", path=which, reason=RATE_LIMITED))
+        return None
     if link is None:
         errors.append(ErrorRecord(gettext("No permalink %(id)s: it never existed or was deleted.") % {"id": pid},
                                   kind="input", path=which, reason=NOT_FOUND))
@@ -83,15 +90,12 @@ def _final(p: Any) -> dict[str, Any] | None:
 COMPARE_CACHE_SECONDS = 7 * 24 * 3600
 
 
-def comparison_context(left: Permalink, right: Permalink) -> dict[str, Any]:
-    """Everything the comparison part of the page shows, in the reader's language; cached, as
-    both sides are immutable permalinks (the caller has just read them from the database, so a
-    deleted side is never served from the cache)."""
+def comparison_context(request: HtmxHttpRequest, left: Permalink, right: Permalink) -> dict[str, Any]:
+    """Everything the comparison part of the page shows, in the reader's language; cached (compressed when
+    large, web/cache.py), as both sides are immutable permalinks (the caller has just read them from the
+    database, so a deleted side is never served from the cache); computing it again is a costly read."""
     key = f"compare:{left.id}:{right.id}:{get_language()}"
-    context = cache.get(key)
-    if context is None:
-        context = _comparison_context(left, right)
-        cache.set(key, context, timeout=COMPARE_CACHE_SECONDS)
+    context = cached_or_counted(request, key, lambda: _comparison_context(left, right), COMPARE_CACHE_SECONDS)
     return {**context, "left": left, "right": right}
 
 
@@ -100,26 +104,29 @@ def _comparison_context(left: Permalink, right: Permalink) -> dict[str, Any]:
     comp: Comparison = compare(before, after)
     summary = [t.render(gettext) for t in comp.summary]
     pairs = []
+    budget = [MAX_COMPARE_PICTURES_BYTES]   # what the timelines of every pair may take together (issue 27)
     for pair in comp.pods:
         titles = (gettext("Before: Pod %(pod)s (%(id)s)") % {"pod": pair.left.pod.name, "id": left.id}
                   if pair.left is not None else None,
                   gettext("After: Pod %(pod)s (%(id)s)") % {"pod": pair.right.pod.name, "id": right.id}
                   if pair.right is not None else None)
         left_svg, right_svg = shared_axis_svgs(pair.left, pair.right, pair.view_end, gettext=gettext, titles=titles)
-        rollout = _rollout_sides(pair, left, right, before, after)
+        left_svg, left_note = _fitting(left_svg, budget)
+        right_svg, right_note = _fitting(right_svg, budget)
+        rollout = _rollout_sides(pair, left, right, before, after, budget)
         if rollout is not None and rollout.get("sentence"):
             summary.append(rollout["sentence"] if len(comp.pods) == 1 else "%s %s: %s" % (
                 pair.kind, pair.name, rollout["sentence"]))
         pairs.append({
             "rollout": rollout,
             "kind": pair.kind, "name": pair.name,
-            "left": pair.left, "right": pair.right, "left_svg": left_svg, "right_svg": right_svg,
+            # whether each side has the Pod (not the reports: a cached context holds what the page shows only)
+            "left": pair.left is not None, "right": pair.right is not None, "left_svg": left_svg, "right_svg": right_svg,
+            "left_note": left_note, "right_note": right_note,
             "view_end": f"{pair.view_end:g}",
             "summary": [t.render(gettext) for t in pair.summary],
-            "finding_groups": [
-                {"key": "new", "label": gettext("New"), "findings": [_finding(f) for f in pair.new]},
-                {"key": "fixed", "label": gettext("Fixed"), "findings": [_finding(f) for f in pair.fixed]},
-                {"key": "unchanged", "label": gettext("Unchanged"), "findings": [_finding(f) for f in pair.unchanged]}],
+            "finding_groups": [_group("new", gettext("New"), pair.new), _group("fixed", gettext("Fixed"), pair.fixed),
+                               _group("unchanged", gettext("Unchanged"), pair.unchanged)],
             "sharing": [{"topic": s.topic, "change": s.change, "text": s.text.render(gettext)} for s in pair.sharing],
             "starts": [{"container": s.container, "role": gettext(ROLE_LABELS.get(s.role, s.role)),
                         "before": s.before, "after": s.after, "in_before": s.in_before, "in_after": s.in_after,
@@ -130,7 +137,8 @@ def _comparison_context(left: Permalink, right: Permalink) -> dict[str, Any]:
     heads = (gettext("Before · %(id)s") % {"id": left.id}, gettext("After · %(id)s") % {"id": right.id})
     text = side_by_side(left.manifest, right.manifest)
     scenario_b, scenario_a = scenario_as_yaml(left.scenario_data or {}), scenario_as_yaml(right.scenario_data or {})
-    return {"comparison": comp, "summary": summary, "pairs": pairs,
+    # what the page shows, not the comparison itself (both explanations): that is what the cache holds (issue 27)
+    return {"summary": summary, "pairs": pairs,
             "text_diff": diff_html(text, *heads), "text_counts": (text.removed, text.added),
             "scenario_diff": diff_html(side_by_side(scenario_b, scenario_a), *heads)
             if scenario_b != scenario_a else "",
@@ -138,7 +146,8 @@ def _comparison_context(left: Permalink, right: Permalink) -> dict[str, Any]:
             "left_scenario": scenario_b, "right_scenario": scenario_a}
 
 
-def _rollout_sides(pair: Any, left: Permalink, right: Permalink, before: Any, after: Any) -> dict[str, Any] | None:
+def _rollout_sides(pair: Any, left: Permalink, right: Permalink, before: Any, after: Any,
+                   budget: list[int]) -> dict[str, Any] | None:
     """Both sides' rollouts of a workload on one axis and the numbers that differ, and the rollout from
     the first manifest to the second (issue 22)."""
     sides = compare_rollouts(pair.left, pair.right)
@@ -157,10 +166,43 @@ def _rollout_sides(pair: Any, left: Permalink, right: Permalink, before: Any, af
               gettext("After: rollout of %(name)s (%(id)s)") % {"name": sides.right_name, "id": right.id}
               if sides.right is not None else None)
     left_svg, right_svg = shared_axis_rollouts(sides, gettext=gettext, titles=titles)
-    return {**moving, "left_svg": left_svg, "right_svg": right_svg, "differ": sides.differ,
+    (left_svg, left_note), (right_svg, right_note) = _fitting(left_svg, budget), _fitting(right_svg, budget)
+    if "between_svg" in moving:     # the page's cap holds for the rollouts' pictures too (issue 27)
+        moving["between_svg"], moving["between_note"] = _fitting(moving["between_svg"], budget)
+    return {**moving, "left_svg": left_svg, "right_svg": right_svg, "left_note": left_note,
+            "right_note": right_note, "differ": sides.differ,
             "sentence": sides.sentence.render(gettext) if sides.sentence is not None and sides.differ else "",
             "rows": [{"what": what.render(gettext), "before": a, "after": b, "changed": a != b}
                      for what, a, b in sides.rows]}
+
+
+# The page's parts within its cap (5 MiB; issue 27) by construction: every timeline at most MAX_PAGE_SVG_BYTES
+# and all of them at most MAX_COMPARE_PICTURES_BYTES; each line-by-line view at most MAX_DIFF_HTML_BYTES
+# (compare_diff.py); the tables beside them hold some hundred bytes a container.
+MAX_COMPARE_PICTURES_BYTES = 3 * 1024 * 1024
+
+
+def _fitting(svg: str | None, budget: list[int]) -> tuple[str | None, str]:
+    """A timeline picture the page shows, or none and why: the page's cap holds here too (issue 27).
+    ``budget``: what the page's pictures may still take, taken from."""
+    if svg is None:
+        return svg, ""
+    if len(svg) <= min(MAX_PAGE_SVG_BYTES, budget[0]):
+        budget[0] -= len(svg)
+        return svg, ""
+    if len(svg) <= MAX_PAGE_SVG_BYTES:
+        return None, gettext("The timelines of this comparison are more than a page shows (%(limit)s together): "
+                             "this one is left out; compare fewer Pods to see it.") % {
+            "limit": f"{MAX_COMPARE_PICTURES_BYTES:,}"}
+    return None, gettext("The timeline picture is %(size)s bytes, more than a page shows (%(limit)s); shorten `until` "
+                         "to see it.") % {"size": f"{len(svg):,}", "limit": f"{MAX_PAGE_SVG_BYTES:,}"}
+
+
+def _group(key: str, label: str, findings: Any) -> dict[str, Any]:
+    """One list of findings of the comparison: at most MAX_FINDINGS_PER_RULE of one rule (issue 27)."""
+    kept, more = per_rule(findings)
+    return {"key": key, "label": label, "findings": [_finding(f) for f in kept], "count": f"{len(findings):,}",
+            "more": f"{sum(more.values()):,}" if more else ""}
 
 
 def _status(errors: list[ErrorRecord]) -> int:
@@ -198,19 +240,19 @@ def compare_view(request: HtmxHttpRequest) -> HttpResponse:
         query = urlencode({k: v for k, v in (("left", left_id or left_raw), ("right", right_id or right_raw)) if v})
         return HttpResponseRedirect(f"{reverse('web:compare')}?{query}")
     errors: list[ErrorRecord] = []
-    left = _side(left_raw, "left", errors)
-    right = _side(right_raw, "right", errors)
+    left = _side(request, left_raw, "left", errors)
+    right = _side(request, right_raw, "right", errors)
     context: dict[str, Any] = {"errors": errors, "left_raw": left_raw, "right_raw": right_raw,
                                "left": left, "right": right, "form": _editor_form(left)}
     if left is not None and right is not None:
-        context.update(comparison_context(left, right))
+        context.update(comparison_context(request, left, right))
     return _page(request, context, status=_status(errors))
 
 
 def _posted_sides(request: HtmxHttpRequest, errors: list[ErrorRecord]) -> tuple[str, str, Any, Any]:
     """The posted left and right (as typed) and the permalinks they name (None, with an error, if not)."""
     left_raw, right_raw = request.POST.get("left", ""), request.POST.get("right", "")
-    return left_raw, right_raw, _side(left_raw, "left", errors), _side(right_raw, "right", errors)
+    return left_raw, right_raw, _side(request, left_raw, "left", errors), _side(request, right_raw, "right", errors)
 
 
 def _compare_two(request: HtmxHttpRequest) -> HttpResponse:
@@ -243,7 +285,7 @@ def _compare_pasted(request: HtmxHttpRequest) -> HttpResponse:
     if not left_raw.strip():
         errors.append(ErrorRecord(gettext("Give the permalink (id or URL) to compare with."), kind="input",
                                   path="left"))
-    left = _side(left_raw, "left", errors)
+    left = _side(request, left_raw, "left", errors)
     form = ExplainForm(request.POST)
     scenario: dict[str, Any] = {}
     if not form.is_valid():
@@ -263,6 +305,8 @@ def _compare_pasted(request: HtmxHttpRequest) -> HttpResponse:
                                       kind="input", reason=RATE_LIMITED))
         elif outcome.status == "secrets":
             box["hits"] = list(outcome.hits)
+        elif outcome.status == "unredactable":
+            errors.append(ErrorRecord(gettext(UNREDACTABLE), kind="input", path="manifest"))
         else:
             right, token = outcome.link, outcome.token
             assert right is not None
@@ -313,7 +357,11 @@ def share(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_GET
 def compare_permalink(request: HtmxHttpRequest, pid: str) -> HttpResponse:
-    link = Permalink.objects.filter(pk=pid, kind=KIND_COMPARE).first()
+    try:
+        link = find_link(request, pid, KIND_COMPARE)
+    except TooManyMisses:
+        return _page(request, {"errors": [ErrorRecord(gettext(MISSES_MESSAGE), kind="input", reason=RATE_LIMITED)]},
+                     status=429)
     if link is None:
         return _page(request, {"errors": [ErrorRecord(gettext("No comparison %(id)s: it never existed or was "
                                                               "deleted.") % {"id": pid}, kind="input")]},
@@ -327,7 +375,7 @@ def compare_permalink(request: HtmxHttpRequest, pid: str) -> HttpResponse:
         context["errors"] = [ErrorRecord(gettext("This comparison cannot be shown: permalink %(ids)s was "
                                                  "deleted.") % {"ids": gone}, kind="input")]
         return _page(request, context, status=404)
-    context.update(comparison_context(left, right))
+    context.update(comparison_context(request, left, right))
     context.update(_token_once(request, link, right))
     response = _page(request, context)
     if "token" in context:

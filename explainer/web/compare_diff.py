@@ -17,6 +17,16 @@ from django.utils.safestring import SafeString
 from explainer.comparison.textdiff import TextDiff
 
 
+# Both tables of one line-by-line view (wide and narrow, up to 5,000 lines a side) at most this (issue 27): 256 KiB
+# manifests that differ everywhere write some megabytes of them, beside two timelines of up to 2 MiB each.
+MAX_DIFF_HTML_BYTES = 512 * 1024
+
+
 def diff_html(diff: TextDiff, before: str, after: str) -> SafeString:
-    """Both tables of ``diff`` in the active language; ``before`` and ``after`` head the columns of each side."""
-    return render_to_string("partials/_textdiff.html", {"diff": diff, "before": before, "after": after})
+    """Both tables of ``diff`` in the active language; ``before`` and ``after`` head the columns of each side.
+    Over MAX_DIFF_HTML_BYTES, a line saying so instead (the page's cap holds by construction)."""
+    html = render_to_string("partials/_textdiff.html", {"diff": diff, "before": before, "after": after})
+    if len(html) <= MAX_DIFF_HTML_BYTES:
+        return html
+    return render_to_string("partials/_textdiff.html", {"diff": diff, "left_out": f"{len(html):,}",
+                                                        "limit": f"{MAX_DIFF_HTML_BYTES:,}"})

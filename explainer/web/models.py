@@ -1,12 +1,14 @@
 """Permalinks: the input of an explanation (or of a comparison), stored once, never changed.
 
 Only the input is stored; the analysis is recomputed when a link is opened, so improvements
-to the model reach old links and no migration follows a change of the output's shape.
+to the model reach old links and no migration follows a change of the output's shape.  Links stored
+before ids were keyed (issue 27) keep the ids they were given.
 """
 from __future__ import annotations
 
 import base64
 import hashlib
+import hmac
 import json
 import secrets
 from typing import Any
@@ -34,8 +36,11 @@ def canonical_scenario(scenario: dict[str, Any] | None) -> str:
 
 
 def permalink_id(*parts: str) -> str:
-    """12 URL-safe characters from a SHA-256 of the canonical input (72 bits)."""
-    digest = hashlib.sha256("\x00".join(parts).encode("utf-8")).digest()
+    """12 URL-safe characters (72 bits) of an HMAC-SHA256 of the canonical input, keyed with the server's
+    secret (issue 27): one input still gives one link, but nobody without the key can compute the link of
+    an input they guess (a plain hash of a known template with a guessed password found stored links)."""
+    key = hashlib.sha256(b"explainer permalink id\x00" + settings.SECRET_KEY.encode("utf-8")).digest()
+    digest = hmac.new(key, "\x00".join(parts).encode("utf-8"), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest[:9]).decode("ascii")
 
 

@@ -13,6 +13,7 @@ from explainer.lifecycle.traffic import TRAFFIC_STATES, WINDOW_REASONS
 from explainer.render.jsonable import SCHEMA_VERSION
 from explainer.web.openapi_observed import observed_schema
 from explainer.web.openapi_rollout import rollout_schemas
+from explainer.web.openapi_sharing import sharing_schema
 
 ERROR_KINDS = ["syntax", "structure", "validation", "schema", "limit", "scenario", "input", "schema-only"]
 ROLES = ["init", "sidecar", "app", "ephemeral"]
@@ -144,16 +145,21 @@ def _schemas() -> dict[str, Any]:
                                                                    "(empty, only comments or ---)."},
             "findings": {"type": "array", "items": _ref("InputFinding"),
                          "description": "Findings about an object of the input that holds no Pod (a Service: "
-                                        "service-selects-no-pod, service-target-port-missing), once per input."},
+                                        "service-selects-no-pod, service-target-port-missing), once per input; "
+                                        "in answers of the server at most 50 of one rule (findingsFolded)."},
             "suppressedFindings": {"type": "array", "items": {"allOf": [_ref("InputFinding"),
                                                                         _ref("SuppressedFinding")]},
                                    "description": "Those silenced by an ignore-check.podlife.io/<rule-id> "
                                                   "annotation on their object."},
+            "findingsFolded": {"type": "array", "items": _ref("Folded"), "description": "Only when a rule found "
+                               "more than 50 things in the input: the rule, the findings kept, how many there were."},
+            "suppressedFindingsFolded": {"type": "array", "items": _ref("Folded")},
             "answerTruncated": _obj(["limit", "cuts"], {
                 "limit": INT, "cuts": {"type": "array", "items": _obj(["path", "kept", "of"], {
                     "path": STR, "kept": INT, "of": INT, "lastKeptT": _nullable(NUM)})}},
                 description="Only when the answer would be larger than the server's limit (5 MiB by default): "
-                            "the tails of the longest events/statusTimeline lists were left out; restartCounts "
+                            "the tails of the longest events/statusTimeline lists were left out, then, while it "
+                            "was still larger, of the longest other lists (path names each); restartCounts "
                             "and finalPhase are always complete.")}),
         "Pod": _obj(["name", "source", "admitted", "containers", "events", "statusTimeline", "finalPhase",
                      "restartCounts", "errors", "notes", "sharing", "findings"], {
@@ -177,16 +183,27 @@ def _schemas() -> dict[str, Any]:
             "warnings": {"type": "array", "items": _ref("ErrorRecord")},
             "notes": names,
             "sharing": _ref("Sharing"),
-            "findings": {"type": "array", "items": _ref("Finding")},
+            "findings": {"type": "array", "items": _ref("Finding"),
+                         "description": "In answers of the server, at most 50 findings of one rule per Pod: "
+                                        "findingsFolded says how many there were."},
             "suppressedFindings": {"type": "array", "items": _ref("SuppressedFinding"),
                                    "description": "Findings silenced by an ignore-check.podlife.io/<rule-id> "
                                                   "annotation, with its reason."},
+            "findingsFolded": {"type": "array", "items": _ref("Folded"),
+                               "description": "Only when a rule found more than 50 things in this Pod: the "
+                                              "rule, the findings kept (the first), and how many there were."},
+            "suppressedFindingsFolded": {"type": "array", "items": _ref("Folded")},
             "rollout": {"anyOf": [{"type": "null"}, _ref("Rollout")],
                         "description": "Deployments, StatefulSets and DaemonSets: kubectl rollout restart as the "
                                        "controller does it; null for other kinds and for Pods not admitted"},
             "observed": _ref("Observed"),
             "traffic": _nullable(_ref("Traffic")),
             "endTime": NUM, "until": NUM, "truncated": BOOL,
+            "statusTimelineFolds": {"type": "array", "items": _obj(["from", "to", "period", "pointsLeftOut"], {
+                "from": NUM, "to": NUM, "period": NUM, "pointsLeftOut": INT}),
+                "description": "Steady crash loops the simulation jumped over whose status points were not all "
+                               "kept (past 20,000 points): after from and up to to, the status repeats every period "
+                               "seconds, and those pointsLeftOut points are not listed; restart counts stay exact."},
             "dependencies": {"type": "array", "items": _obj(["container", "waitsFor", "condition", "guaranteed"], {
                 "container": STR, "waitsFor": STR, "condition": STR, "guaranteed": BOOL})}}),
         "Observed": observed_schema(),
@@ -219,21 +236,8 @@ def _schemas() -> dict[str, Any]:
             "suppression": _obj(["kind", "rule", "reason"], {
                 "kind": {"type": "string", "enum": ["annotation"]}, "rule": STR, "reason": STR,
                 "path": STR, "line": NINT})})]},
-        "Sharing": _obj(["namespaces", "volumes", "ports", "conflicts"], {
-            "namespaces": {"type": "object", "additionalProperties": _obj(["groups"], {"groups": {
-                "type": "array", "items": _obj(["containers", "scope"], {
-                    "containers": names, "scope": {"type": "string", "enum": ["pod", "node", "container"]},
-                    "because": STR})}})},
-            "volumes": {"type": "array", "items": _obj(["name", "type", "mounts"], {
-                "name": STR, "type": STR, "mounts": {"type": "array", "items": {"type": "object"}},
-                "sources": names, "exchanges": {"type": "array", "items": {"type": "object"}},
-                "alwaysReadOnly": BOOL})},
-            "undeclared": {"type": "array", "items": {"type": "object"}},
-            "ports": {"type": "array", "items": {"type": "object"}},
-            "conflicts": {"type": "array", "items": _obj(["port", "protocol", "containers"], {
-                "port": INT, "protocol": STR, "containers": names})},
-            "exposure": {"type": "array", "items": {"type": "object"}},
-            "filesystem": {"type": "object"}}),
+        "Folded": _obj(["id", "kept", "of"], {"id": STR, "kept": INT, "of": INT}),
+        "Sharing": sharing_schema(),
         **rollout_schemas(),
     }
 
@@ -318,8 +322,9 @@ def _paths() -> dict[str, Any]:
                 **_COMMON}}},
         "/api/v1/permalinks": {"post": {
             "operationId": "createPermalink", "summary": "Store an input as a permalink (idempotent)",
-            "description": "The id is derived from a hash of the canonical input: the same input gives the "
-                           "same id. Only the request that first stores it receives the delete token.",
+            "description": "The id is an HMAC of the canonical input keyed with the server's secret: the same "
+                           "input gives the same id, and nobody without the key can compute the id of an input. "
+                           "Only the request that first stores it receives the delete token.",
             "requestBody": _body("PermalinkRequest", _FORM),
             "responses": {
                 "201": {"description": "Stored now: with the delete token (shown once).",
@@ -332,6 +337,10 @@ def _paths() -> dict[str, Any]:
                 "403": _error("A browser request with the CSRF cookie but no valid X-CSRFToken header."),
                 "409": _error("The manifest seems to hold credentials (listed in secrets): repeat the request "
                               "with secrets set to redact or keep."),
+                "422": _error("secrets was redact, but a credential could not be taken out safely (it is also "
+                              "written as part of the manifest's structure): nothing was stored."),
+                "503": _error("The database is full, busy past its time-out, or cannot be reached (storage: full, busy or "
+                              "unavailable)."),
                 **_COMMON,
                 "413": _error("The manifest is larger than the limit for stored input (256 KiB by default)."),
                 "429": _error("Too many links created from this client in the current window (shared with "
@@ -344,7 +353,12 @@ def _paths() -> dict[str, Any]:
                                                      "improvements to the model reach old links).",
                                       "content": _json("Permalink")},
                               "404": _error("No such permalink (never existed, or deleted)."),
-                              "405": _COMMON["405"]}},
+                              "405": _COMMON["405"],
+                              "429": _error("Too many ids that name no permalink were asked for from this "
+                                            "client (then every read is refused until the window ends), or too "
+                                            "many answers that had to be computed afresh (Retry-After says "
+                                            "when to ask again)."),
+                              "503": _error("The database cannot be reached.")}},
             "delete": {
                 "operationId": "deletePermalink", "summary": "Delete a permalink with its delete token",
                 "parameters": [{"name": "X-Delete-Token", "in": "header", "required": False,

@@ -6,7 +6,7 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import get_language, gettext
@@ -14,6 +14,7 @@ from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from explainer.lifecycle.errors import ManifestError
+from explainer.lifecycle.numbers import whole_number
 from explainer.lifecycle.redact import IN_OUTPUT
 from explainer.render.diagram import DiagramError, render_png, render_svg, sharing_diagram
 from explainer.render.bounded import bound_answer
@@ -22,14 +23,15 @@ from explainer.render.markdown import explanation_as_markdown
 from explainer.render.png import PngError, svg_to_png
 from explainer.render.rollout_svg import render_rollout_svg
 from explainer.render.timeline import render_timeline_svg
-from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Failure
+from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Failure, single_flight
 from explainer.web.fit import panel_px
 from explainer.web.forms import ExplainForm
+from explainer.web.lookup import link_or_404
 from explainer.web.models import KIND_EXPLAIN, Permalink
-from explainer.web.security import error_response, rate_limited
-from explainer.web.share import share_input
-from explainer.web.present import translate_errors
-from explainer.web.views import HtmxHttpRequest, form_errors, run_explain
+from explainer.web.security import CostlyReadLimited, error_response, rate_limited
+from explainer.web.share import UNREDACTABLE, share_input
+from explainer.web.present import MAX_PAGE_SVG_BYTES, translate_errors
+from explainer.web.views import HtmxHttpRequest, cacheable, failure_response, form_errors, run_explain
 from explainer.web.whatif import scenario_as_yaml, scenario_from_post
 
 
@@ -54,6 +56,8 @@ def share(request: HtmxHttpRequest) -> HttpResponse:
                               request=request)
     if outcome.status == "too_large":
         context["too_large"] = outcome.limit
+    elif outcome.status == "unredactable":
+        context["errors"] = [{"message": gettext(UNREDACTABLE)}]
     elif outcome.status == "secrets":   # a line of the observed output is not one of the editor's: no link to it
         context["hits"] = [{"line": h.line, "what": h.text.render(gettext) if h.text else h.what,
                             "observed": h.text is not None and h.text.msgid == IN_OUTPUT} for h in outcome.hits]
@@ -68,16 +72,24 @@ def _url(link: Permalink) -> str:
     return reverse("web:permalink", args=[link.id])
 
 
-def _explained(link: Permalink, panel: int | None = None) -> dict[str, Any]:
+def _explained(link: Permalink, request: HttpRequest | None = None, panel: int | None = None) -> dict[str, Any]:
+    """The analysis of a link, its charts laid out for ``panel`` CSS px (web/fit.py); a read that computes it
+    again counts against the costly-read limit."""
     if link.kind != KIND_EXPLAIN:
         raise Http404("not an explanation")
-    return run_explain(link.manifest, link.scenario_data, link.version, observed=link.observed or None,
-                       panel=panel)
+    on_miss = None if request is None else lambda: _costly(request)
+    return run_explain(link.manifest, link.scenario_data, link.version, on_miss=on_miss,
+                       observed=link.observed or None, panel=panel)
+
+
+def _costly(request: HttpRequest) -> None:
+    if rate_limited(request, "costly"):
+        raise CostlyReadLimited()
 
 
 @require_GET
 def permalink(request: HttpRequest, pid: str) -> HttpResponse:
-    link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
+    link = link_or_404(request, pid, KIND_EXPLAIN)
     page = _cached_export(request, link, "page", lambda: _page_parts(request, link))
     context = {"link": link, "url": request.build_absolute_uri(_url(link)),
                "scenario_yaml": scenario_as_yaml(link.scenario_data or {}), **page}
@@ -87,13 +99,14 @@ def permalink(request: HttpRequest, pid: str) -> HttpResponse:
 def _page_parts(request: HttpRequest, link: Permalink) -> dict[str, Any]:
     """The analysis part of a permalink page, rendered once per language: the link never
     changes, and the part holds no per-visitor data (the CSRF token lives outside it)."""
-    context = _explained(link, panel_px(request))
+    context = _explained(link, panel=panel_px(request))
     # rendered for every visitor alike: never the htmx-only parts, whatever this request carried
     return {"result_html": render_to_string("partials/_result.html",
                                             {**context, "static_page": True, "link_id": link.id}, request=request),
             "summary": _summary(context),
             "titles": [f"{p.kind} {p.name}" for p in context["pods"]],
             "names": ", ".join(p.name for p in context["pods"]),
+            "passing": not cacheable(context),
             "has_rollout": bool(context["pods"] and context["pods"][0].rollout_html)}
 
 
@@ -110,8 +123,8 @@ def _summary(context: dict[str, Any]) -> str:
 @xframe_options_exempt
 @require_GET
 def embed(request: HttpRequest, pid: str) -> HttpResponse:
-    link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
-    context = _explained(link, panel_px(request))
+    link = link_or_404(request, pid, KIND_EXPLAIN)
+    context = _explained(link, request, panel_px(request))
     context.update({"link": link, "url": request.build_absolute_uri(_url(link))})
     response = render(request, "pages/embed.html", context)
     response.embeddable = True   # the security middleware lets any page frame it
@@ -120,7 +133,7 @@ def embed(request: HttpRequest, pid: str) -> HttpResponse:
 
 @require_GET
 def export_json(request: HttpRequest, pid: str) -> JsonResponse:
-    link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
+    link = link_or_404(request, pid, KIND_EXPLAIN)
     data = _cached_export(request, link, "json", lambda: bound_answer(explanation_to_dict(
         link.explanation()), settings.MAX_ANSWER_BYTES, indent=2))
     return JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 2})
@@ -128,14 +141,15 @@ def export_json(request: HttpRequest, pid: str) -> JsonResponse:
 
 @require_GET
 def export_markdown(request: HttpRequest, pid: str) -> HttpResponse:
-    link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
+    link = link_or_404(request, pid, KIND_EXPLAIN)
     def make() -> str:
         expl = link.explanation()
         svg = request.build_absolute_uri(reverse("web:timeline-svg", args=[link.pk]))
         return explanation_as_markdown(
             expl, request.build_absolute_uri(_url(link)), gettext=gettext,
             scenario_yaml=scenario_as_yaml(link.scenario_data or {}),
-            timeline_urls=[svg if i == 0 else f"{svg}?pod={i}" for i in range(len(expl.pods))])
+            timeline_urls=[svg if i == 0 else f"{svg}?pod={i}" for i in range(len(expl.pods))],
+            max_bytes=settings.MAX_ANSWER_BYTES)
     text = _cached_export(request, link, "md", make)
     return HttpResponse(text, content_type="text/markdown; charset=utf-8")
 
@@ -149,10 +163,10 @@ def _report(link: Permalink, request: HttpRequest) -> Any:
 
 
 def _pod_index(request: HttpRequest) -> int:
-    value = request.GET.get("pod", "0")
-    if not value.isdigit() or len(value) > 3:
+    index = whole_number(request.GET.get("pod", "0"), 3)   # ASCII digits: "²" is no index
+    if index is None:
         raise Http404("?pod= takes the index of a Pod in the manifest: 0, 1, ...")
-    return int(value)
+    return index
 
 
 class RenderLimited(Exception):
@@ -168,7 +182,19 @@ def _cached_export(request: HttpRequest, link: Permalink, name: str, make: Any) 
     key = f"export:{link.id}:{name}{pod}:{get_language()}"
     value = cache.get(key)
     if value is None:
-        value = make()
+        with single_flight(key):   # the same export asked for at once: made once per process
+            value = cache.get(key)
+            if value is None:
+                value = _make_export(request, name, key, make)
+    return value
+
+
+def _make_export(request: HttpRequest, name: str, key: str, make: Any) -> Any:
+    if name in ("page", "json", "md") and rate_limited(request, "costly"):   # an analysis computed again
+        raise CostlyReadLimited()
+    value = make()
+    passing = (isinstance(value, Failure) and value.transient) or (isinstance(value, dict) and value.get("passing"))
+    if not passing:   # busy, or a run that timed out: another moment may draw it
         cache.set(key, value, timeout=FAILURE_CACHE_SECONDS if isinstance(value, Failure) else EXPORT_CACHE_SECONDS)
     return value
 
@@ -178,7 +204,7 @@ CONTENT_TYPES = {"svg": "image/svg+xml", "png": "image/png", "dot": "text/vnd.gr
 
 
 def _picture(request: HttpRequest, pid: str, which: str, fmt: str) -> HttpResponse:
-    link = get_object_or_404(Permalink, pk=pid, kind=KIND_EXPLAIN)
+    link = link_or_404(request, pid, KIND_EXPLAIN)
 
     def make() -> bytes | str | Failure:
         if fmt != "dot" and rate_limited(request, "render"):   # drawing costs a process: counted per client
@@ -186,7 +212,7 @@ def _picture(request: HttpRequest, pid: str, which: str, fmt: str) -> HttpRespon
         try:
             return _draw(request, link, which, fmt)
         except (DiagramError, PngError) as exc:
-            return Failure(str(exc))
+            return Failure(str(exc), transient=exc.transient)
 
     try:
         body = _cached_export(request, link, f"{which}.{fmt}", make)
@@ -194,7 +220,7 @@ def _picture(request: HttpRequest, pid: str, which: str, fmt: str) -> HttpRespon
         return error_response(429, gettext("Too many pictures drawn for your address; try again in a minute."),
                               request=request)
     if isinstance(body, Failure):
-        return HttpResponse(body.message, status=503, content_type="text/plain; charset=utf-8")
+        return failure_response(body)
     response = HttpResponse(body, content_type=CONTENT_TYPES[fmt])
     response["Content-Disposition"] = f'inline; filename="{pid}-{which}.{fmt}"'
     return response
@@ -206,11 +232,18 @@ def _draw(request: HttpRequest, link: Permalink, which: str, fmt: str) -> bytes 
         if report.simulation is None:
             raise Http404("the API server would reject this Pod: there is no timeline")
         svg = render_timeline_svg(report, gettext=gettext)
+        if len(svg) > MAX_PAGE_SVG_BYTES:   # the page's cap holds for the export too (issue 27)
+            raise PngError(gettext("The timeline picture is %(size)s bytes, more than an export holds (%(limit)s); "
+                                   "shorten `until` to draw it.")
+                           % {"size": f"{len(svg):,}", "limit": f"{MAX_PAGE_SVG_BYTES:,}"})
         return svg if fmt == "svg" else svg_to_png(svg)
     if which == "rollout":          # the workload's rollout (issue 22)
         if report.rollout is None:
             raise Http404("this Pod's kind has no rollout")
         svg = render_rollout_svg(report.rollout, report.pod.source.name or report.pod.name, gettext=gettext)
+        if len(svg) > MAX_PAGE_SVG_BYTES:   # the same cap as the timeline's (issue 27)
+            raise PngError(gettext("The rollout picture is %(size)s bytes, more than an export holds (%(limit)s).")
+                           % {"size": f"{len(svg):,}", "limit": f"{MAX_PAGE_SVG_BYTES:,}"})
         return svg if fmt == "svg" else svg_to_png(svg)
     dot = sharing_diagram(report, gettext=gettext)
     if fmt == "dot":
@@ -229,7 +262,7 @@ def picture(request: HttpRequest, pid: str, which: str, fmt: str) -> HttpRespons
 
 @require_POST
 def delete(request: HttpRequest, pid: str) -> HttpResponse:
-    link = get_object_or_404(Permalink, pk=pid)
+    link = link_or_404(request, pid)
     if not link.token_matches(request.POST.get("token", "")):
         return render(request, "pages/deleted.html", {"link": link, "wrong_token": True}, status=403)
     link.delete()

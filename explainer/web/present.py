@@ -23,6 +23,7 @@ from explainer.lifecycle.i18n import render
 from explainer.render import inline
 from explainer.render.headline import headline
 from explainer.render.diagram import DiagramError, dot_key, sharing_diagram, start_svg, svg_result
+from explainer.render.markdown import MAX_FINDINGS_PER_RULE, per_rule
 from explainer.render.story import collapse_crash_loops, story
 from explainer.render.timeline import layout_timeline, timeline_rows
 from explainer.render.timeline_frames import timeline_frames
@@ -44,6 +45,7 @@ WHATIF_LABELS = {"crashes": gettext_noop("%(n)s: crashes before it runs"),
                  "new_crashes": gettext_noop("%(n)s of the new revision: crashes"),
                  "new_startup": gettext_noop("%(n)s of the new revision: seconds until Ready")}
 _GRAPHVIZ_WIDTH = re.compile(r'<svg width="([0-9.]+)pt"')
+MAX_SHOWN_DOT_BYTES = 256 * 1024   # DOT text a page shows when its diagram was not drawn (issue 27)
 SVG_CACHE_SECONDS = 24 * 3600   # the drawing of a DOT text never changes; the day bounds the cache
 ROLE_LABELS = {"init": "Init container", "sidecar": "Native sidecar", "app": "App container",
                "ephemeral": "Ephemeral container"}
@@ -80,6 +82,7 @@ class PodView:
     assumed: list[dict[str, str]] = field(default_factory=list)
     svg: str = ""
     error: str = ""
+    error_passing: bool = False            # the diagram failed for a passing reason (busy, timed out): never cached
     diagram_url: str = ""                  # drawn on demand (Pods after the first few)
     rollout_html: str = ""                 # the workload's rollout (web/rollout_panel.py), written out
     traffic_info: dict[str, Any] = field(default_factory=dict)   # what the what-if panel shows of the traffic
@@ -96,6 +99,15 @@ class PodView:
         return self.svg
 
     @property
+    def diagram_dot_shown(self) -> str:
+        """The DOT text a page shows when the diagram could not be drawn: at most MAX_SHOWN_DOT_BYTES of it
+        (a Pod with 25,000 volumes has 6 MB of it; the sharing.dot export has it whole)."""
+        if len(self.diagram_dot) <= MAX_SHOWN_DOT_BYTES:
+            return self.diagram_dot
+        return self.diagram_dot[:MAX_SHOWN_DOT_BYTES] + "\n/* " + gettext(
+            "… %(n)s more bytes of DOT are left out here.") % {"n": f"{len(self.diagram_dot) - MAX_SHOWN_DOT_BYTES:,}"} + " */\n"
+
+    @property
     def diagram_error(self) -> str:
         self._resolve()
         return self.error
@@ -107,6 +119,7 @@ class PodView:
                 self.svg = svg_result(pending)
             except DiagramError as exc:   # not cached: a time-out may not happen again
                 self.error = exc.text.render(gettext)
+                self.error_passing = exc.transient
             else:
                 cache.set(dot_key(self.diagram_dot), self.svg, timeout=SVG_CACHE_SECONDS)
 
@@ -115,7 +128,7 @@ class PodView:
         """The timeline as `partials/_picture.html` shows it: laid out for its panel, with a phone's drawing
         (web/fit.py)."""
         return picture(self.timeline_svg, self.timeline_width, self.timeline_fit, self.timeline_svg_narrow,
-                            self.timeline_narrow_width)
+                       self.timeline_narrow_width)
 
     @property
     def diagram_px(self) -> float:
@@ -132,11 +145,20 @@ class PodView:
                                                             if c.get("line")}},
                           ensure_ascii=False, separators=(",", ":"))
 
+    def diagram_failed_for_now(self) -> bool:
+        """Whether the diagram failed for a passing reason (waiting for it first, if it is still drawing)."""
+        self._resolve()
+        return self.error_passing
+
     def __getstate__(self) -> dict[str, Any]:   # cached views hold the finished picture
         self._resolve()
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        # a field this release added is missing from a view pickled by an older one: its default (issue 27)
+        for f in fields(self):
+            if f.name not in state:
+                state[f.name] = f.default_factory() if callable(f.default_factory) else f.default
         self.__dict__.update(state)
 
 
@@ -242,7 +264,10 @@ def _pod(r: PodReport, gettext: Callable[[str], str], eager: bool = True, dot_me
                    [mark_safe(inline.html(n, gettext)) for n in r.notes if id(n) not in told])
     _start_diagram(view, r, gettext, eager, dot_memo)   # first: dot lays it out in its own process while this one does the rest
     view.qos_class = r.qos.qos_class if r.qos else ""
-    view.findings = [finding_view(f, gettext) for f in r.findings]
+    findings, more = per_rule(r.findings)   # a page lists at most so many findings of one rule (issue 27)
+    view.findings = [finding_view(f, gettext) for f in findings]
+    view.notes += [gettext("%(n)s more findings of %(rule)s are not listed here (the first %(kept)s are).")
+                   % {"n": f"{n:,}", "rule": rule, "kept": MAX_FINDINGS_PER_RULE} for rule, n in more.items()]
     view.finding_groups = group_findings(view.findings)
     view.severity_counts = [(sev, n) for sev in SEVERITIES
                             if (n := sum(1 for f in view.findings if f["severity"] == sev))]
@@ -288,6 +313,7 @@ def _start_diagram(view: PodView, r: PodReport, gettext: Callable[[str], str], e
         view.pending = start_svg(dot)
     except DiagramError as exc:
         view.error = exc.text.render(gettext)
+        view.error_passing = exc.transient
 
 
 def _simulation_views(view: PodView, r: PodReport, gettext: Callable[[str], str], panel: int | None = None) -> None:
@@ -311,6 +337,11 @@ def _simulation_views(view: PodView, r: PodReport, gettext: Callable[[str], str]
     else:
         view.timeline_json = json.dumps(timeline_frames(r, layout, gettext=gettext), ensure_ascii=False,
                                         separators=(",", ":"))
+        if len(view.timeline_json) > MAX_PAGE_SVG_BYTES:   # the cursor's data: bounded like the picture
+            view.notes.append(gettext("The timeline's cursor data is %(size)s bytes, more than a page holds "
+                                      "(%(limit)s): the picture is shown without the cursor.")
+                              % {"size": f"{len(view.timeline_json):,}", "limit": f"{MAX_PAGE_SVG_BYTES:,}"})
+            view.timeline_json = ""
     rows = timeline_rows(r, gettext=gettext)
     view.rows = rows[:MAX_PAGE_ROWS]
     steps = story(r.pod, sim, r.traffic)

@@ -13,19 +13,25 @@ from typing import Literal
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils.translation import gettext_noop
 
-from explainer.lifecycle.redact import Hit, find_output_secrets, find_secrets, redact, redact_output
+from explainer.lifecycle.redact import (Hit, RedactionFailed, find_output_secrets, find_secrets, redact,
+                                        redact_output)
 from explainer.web.models import Permalink
 from explainer.web.security import rate_limited
 
 DECISIONS = ("redact", "keep")
-Status = Literal["stored", "too_large", "rate_limited", "secrets"]
+Status = Literal["stored", "too_large", "rate_limited", "secrets", "unredactable"]
+UNREDACTABLE = gettext_noop("The credentials could not be taken out safely (one of them is also written elsewhere in "
+                            "the manifest, as part of its structure), so nothing was stored. Remove them yourself "
+                            "and share again, or store it as it is.")
 
 
 @dataclass(frozen=True)
 class ShareOutcome:
     """What became of a share: ``stored`` (``link``, and ``token`` the first time only), ``too_large``
-    (``limit`` bytes), ``rate_limited``, or ``secrets`` (the credentials ``hits``: ask the person)."""
+    (``limit`` bytes), ``rate_limited``, ``secrets`` (the credentials ``hits``: ask the person), or
+    ``unredactable`` (asked to redact, but the check of the redacted text failed: nothing stored)."""
 
     status: Status
     link: Permalink | None = None
@@ -54,9 +60,12 @@ def share_input(request: HttpRequest, manifest: str, scenario: dict | None, vers
     if hits and decision not in DECISIONS:
         return ShareOutcome("secrets", hits=tuple(hits))
     redacted = bool(hits) and decision == "redact"
-    link, token = Permalink.store(redact(manifest) if redacted else manifest, scenario or None, version,
-                                  redacted=redacted,
-                                  observed=redact_output(observed) if redacted and observed.strip() else observed)
+    try:
+        text = redact(manifest) if redacted else manifest
+        seen = redact_output(observed) if redacted and observed.strip() else observed
+    except RedactionFailed:   # the redacted copy still held a value, or no longer read: never stored
+        return ShareOutcome("unredactable", hits=tuple(hits))
+    link, token = Permalink.store(text, scenario or None, version, redacted=redacted, observed=seen)
     return ShareOutcome("stored", link=link, token=token, redacted=redacted)
 
 

@@ -24,13 +24,15 @@ from explainer.findings import catalogue
 from explainer.lifecycle import defaults as d
 from explainer.lifecycle.errors import ErrorRecord, ManifestError
 from explainer.lifecycle.features import SHOWN_VERSIONS, feature_table
+from explainer.lifecycle.numbers import whole_number
 from explainer.render import inline
 from explainer.render.diagram import DiagramError, render_svg
 from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Failure
 from explainer.web.fit import panel_px
 from explainer.web.forms import ExplainForm
-from explainer.web.models import KIND_EXPLAIN, Permalink
-from explainer.web.present import present, result_view, translate_errors
+from explainer.web.lookup import find_link
+from explainer.web.models import KIND_EXPLAIN
+from explainer.web.present import PodView, present, result_view, translate_errors
 from explainer.web.security import error_response, rate_limited, request_limits
 from explainer.web.whatif import (CONTROLS, NEW_CONTROLS, NEW_PREFIX, POD_CONTROLS, PREFIX, scenario_as_yaml,
                                   scenario_from_post)
@@ -48,7 +50,7 @@ def fingerprint(manifest: str, scenario: Any, version: str, observed: str | None
 
 
 def run_explain(manifest: str, scenario: Any, version: str, *, defer_cache: bool = False,
-                observed: str | None = None, panel: int | None = None) -> dict[str, Any]:
+                on_miss: Any = None, observed: str | None = None, panel: int | None = None) -> dict[str, Any]:
     """The shared part of every page that shows an analysis, cached by a hash of the input, the
     reader's language (the pictures carry translated labels) and the width the page shows its
     charts at (``panel``, CSS px, as the browser measured it: web/fit.py).  ``observed``: kubectl's
@@ -60,22 +62,48 @@ def run_explain(manifest: str, scenario: Any, version: str, *, defer_cache: bool
     observed = observed if observed and observed.strip() else None
     key = f"explained:{get_language()}:{panel or ''}:{fingerprint(manifest, scenario, version, observed)}"
     cached = cache.get(key)
-    if cached is not None:
+    if cached is not None and _suits(cached):
         return dict(cached)
+    if on_miss is not None:   # a permalink read: counted before the work (security.CostlyReadLimited)
+        on_miss()
     expl = explain(manifest, scenario, version, limits=request_limits(), observed=observed)
     context = {"explanation": result_view(expl), "pods": present(expl, fingerprint(manifest, None, version), panel),
                "errors": translate_errors(expl.errors), "version": expl.version}
     if defer_cache:
         return {**context, "_remember": (key, context)}
-    cache.set(key, context)
+    if cacheable(context):
+        cache.set(key, context)
     return dict(context)
+
+
+def _suits(cached: Any) -> bool:
+    """Whether a cached analysis is one this code wrote: the templates read a Pod's view without failing on a
+    missing field (they print nothing), so an object of another shape is found here and is a miss (issue 27)."""
+    return isinstance(cached, dict) and isinstance(cached.get("pods"), list) and all(
+        isinstance(p, PodView) for p in cached["pods"])
 
 
 def remember(context: dict[str, Any]) -> None:
     """Store an analysis that `run_explain(defer_cache=True)` left for after rendering."""
     if "_remember" in context:
         key, value = context["_remember"]
-        cache.set(key, value)
+        if cacheable(value):
+            cache.set(key, value)
+
+
+def cacheable(context: dict[str, Any]) -> bool:
+    """Whether an analysis may be cached: not when a diagram of it failed for a passing reason (the
+    server was busy, `dot` timed out), which another moment may draw (issue 27).  Waits for its
+    pictures (pickling would anyway)."""
+    return not any(pod.diagram_failed_for_now() for pod in context.get("pods", ()))
+
+
+def failure_response(failure: Failure) -> HttpResponse:
+    """A picture that could not be drawn: 503 with why; a passing failure says when to ask again."""
+    response = HttpResponse(failure.message, status=503, content_type="text/plain; charset=utf-8")
+    if failure.transient:
+        response["Retry-After"] = "5"
+    return response
 
 
 FRAGMENT_MAX_BYTES = 512 * 1024   # larger answers are not worth a cache entry
@@ -128,7 +156,7 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
         context["page_messages"] = json.dumps(page_messages(), ensure_ascii=False)
     response = AfterSending(render_to_string(template, context, request))
     response.after(remember, context)
-    if key and "explanation" in context and len(response.content) <= FRAGMENT_MAX_BYTES:
+    if key and "explanation" in context and len(response.content) <= FRAGMENT_MAX_BYTES and cacheable(context):
         response.after(cache.set, key, response.content.decode("utf-8"))
     return response
 
@@ -177,6 +205,8 @@ def page_messages() -> dict[str, Any]:
                               "the limit is {limit}). Reloading keeps it in this browser; Share stores it as a "
                               "permalink."),
         "urlUnreadable": gettext("The input in the address could not be read: the link is cut or damaged."),
+        "urlTooLarge": gettext("The input in the address is too large to open: unpacked, it holds more than the "
+                               "{limit} bytes the server explains. Nothing was put in the editor."),
         "restored": gettext("Your last input was restored from this browser."),
         "exampleLoaded": gettext("The example replaced your text."),
         "undo": gettext("Undo"),
@@ -187,6 +217,7 @@ def page_messages() -> dict[str, Any]:
         "splitter": gettext("Editor width"),
         "splitterHelp": gettext("Drag, or ←/→ with the keyboard, to resize the editor; Enter hides or shows it."),
         "urlLimit": URL_INPUT_LIMIT,
+        "urlMaxBytes": settings.MAX_MANIFEST_BYTES,   # what a link may unpack to (static/js/app.js)
     }
 
 
@@ -205,10 +236,10 @@ def matched_scenario(match: str | None, manifest: str, scenario: Any, version: s
     """The scenario that makes Pod ``match``'s prediction match what the cluster shows (issue 23;
     docs/lifecycle-model.md §36): the scenario in effect with every reproducible divergence written in,
     or None when ``match`` names no Pod with one."""
-    if not match or not match.isdigit() or len(match) > 4 or not observed:
+    index = whole_number(match, 4)      # "²" passes isdigit() but not int() (issue 27)
+    if index is None or not observed:
         return None
     pods = run_explain(manifest, scenario, version, observed=observed).get("pods") or []
-    index = int(match)
     seen = pods[index].observed if index < len(pods) else None
     return dict(seen["scenario"]) if seen and seen.get("matchable") else None
 
@@ -235,7 +266,7 @@ def form_errors(form: ExplainForm) -> list[ErrorRecord]:
 def _initial(request: HttpRequest) -> dict[str, Any]:
     source = request.GET.get("from")
     if source:   # "Edit a copy" of a permalink: the editor pre-filled, nothing stored yet
-        link = Permalink.objects.filter(pk=source, kind=KIND_EXPLAIN).first()
+        link = find_link(request, source, KIND_EXPLAIN)
         if link is None:
             raise Http404("No such permalink")
         scenario = link.scenario_data
@@ -296,13 +327,6 @@ def favicon(request: HttpRequest) -> HttpResponse:
 
 
 @require_GET
-def healthz(request: HttpRequest) -> HttpResponse:
-    """For load balancers: the process answers and can reach its database."""
-    Permalink.objects.exists()
-    return HttpResponse("ok", content_type="text/plain")
-
-
-@require_GET
 def diagram(request: HttpRequest, digest: str) -> HttpResponse:
     """/diagram/<hash>.svg: the sharing diagram of a Pod the server explained, drawn on demand
     from the DOT it cached under that hash (only DOT made here is ever drawn)."""
@@ -320,10 +344,11 @@ def diagram(request: HttpRequest, digest: str) -> HttpResponse:
         try:
             body = '<?xml version="1.0" encoding="UTF-8"?>\n' + render_svg(dot)
         except DiagramError as exc:
-            body = Failure(exc.text.render(gettext))
-        cache.set(key, body, timeout=FAILURE_CACHE_SECONDS if isinstance(body, Failure) else EXPORT_CACHE_SECONDS)
+            body = Failure(exc.text.render(gettext), transient=exc.transient)
+        if not (isinstance(body, Failure) and body.transient):
+            cache.set(key, body, timeout=FAILURE_CACHE_SECONDS if isinstance(body, Failure) else EXPORT_CACHE_SECONDS)
     if isinstance(body, Failure):
-        return HttpResponse(body.message, status=503, content_type="text/plain; charset=utf-8")
+        return failure_response(body)
     response = HttpResponse(body, content_type="image/svg+xml")
     response["Cache-Control"] = "public, max-age=86400, immutable"   # named by the hash of what it draws
     return response

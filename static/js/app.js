@@ -113,10 +113,35 @@
     var json = new TextEncoder().encode(JSON.stringify(state));
     return pipe(json, new CompressionStream("deflate-raw")).then(toBase64Url);
   }
+  // A few kilobytes of a link can inflate to gigabytes: the inflated bytes are read as they come and
+  // reading stops past what the server would accept (issue 27); too large and damaged links say so.
+  function tooLarge() { var e = new Error("too large"); e.tooLarge = true; return e; }
+  function inflateBounded(bytes, limit) {
+    var reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate-raw")).getReader();
+    var chunks = [], size = 0;
+    function next() {
+      return reader.read().then(function (r) {
+        if (r.done) {
+          var out = new Uint8Array(size), at = 0;
+          chunks.forEach(function (c) { out.set(c, at); at += c.length; });
+          return out;
+        }
+        size += r.value.length;
+        if (size > limit) { reader.cancel().catch(function () {}); throw tooLarge(); }
+        chunks.push(r.value);
+        return next();
+      });
+    }
+    return next();
+  }
   function decodeState(text) {
-    return pipe(fromBase64Url(text), new DecompressionStream("deflate-raw")).then(function (bytes) {
-      var state = JSON.parse(new TextDecoder().decode(bytes));
+    var maxBytes = messages.urlMaxBytes || 1048576;
+    return Promise.resolve().then(function () {      // a character that is not base64url fails here, not outside
+      return inflateBounded(fromBase64Url(text), 2 * maxBytes + 65536);   // the input as JSON, escapes included
+    }).then(function (bytes) {
+      var state = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
       if (!state || typeof state.m !== "string") throw new Error("no input");
+      if (new TextEncoder().encode(state.m).length > maxBytes) throw tooLarge();
       return state;
     });
   }
@@ -252,6 +277,10 @@
     if (status === 429) {
       var after = parseInt(xhr.getResponseHeader("Retry-After") || "", 10);
       return isNaN(after) ? messages.rateLimitedLater : format(messages.rateLimited, { seconds: after });
+    }
+    var said = xhr.getResponseHeader("X-Explainer-Message");   // the server says what happened (a full disk, ...)
+    if (said && status >= 500) {
+      try { return decodeURIComponent(said); } catch (e) { /* a cut header: the general message */ }
     }
     if (status >= 500) return format(messages.server, { status: status });
     return format(messages.refused, { status: status });
@@ -431,7 +460,10 @@
     return decodeState(hashParams().i || "").then(function (state) {
       applyState(state);
       explain({ noPush: true });
-    }).catch(function () { showAlert(messages.urlUnreadable); });
+    }).catch(function (err) {
+      showAlert(err && err.tooLarge ? format(messages.urlTooLarge, { limit: (messages.urlMaxBytes || 1048576).toLocaleString() })
+                                    : messages.urlUnreadable);
+    });
   }
 
   function start() {

@@ -248,3 +248,50 @@ def test_loops_beside_probes_hooks_and_sidecars_fast_forward_to_the_full_simulat
 
 def test_jumps_come_after_enough_cycles_to_be_summarised() -> None:
     assert FF_PERIODS > KEEP_CYCLES + 1
+
+
+# ---- the node's 1 s cap: bounded work and a bounded status timeline (issue 27) -------------------------
+EXIT_1 = {"command": ["sh", "-c", "exit 1"]}
+
+
+def _one_second_cap(n: int, until: int, runs: list[float] | None = None) -> tuple[str, dict[str, Any]]:
+    apps = [{"name": f"c{i}", "spec": EXIT_1} for i in range(n)]
+    scenario: dict[str, Any] = {"until": until, "crashLoopBackOff": {"maxContainerRestartPeriod": 1}}
+    if runs:
+        scenario["containers"] = {f"c{i}": {"runSeconds": r, "exitCode": 1} for i, r in enumerate(runs)}
+    return _manifest(apps), scenario
+
+
+def test_a_day_at_the_1_s_cap_keeps_exact_counts_and_a_bounded_timeline() -> None:
+    from explainer.lifecycle.fastforward import MAX_TIMELINE_POINTS
+    manifest, scenario = _one_second_cap(40, 86_400)
+    sim = explain(manifest, scenario, "1.35").pods[0].simulation
+    assert sim is not None and not sim.truncated
+    assert len(set(sim.restart_counts.values())) == 1 and min(sim.restart_counts.values()) > 40_000
+    # was 5.2 million points (10 s, 2.3 GB): the repeated periods past the bound are folded, and said so
+    assert len(sim.timeline) <= MAX_TIMELINE_POINTS + 1_000
+    folds = [j for j in sim.fast_forwards if j.points_left_out]
+    assert folds and folds[0].kept_until < folds[0].at + folds[0].shift
+    assert any("status points from" in str(n) for n in sim.notes)
+    assert sim.timeline[-1].restarts == sum(sim.restart_counts.values())   # the points after it stay exact
+
+
+def test_a_fold_keeps_the_points_before_it_and_after_it_as_the_step_by_step_run_has_them(monkeypatch) -> None:
+    from explainer.lifecycle import fastforward
+    monkeypatch.setattr(fastforward, "MAX_TIMELINE_POINTS", 300)
+    fast, full = _both(*_one_second_cap(3, 3_600))
+    jump = next(j for j in fast.fast_forwards if j.points_left_out)
+    assert fast.restart_counts == full.restart_counts and fast.final_phase == full.final_phase
+    # the points left out are those after kept_until up to the end of the jump
+    before = [p for p in fast.timeline if p.t <= jump.kept_until]
+    after = [p for p in fast.timeline if p.t > jump.at + jump.shift]
+    assert before == [p for p in full.timeline if p.t <= jump.kept_until]
+    assert after == [p for p in full.timeline if p.t > jump.at + jump.shift]
+    assert len(full.timeline) - len(fast.timeline) == jump.points_left_out
+
+
+def test_containers_out_of_step_stop_at_the_work_bound_and_say_so() -> None:
+    runs = [1 + i * 0.125 for i in range(200)]      # no common period to jump: every sync walks them all
+    sim = explain(*_one_second_cap(200, 86_400, runs), "1.35").pods[0].simulation
+    assert sim is not None and sim.truncated and sim.end_time < 86_400
+    assert any("syncs had looked at 3,000,000 containers" in str(n) for n in sim.notes)

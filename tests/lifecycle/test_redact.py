@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
 import yaml
+from hypothesis import assume, given, settings, strategies as st
 
-from explainer.lifecycle.redact import LAST_APPLIED, REDACTED, find_secrets, redact
+from explainer.lifecycle.redact import LAST_APPLIED, REDACTED, RedactionFailed, _standing, find_secrets, redact
+from tests.profiles import examples
 
 LIMIT = 1024 * 1024   # the largest manifest the explainer reads (the stored limit is smaller)
 
@@ -105,3 +108,145 @@ def test_pem_blocks_are_paired_in_one_pass() -> None:
     assert lines == [4, 7]
     out = redact(text)
     assert "MIIEow" not in out and out.count("\n") == text.count("\n")
+
+
+# ---- redacting the parsed document (issue 27) -----------------------------------------------------------
+CASES = """apiVersion: v1
+kind: ConfigMap
+metadata: {name: app-config}
+data:
+  password: cm-hunter-one
+  DB_PASSWORD: "cm-hunter-two"
+  LOG_LEVEL: debug
+  application.properties: |
+    spring.datasource.url=jdbc:postgresql://db/app
+    spring.datasource.password = props-hunter-three
+    server.port=8080
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: leaky}
+x-shared: &pw anchored-hunter-four
+spec:
+  containers:
+  - name: app
+    image: app:1
+    env:
+    - name: DB_PASSWORD
+      value: "multi-line-hunter-five
+        second-line-hunter-six"
+    - {name: ADMIN_PASSWORD, value: *pw}
+    - {name: DB_PW, value: pw-hunter-seven}
+    - {name: SIGNING_KEY, value: signing-hunter-eight}
+    - {name: PUBLIC_KEY, value: not-a-secret}
+    - {name: LOG_LEVEL, value: info}
+    readinessProbe:
+      httpGet:
+        path: /ready
+        port: 8080
+        httpHeaders:
+        - {name: Authorization, value: Basic aHVudGVyOm5pbmU=}
+        - {name: Accept, value: application/json}
+"""
+SECRETS = ("cm-hunter-one", "cm-hunter-two", "props-hunter-three", "anchored-hunter-four", "multi-line-hunter-five",
+           "second-line-hunter-six", "pw-hunter-seven", "signing-hunter-eight", "aHVudGVyOm5pbmU=")
+
+
+def test_every_case_of_the_issue_is_found() -> None:
+    hits = {h.what for h in find_secrets(CASES)}
+    assert {"ConfigMap app-config: data.password", "ConfigMap app-config: data.DB_PASSWORD",
+            "spring.datasource.password in application.properties of ConfigMap app-config",
+            "env DB_PASSWORD of app", "env ADMIN_PASSWORD of app", "env DB_PW of app", "env SIGNING_KEY of app",
+            "the header Authorization of app"} <= hits, hits
+    assert not any("PUBLIC_KEY" in h or "LOG_LEVEL" in h or "Accept" in h for h in hits)
+
+
+def test_redaction_takes_every_value_out_and_keeps_the_yaml_and_its_lines() -> None:
+    out = redact(CASES)
+    for secret in SECRETS:
+        assert secret not in out, secret
+    assert out.count("\n") == CASES.count("\n")
+    config, pod = yaml.safe_load_all(out)
+    assert config["data"]["LOG_LEVEL"] == "debug" and config["data"]["password"] == REDACTED
+    assert config["data"]["application.properties"].splitlines() == [
+        "spring.datasource.url=jdbc:postgresql://db/app", f"spring.datasource.password = {REDACTED}",
+        "server.port=8080"]
+    env = {e["name"]: e["value"] for e in pod["spec"]["containers"][0]["env"]}
+    assert env["ADMIN_PASSWORD"] == pod["x-shared"] == REDACTED      # the anchor is redacted where it is written
+    assert env["DB_PASSWORD"] == env["DB_PW"] == env["SIGNING_KEY"] == REDACTED
+    assert env["PUBLIC_KEY"] == "not-a-secret" and env["LOG_LEVEL"] == "info"
+    headers = pod["spec"]["containers"][0]["readinessProbe"]["httpGet"]["httpHeaders"]
+    assert headers == [{"name": "Authorization", "value": REDACTED}, {"name": "Accept", "value": "application/json"}]
+    assert find_secrets(out) == []
+
+
+def test_a_value_written_twice_is_blanked_in_its_other_place_too() -> None:
+    text = ("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: a\n    image: a\n"
+            "    env:\n    - {name: API_TOKEN, value: tok-hunter-ten}   # was tok-hunter-ten before\n")
+    out = redact(text)
+    assert "tok-hunter-ten" not in out and out.count(REDACTED) == 2
+
+
+def test_a_credential_that_is_also_a_word_of_the_structure_is_refused() -> None:
+    text = ("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: a\n    image: a\n"
+            "    env:\n    - {name: DB_PASSWORD, value: image}\n")
+    with pytest.raises(RedactionFailed):
+        redact(text)
+
+
+# what YAML can hold as text (its printable characters); a secret that would end in white space is trimmed
+_SECRET_TEXT = st.text(st.characters(blacklist_categories=("Cs", "Cc"),
+                                     blacklist_characters="\x85\u2028\u2029\ufeff\ufffe\uffff"),
+                       min_size=6, max_size=40).map(str.strip).filter(
+    lambda s: len(s) >= 6 and REDACTED not in s and not re.match(r"^\$[A-Za-z_]\w*$", s))   # $NAME: a reference
+_PLACES = ("env", "anchor", "multi-line env", "configmap key", "properties", "header", "env name")
+
+
+def _manifest(secret: str, place: str, redacted: bool = False) -> str:
+    """A manifest with ``secret`` at ``place``; with ``redacted``, the manifest redaction should give."""
+    if redacted:
+        return _manifest(REDACTED, place).replace(f"Basic {REDACTED}", REDACTED).replace(
+            json.dumps(f"{REDACTED}\n{REDACTED[::-1]}"), json.dumps(REDACTED))
+    q = json.dumps(secret, ensure_ascii=False)   # a YAML double-quoted scalar
+    pod = ("apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\n{extra}spec:\n  containers:\n  - name: app\n"
+           "    image: app:1\n    env:\n{env}    readinessProbe:\n      httpGet:\n        port: 8080\n"
+           "        httpHeaders:\n{headers}")
+    env, headers, extra = "    - {name: MODE, value: prod}\n", "        - {name: Accept, value: json}\n", ""
+    if place == "env":
+        env += f"    - name: DB_PASSWORD\n      value: {q}\n"
+    elif place == "anchor":
+        extra, env = f"x-values: &secret {q}\n", env + "    - {name: ADMIN_PASSWORD, value: *secret}\n"
+    elif place == "multi-line env":
+        env += f"    - name: DB_PASSWORD\n      value: {json.dumps(secret + chr(10) + secret[::-1], ensure_ascii=False)}\n"
+    elif place == "header":
+        headers += f"        - name: Authorization\n          value: {json.dumps('Basic ' + secret, ensure_ascii=False)}\n"
+    elif place == "env name":
+        env += f"    - {{name: SIGNING_KEY, value: {q}}}\n"
+    elif place in ("configmap key", "properties"):
+        value = f"DB_PASSWORD: {q}\n" if place == "configmap key" else \
+            "  app.properties: |\n" + "".join(f"    {line}\n" for line in
+                                             ("a=1", f"app.db.password = {secret}"))
+        return "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  " + value.lstrip(" ") + "---\n" + \
+            pod.format(extra=extra, env=env, headers=headers)
+    return pod.format(extra=extra, env=env, headers=headers)
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(secret=_SECRET_TEXT, place=st.sampled_from(_PLACES))
+def test_a_generated_secret_never_survives_redaction(secret: str, place: str) -> None:
+    text = _manifest(secret, place)
+    assume(find_secrets(text))
+    written = {f"Basic {secret}"} if place == "header" else {secret, secret[::-1]} if place == "multi-line env" \
+        else {secret}   # each line of the value as the manifest holds it
+    parts = [_standing(p) for p in written if len(p.strip()) >= 4]
+    expected = _manifest("", place, redacted=True)
+    collides = any(p.search(expected) for p in parts)   # the secret is also a word of the manifest around it
+    try:
+        out = redact(text)
+    except RedactionFailed:
+        assert collides, (place, secret)                 # refused only when blanking it would change the rest
+        return
+    assert out.count("\n") == text.count("\n")
+    if not collides:   # every place the secret stood reads <redacted>, everything else as it was
+        assert list(yaml.safe_load_all(out)) == list(yaml.safe_load_all(expected))
+    assert not any(p.search(out) for p in parts), (place, secret)   # nor does it stand anywhere in the text

@@ -10,10 +10,12 @@ clusterTrustBundle sources).
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from explainer.explain import explain
 from explainer.lifecycle.parse import parse_pod
 from explainer.lifecycle.sharing import _overlap, analyse_sharing, sharing_as_text
+from tests.profiles import examples
 
 
 @pytest.mark.parametrize("a,b,overlap", [
@@ -79,3 +81,31 @@ def test_the_seed_volumes_still_pass_files() -> None:
     report = explain(open("explainer/examples/web-app-pod.yaml", encoding="utf-8").read()).pods[0]
     (logs,) = [v for v in report.sharing.volumes if v.name == "app-logs"]
     assert [(x.writer, x.reader) for x in logs.exchanges] == [("app", "fluentbit-sidecar")]
+
+
+# ---- the exchanges of many containers, computed per directory and not per pair (issue 27) -------------------
+def _pairwise(mounts: tuple) -> list[tuple[str, str]]:
+    """The definition, pair by pair: a writer to another container when a writable mount of the one sees a
+    directory a mount of the other sees."""
+    by: dict[str, list] = {}
+    for m in mounts:
+        by.setdefault(m.container, []).append(m)
+    return [(w, r) for w, ws in by.items() for r, rs in by.items()
+            if r != w and any(not a.read_only and _overlap(a.sub_path, b.sub_path) for a in ws for b in rs)]
+
+
+SUB_PATHS = st.sampled_from([None, "logs", "logs/app", "./logs/", "cache", "logs-a", "$(POD_NAME)", "a/b/c", "a"])
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 7), SUB_PATHS, st.booleans()), max_size=24))
+def test_exchanges_are_the_pairs_whose_directories_overlap(mounts: list) -> None:
+    from explainer.lifecycle.sharing import _exchanges
+    from explainer.lifecycle.sharing_report import MAX_EXCHANGES, Mount
+    written = tuple(Mount(f"c{c}", f"/m{i}", ro, sub) for i, (c, sub, ro) in enumerate(mounts))
+    listed, writers, readers, total = _exchanges(written)
+    pairs = _pairwise(written)
+    assert [(x.writer, x.reader) for x in listed] == pairs[:MAX_EXCHANGES]
+    assert total == len(pairs)
+    assert set(writers) == {m.container for m in written if not m.read_only}
+    assert readers == tuple(dict.fromkeys(m.container for m in written))

@@ -63,3 +63,23 @@ def test_a_day_of_crash_loops_is_measured_exactly_before_it_is_cut() -> None:
     lists = [[0, path, pod, key] for path, pod in _pods(data) for key in CUTTABLE if pod.get(key)]
     assert max(len(pod[key]) for _e, _p, pod, key in lists) > _CHUNK
     assert _total_size(data, lists, None) == answer_size(data)
+
+
+# ---- every list, not only events and the status timeline (issue 27) -------------------------------------
+def test_findings_of_one_rule_fold_past_fifty() -> None:
+    from explainer.render.bounded import fold_findings
+    pod = {"findings": [{"id": "volume-not-mounted", "n": i} for i in range(120)] + [{"id": "other"}]}
+    fold_findings(pod)
+    assert len(pod["findings"]) == 51 and pod["findings"][-1] == {"id": "other"}
+    assert pod["findingsFolded"] == [{"id": "volume-not-mounted", "kept": 50, "of": 120}]
+
+
+def test_an_answer_whose_other_lists_are_large_is_cut_to_its_limit_and_says_where() -> None:
+    from explainer.render.bounded import answer_size, bound_answer
+    data = {"comparison": {"pods": [{"sharing": [{"text": "x" * 200, "i": i} for i in range(5_000)],
+                                     "starts": [{"container": f"c{i}"} for i in range(300)]}]},
+            "pods": [{"events": [{"t": i} for i in range(10)], "restartCounts": {"a": 3}}]}
+    out = bound_answer(data, 100_000)
+    assert answer_size(out) <= 100_000
+    paths = {c["path"] for c in out["answerTruncated"]["cuts"]}
+    assert "comparison.pods[0].sharing" in paths and out["pods"][0]["restartCounts"] == {"a": 3}

@@ -181,3 +181,158 @@ def test_the_fragment_and_the_analysis_are_stored_once_the_response_is_sent(rf) 
     assert response.status_code == 200 and cache.get(key) is None   # not yet: the body is still on its way
     response.close()   # what the WSGI server does when the body is out
     assert cache.get(key) == response.content.decode()
+
+
+# ---- faults of the cache are misses, never a 500 (issue 27) ------------------------------------------------
+def _poison(key: str, data: bytes) -> None:
+    """Store raw bytes under ``key`` as the back-end would hold a pickled entry (one written by other code)."""
+    full = cache.make_and_validate_key(key)
+    if hasattr(cache, "_cache") and isinstance(cache._cache, dict):      # local memory: pickles per entry
+        cache.set(key, "placeholder")
+        with cache._lock:
+            cache._cache[full] = data
+    else:                                                                 # Redis: the pickle is the value
+        cache._cache.get_client(write=True).set(full, data, ex=60)
+
+
+def _explained_key(client: Client, manifest: str) -> str:
+    """The key of the analysis behind /?example=lifecycle-demo (``manifest`` is that example's text)."""
+    from explainer.examples import BY_SLUG
+    from explainer.lifecycle import defaults as d
+    example = BY_SLUG["lifecycle-demo"]
+    assert example.manifest() == manifest
+    return f"explained:en:{views.fingerprint(manifest, example.scenario or None, d.DEFAULT_VERSION)}"
+
+
+def test_cache_keys_carry_the_release(settings, monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:
+    from explainer import settings as project
+    assert settings.RELEASE and settings.RELEASE in settings.CACHES["default"]["KEY_PREFIX"]
+    assert settings.RELEASE in cache.make_key("x")
+    monkeypatch.setenv("EXPLAINER_RELEASE", "2026.12.1")
+    assert project.release_id() == "2026.12.1"
+    monkeypatch.delenv("EXPLAINER_RELEASE")
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "a.html").write_text("<p>one</p>")
+    monkeypatch.setattr(project, "BASE_DIR", tmp_path)
+    before = project.release_id()
+    (tmp_path / "templates" / "a.html").write_text("<p>two</p>")
+    assert project.release_id() != before            # another release of the templates: other keys
+
+
+@pytest.mark.parametrize("data", [b"\x80\x05\x95 not a pickle", b"\x80\x04\x95\x1c\x00\x00\x00\x00\x00\x00\x00"
+                                  b"\x8c\x0bgone_module\x94\x8c\x05Thing\x94\x93\x94)\x81\x94."])
+def test_an_entry_that_cannot_be_unpickled_is_a_miss(client: Client, data: bytes) -> None:
+    example = "/?example=lifecycle-demo"
+    manifest = load_manifest("seeds/lifecycle-demo")
+    good = client.get(example)
+    assert good.status_code == 200
+    _poison(_explained_key(client, manifest), data)
+    again = client.get(example)
+    assert again.status_code == 200 and again.content.count(b"<svg") == good.content.count(b"<svg")
+    assert isinstance(cache.get(_explained_key(client, manifest)), dict)     # computed again and stored
+
+
+class _OldPodView:
+    """What an older release pickled: a view without the fields this release reads."""
+
+    name, kind = "lifecycle-demo", "Pod"
+
+
+def test_a_cached_analysis_that_no_longer_suits_the_code_is_computed_again(client: Client) -> None:
+    example = "/?example=lifecycle-demo"
+    manifest = load_manifest("seeds/lifecycle-demo")
+    good = client.get(example)
+    key = _explained_key(client, manifest)
+    stale = dict(cache.get(key))
+    stale["pods"] = [_OldPodView()]
+    cache.set(key, stale)
+    again = client.get(example)
+    assert again.status_code == 200 and again.content.count(b"<svg") == good.content.count(b"<svg")
+    assert not isinstance(cache.get(key)["pods"][0], _OldPodView)
+
+
+def test_a_pod_view_pickled_without_a_later_field_gets_its_default() -> None:
+    import pickle
+
+    from explainer.web.present import PodView
+    view = PodView("p", "Pod", 1, True, [], [])
+    state = view.__getstate__()
+    del state["qos_class"], state["findings"]
+    old = PodView.__new__(PodView)
+    old.__setstate__(state)
+    assert old.qos_class == "" and old.findings == [] and pickle.loads(pickle.dumps(old)).name == "p"
+
+
+# ---- large permalinks and comparisons are cached compressed; computing them again is rate limited -------
+def _crash_pod(n: int) -> tuple[str, dict]:
+    manifest = "apiVersion: v1\nkind: Pod\nmetadata: {name: crash}\nspec:\n  containers:\n" + \
+        "".join(f"  - {{name: c{i}, image: busybox}}\n" for i in range(n))
+    return manifest, {"until": 3600, "containers": {f"c{i}": {"runSeconds": 1 + i % 5, "exitCode": 1} for i in range(n)}}
+
+
+def test_a_large_permalink_page_is_cached_compressed_and_read_once(client: Client, explain_calls: list[str],
+                                                                    settings) -> None:
+    import pickle
+
+    from explainer.web.cache import Packed, pack
+    settings.CACHE_MAX_ENTRY_BYTES = 400_000
+    link, _ = Permalink.store(*_crash_pod(60), "1.34")
+    first = client.get(f"/p/{link.id}/")
+    assert first.status_code == 200 and len(first.content) > settings.CACHE_MAX_ENTRY_BYTES   # too large as it is
+    second = client.get(f"/p/{link.id}/")
+    assert second.status_code == 200 and second.content.count(b"<svg") == first.content.count(b"<svg")
+    assert explain_calls == ["explain"]           # the page parts came from the cache, compressed
+    assert isinstance(pack({"html": "x" * 200_000}), Packed) and pickle.loads(pickle.dumps(Packed(b"x")))
+
+
+def test_a_large_comparison_is_cached(client: Client, explain_calls: list[str], settings) -> None:
+    settings.CACHE_MAX_ENTRY_BYTES = 400_000
+    manifest, scenario = _crash_pod(60)
+    left, _ = Permalink.store(manifest, scenario, "1.34")
+    right, _ = Permalink.store(manifest, {**scenario, "deleteAt": 600}, "1.34")
+    url = f"/compare/?left={left.id}&right={right.id}"
+    first = client.get(url)
+    calls = len(explain_calls)
+    assert first.status_code == 200 and calls == 2
+    assert client.get(url).status_code == 200 and len(explain_calls) == calls
+
+
+def test_reads_that_compute_a_link_again_are_rate_limited(client: Client, settings) -> None:
+    settings.COSTLY_READ_RATE_LIMIT = 2
+    links = [Permalink.store(load_manifest("seeds/init-example"), {"deleteAt": 10 + i}, "1.34")[0] for i in range(3)]
+    assert [client.get(f"/p/{link.id}/").status_code for link in links[:2]] == [200, 200]
+    refused = client.get(f"/p/{links[2].id}/")
+    assert refused.status_code == 429 and "computed afresh" in refused.content.decode()
+    assert refused["Retry-After"]
+    assert client.get(f"/p/{links[0].id}/").status_code == 200          # in the cache: not counted
+    api = client.get(f"/api/v1/permalinks/{links[2].id}")
+    assert api.status_code == 429 and "computed afresh" in api.json()["error"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_export_asked_for_at_once_is_computed_once(explain_calls: list[str], settings) -> None:
+    import threading
+    import time as clock
+
+    settings.COSTLY_READ_RATE_LIMIT = 0   # no rate-limit rows: the test database's shared cache locks per table
+
+    link, _ = Permalink.store(*_crash_pod(30), "1.34")
+    real = models.explain
+
+    def slow(*args, **kwargs):        # long enough for every thread to ask while it computes
+        clock.sleep(0.3)
+        return real(*args, **kwargs)
+
+    models.explain = slow
+    try:
+        codes: list[int] = []
+        threads = [threading.Thread(target=lambda: codes.append(Client().get(f"/p/{link.id}.json").status_code))
+                   for _ in range(3)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+    finally:
+        models.explain = real
+    assert codes == [200, 200, 200]
+    assert explain_calls == ["explain"], explain_calls

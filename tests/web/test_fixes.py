@@ -65,3 +65,30 @@ def test_the_page_offers_apply_fix_only_on_fixable_findings() -> None:
     html = response.content.decode()
     assert html.count('class="apply-fix"') == 1
     assert 'data-rule="liveness-without-startup-probe"' in html
+
+
+# ---- bounded like every write (issue 27) ----------------------------------------------------------------
+def test_a_text_over_the_fix_limit_is_refused_naming_its_setting(settings) -> None:
+    settings.MAX_FIX_BYTES = 1_000
+    line, container = _target(LIVENESS, "liveness-without-startup-probe")
+    status, body = _post(Client(), LIVENESS + "#" * 2_000 + "\n", "liveness-without-startup-probe", line, container)
+    assert status == 413 and "EXPLAINER_MAX_FIX_BYTES" in body["error"] and "1,000" in body["error"]
+
+
+def test_fixes_are_rate_limited_per_client(settings) -> None:
+    settings.SHARE_RATE_LIMIT = 2
+    client = Client()
+    line, container = _target(LIVENESS, "liveness-without-startup-probe")
+    codes = [_post(client, LIVENESS, "liveness-without-startup-probe", line, container)[0] for _ in range(3)]
+    assert codes == [200, 200, 429]
+    assert _post(Client(REMOTE_ADDR="10.1.2.3"), LIVENESS, "liveness-without-startup-probe", line, container)[0] == 200
+
+
+def test_the_explanations_that_prove_a_fix_have_the_request_limits(settings) -> None:
+    settings.MAX_CONTAINERS = 3
+    indent = LIVENESS.split("      containers:\n", 1)[1][:LIVENESS.split("      containers:\n", 1)[1].index("-")]
+    pod = LIVENESS.replace("      containers:\n", "      containers:\n" + "".join(
+        f"{indent}- {{name: extra{i}, image: busybox}}\n" for i in range(5)), 1)
+    line, container = _target(pod, "liveness-without-startup-probe")   # explained without limits: it is there
+    status, _body = _post(Client(), pod, "liveness-without-startup-probe", line, container)
+    assert status == 409      # over the container limit: nothing is explained, so nothing is fixed

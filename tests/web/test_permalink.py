@@ -167,3 +167,39 @@ def test_an_htmx_request_cannot_change_what_later_visitors_see(client: Client) -
 def test_the_pod_parameter_of_exports_is_checked(client: Client, pod: str) -> None:
     link, _ = Permalink.store(load_manifest("seeds/lifecycle-demo"), None, "1.34")
     assert client.get(f"/p/{link.id}/timeline.svg?pod={pod}").status_code == 404
+
+
+# ---- ids that cannot be computed from a guess, and guessing them is bounded (issue 27) ------------------
+def test_a_link_id_is_keyed_with_the_server_secret(client: Client, settings) -> None:
+    import base64
+    import hashlib
+
+    from explainer.web.models import KIND_EXPLAIN, canonical_scenario, permalink_id
+
+    manifest = canonical_manifest(load_manifest("seeds/lifecycle-demo"))
+    pid = link_of(share(client, manifest).content.decode())
+    plain = base64.urlsafe_b64encode(hashlib.sha256("\x00".join(
+        [KIND_EXPLAIN, manifest, canonical_scenario(None), "1.34"]).encode()).digest()[:9]).decode()
+    assert pid != plain                                    # not computable from the input alone
+    assert permalink_id(KIND_EXPLAIN, manifest, "", "1.34") == pid        # one input, one link
+    settings.SECRET_KEY = "another-" + "k" * 60
+    assert permalink_id(KIND_EXPLAIN, manifest, "", "1.34") != pid
+
+
+def test_guessing_ids_runs_out_and_then_every_link_read_is_refused(client: Client, settings) -> None:
+    settings.NOT_FOUND_RATE_LIMIT = 3
+    link, _token = Permalink.store(load_manifest("seeds/lifecycle-demo"), None, "1.34")
+    assert client.get(f"/p/{link.id}/").status_code == 200
+    for guess in ("AAAAAAAAAAAA", "AAAAAAAAAAAB", "AAAAAAAAAAAC"):
+        assert client.get(f"/p/{guess}/").status_code == 404
+    # the budget is used up: a miss and a hit look the same, on every way of reading a link
+    for path in (f"/p/{link.id}/", "/p/AAAAAAAAAAAD/", f"/p/{link.id}.json", f"/p/{link.id}/timeline.svg",
+                 f"/embed/{link.id}/", f"/?from={link.id}", f"/compare/?left={link.id}&right={link.id}",
+                 "/c/AAAAAAAAAAAE/"):
+        response = client.get(path)
+        assert response.status_code == 429, (path, response.status_code)
+        assert "Too many permalinks that do not exist" in response.content.decode()
+    api = client.get(f"/api/v1/permalinks/{link.id}")
+    assert api.status_code == 429 and "do not exist" in api.json()["error"]
+    other = Client(REMOTE_ADDR="10.9.8.7")          # another client keeps its own budget
+    assert other.get(f"/p/{link.id}/").status_code == 200

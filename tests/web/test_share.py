@@ -104,3 +104,34 @@ def test_a_comparison_shares_the_budget(post, settings) -> None:
     assert left is not None
     assert share_comparison(post, left, right).status == "rate_limited"
 
+
+
+# ---- "Store redacted" stores no credential (issue 27) ------------------------------------------------
+@pytest.mark.django_db
+def test_a_redacted_link_holds_none_of_the_credentials_found() -> None:
+    import json
+
+    from django.test import Client
+
+    from tests.lifecycle.test_redact import CASES, SECRETS
+    client = Client()
+    asked = client.post("/api/v1/permalinks", json.dumps({"manifest": CASES}), content_type="application/json")
+    assert asked.status_code == 409 and len(asked.json()["secrets"]) >= 8
+    stored = client.post("/api/v1/permalinks", json.dumps({"manifest": CASES, "secrets": "redact"}),
+                         content_type="application/json")
+    assert stored.status_code == 201 and stored.json()["redacted"] is True
+    text = Permalink.objects.get(pk=stored.json()["id"]).manifest
+    assert not [s for s in SECRETS if s in text]
+    assert client.get(f"/p/{stored.json()['id']}/").status_code == 200   # and it still explains
+
+
+@pytest.mark.django_db
+def test_a_credential_that_cannot_be_taken_out_is_not_stored() -> None:
+    import json
+
+    from django.test import Client
+    text = SECRET_POD.replace("hunter2hunter2", "containers")   # also a key of the manifest
+    response = Client().post("/api/v1/permalinks", json.dumps({"manifest": text, "secrets": "redact"}),
+                             content_type="application/json")
+    assert response.status_code == 422 and "could not be taken out safely" in response.json()["error"]
+    assert not Permalink.objects.exists()

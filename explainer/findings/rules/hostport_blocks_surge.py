@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from explainer.lifecycle.numbers import whole_number
 from explainer.lifecycle.yamlload import format_path
 
 from ..base import Finding, RuleContext, Severity, fill
@@ -90,5 +91,5 @@ def _positive(value: Any) -> bool:
         return value > 0
     if isinstance(value, str):
         text = value.strip().rstrip("%")
-        return text.isdigit() and int(text) > 0
+        return (whole_number(text) or 0) > 0
     return False

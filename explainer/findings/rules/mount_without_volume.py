@@ -33,12 +33,19 @@ EXAMPLE = {"known": "config"}
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
+    # once per Pod, not per mount: linear in the mounts (thousands of them, issue 27)
+    known = ", ".join(v.name for v in ctx.pod.volumes) or Text(gettext_noop("none"))
+    first: dict[tuple[str, str], int] = {}
+    read: set[str] = set()
     for u in ctx.sharing.undeclared:
         c = ctx.pod.container(u.container)
         if c is None:
             continue
-        i = next(i for i, m in enumerate(c.mounts) if m.volume == u.volume)
-        known = ", ".join(v.name for v in ctx.pod.volumes) or Text(gettext_noop("none"))
+        if c.name not in read:
+            read.add(c.name)
+            for j, m in enumerate(c.mounts):
+                first.setdefault((c.name, m.volume), j)
+        i = first[(c.name, u.volume)]
         explanation = Text(gettext_noop(
             "{c} mounts volume {volume} at {mount_path}, but the Pod declares no such volume "
             "(declared: {known}). The API server rejects the Pod, so none of its containers ever starts."),

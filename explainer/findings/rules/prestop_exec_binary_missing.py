@@ -72,7 +72,7 @@ FIX_PROBE = """
 """
 EXAMPLE = {"seconds": "5", "kind": "livenessProbe"}
 SLEEP_ACTION_ON = (1, 30)          # PodLifecycleSleepAction: beta, on by default
-_ONLY_SLEEP = re.compile(r"^\s*(?:exec\s+)?(?:/bin/|/usr/bin/)?sleep\s+(\d+)\s*$")
+_ONLY_SLEEP = re.compile(r"^\s*(?:exec\s+)?(?:/bin/|/usr/bin/)?sleep\s+(\d{1,9})\s*$")
 
 
 def check(ctx: RuleContext) -> Iterator[Finding]:

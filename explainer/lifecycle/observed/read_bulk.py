@@ -9,6 +9,7 @@ import re
 from collections.abc import Callable
 from typing import TypeVar
 
+from ..numbers import whole_number
 from .model import AGO, SINCE, EventObs, PodRow, When
 from .read_events import _OLD_REASONS
 from .times import parse_age
@@ -54,8 +55,9 @@ class Spans:
             if rest:
                 count, _, first_text = rest.rstrip(")").partition(" ")
                 first_age = parse_age(first_text.split(" ")[-1])
-                if count.isdigit() and first_age is not None:
-                    found = (last, max(int(count), 1), When(self.kind, first_age[0], self.source, first_age[1]))
+                times = whole_number(count, 9)
+                if times is not None and first_age is not None:
+                    found = (last, max(times, 1), When(self.kind, first_age[0], self.source, first_age[1]))
             else:
                 found = (last, 1, last)
         self.cache[text] = found

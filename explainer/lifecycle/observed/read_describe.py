@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from ..numbers import whole_number
 from .model import ABSOLUTE, AGO, Condition, ContainerObs, EventObs, Snapshot, Termination, Unread, When
 from .read_events import DESCRIBE_HEADER, RULE, describe_event
 from .times import parse_age, parse_date
@@ -67,7 +68,7 @@ def _date(text: str | None) -> When | None:
 
 
 def _count(text: str | None) -> int | None:
-    return int(text) if text and text.isdigit() and len(text) < 10 else None
+    return whole_number(text, 9)
 
 
 def _flag(text: str | None) -> bool | None:
@@ -77,8 +78,9 @@ def _flag(text: str | None) -> bool | None:
 def _termination(name: str | None, state: dict) -> Termination:
     code = state.get("Exit Code", "")
     signal = state.get("Signal", "")
-    return Termination(name, int(code) if code.lstrip("-").isdigit() and len(code) < 10 else None,
-                       int(signal) if signal.isdigit() and len(signal) < 10 else None, state.get("Reason"),
+    number = whole_number(code.removeprefix("-"), 9)
+    return Termination(name, None if number is None else -number if code.startswith("-") else number,
+                       whole_number(signal, 9), state.get("Reason"),
                        state.get("Message"), _date(state.get("Started")), _date(state.get("Finished")))
 
 

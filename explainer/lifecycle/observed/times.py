@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from datetime import datetime, timezone
 
+from ..numbers import whole_number
+
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86_400, "y": 365 * 86_400}
 _AGE_WHOLE = re.compile(r"(\d{1,9})([smhdy])(?:(\d{1,9})([smhdy]))?(?:(\d{1,9})([smhdy]))?")
 AGE_TEXT = r"(?:\d{1,9}[smhdy]){1,3}"          # the shape of one age, for the readers' patterns
@@ -110,7 +112,7 @@ def _offset(zone: str | None) -> float:
     if not zone or zone in "Zz":
         return 0.0
     digits = zone[1:].replace(":", "")
-    if len(digits) != 4 or not digits.isdigit():
+    if len(digits) != 4 or whole_number(digits) is None:
         return 0.0
     seconds = int(digits[:2]) * 3600 + int(digits[2:]) * 60
     return seconds if zone[0] == "+" else -seconds

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..i18n import Text
+from ..numbers import whole_number
 from .align import Clock, latest, make_clock
 from .kubectl import Columns, print_pod
 from .model import ABSOLUTE, ContainerObs, EventObs, Observation, PodRow, Snapshot, SpecInfo, Termination, When
@@ -143,9 +144,9 @@ def build(obs: Observation, name: str | None, spec: SpecInfo, roles: dict[str, s
 
     if single is not None and rows:
         latest_row = max(rows, key=lambda r: (clock.t(r.age) if r.age else -1.0, r.line or 0))
-        count = latest_row.restarts.split()[0]
-        if count.isdigit():
-            containers[single].table_restarts = int(count)
+        count = whole_number(latest_row.restarts.split()[0], 9)
+        if count is not None:
+            containers[single].table_restarts = count
     for cv in containers.values():     # a run whose startedAt the paste left out: its Started event
         st = cv.status
         if st is not None and st.state == "running" and cv.running_since is None and not st.restart_count:

@@ -8,6 +8,8 @@ rounds down, and when both come to 0 maxUnavailable becomes 1; `MaxUnavailable` 
 """
 from __future__ import annotations
 
+from ..numbers import atoi_clamped
+
 
 def scaled_value(value: int | str | None, total: int, round_up: bool, default: int = 0) -> int:
     """`GetScaledValueFromIntOrPercent`; None is ``default`` (`intstr.ValueOrDefault`)."""
@@ -15,8 +17,11 @@ def scaled_value(value: int | str | None, total: int, round_up: bool, default: i
         return default
     if isinstance(value, int):
         return value
-    if value.endswith("%") and value[:-1].isdigit():
-        n = int(value[:-1]) * total
+    # ASCII digits only ("²%" is no percentage); past int64 the controller's Atoi fails and the model takes
+    # the largest int64, as validation does (issue 27: 5,000 digits are never converted)
+    percent = atoi_clamped(value[:-1]) if value.endswith("%") else None
+    if percent is not None:
+        n = percent * total
         return -(-n // 100) if round_up else n // 100
     raise ValueError(f"{value!r} is neither a whole number nor a percentage")   # admission refuses it (§26.1)
 
