@@ -58,9 +58,13 @@
   // what the result on screen depends on, besides the what-if values
   function inputKey(state) { return JSON.stringify({ m: state.m, v: state.v, o: state.o || "" }); }
 
+  var applying = false;          // applyState's own "input" event: text put back, not typed
   function applyState(state) {
     editor.value = state.m || "";
-    editor.dispatchEvent(new Event("input", { bubbles: true }));   // the gutter follows
+    applying = true;
+    try {
+      editor.dispatchEvent(new Event("input", { bubbles: true }));   // the gutter follows
+    } finally { applying = false; }
     var v = versionField();
     if (v && state.v && Array.prototype.some.call(v.options, function (o) { return o.value === state.v; })) v.value = state.v;
     var seen = observedField();
@@ -327,7 +331,9 @@
   }
 
   // ---- wiring -----------------------------------------------------------------------------
-  function onEditorChange() { save(); markStale(); scheduleAuto(); }
+  // Text put back (a reload, Undo, the address) is explained only where its caller says so: text that was
+  // only typed comes back without being sent.
+  function onEditorChange() { save(); markStale(); if (!applying) scheduleAuto(); }
 
   function autoSwitch() {
     var box = $("auto-explain");

@@ -497,7 +497,7 @@ def test_text_only_typed_comes_back_after_a_reload_without_being_sent(page: Page
     page.reload()
     expect(page.locator("#manifest")).to_have_value("apiVersion: v1\nkind: Pod\n# not explained yet\n")
     expect(page.locator("#restore-note")).to_contain_text("restored")
-    page.wait_for_timeout(500)
+    page.wait_for_timeout(2000)                     # past explain-as-you-type's pause (app.js AUTO_DELAY, 700 ms)
     assert posts == []
     expect(page.locator("#result .pod, #result .error-panel")).to_have_count(0)
 
