@@ -45,6 +45,6 @@ def picture(svg: str, width: float, px: int, narrow_svg: str = "", narrow_width:
     """What `partials/_picture.html` shows of a chart: the drawing for ``px`` (layout ``width``), and the
     phone's stacked one (put in a <noscript>) when there is one; the stylesheet shows each at DISPLAY_SCALE or
     more, never less, and picks the phone's for a narrow panel when scripts are off (static/css/timeline.css).
-    The drawings are the project's own (render/timeline_svg.py and rollout_svg.py escape their text)."""
+    The drawings are the project's own (render/timeline/svg.py and render/rollout/svg.py escape their text)."""
     return {"svg": mark_safe(svg), "width": width, "px": px, "narrow_svg": mark_safe(narrow_svg),
             "narrow_width": narrow_width}

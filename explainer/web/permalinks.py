@@ -15,13 +15,13 @@ from django.views.decorators.http import require_GET, require_POST
 
 from explainer.lifecycle.errors import ManifestError
 from explainer.lifecycle.numbers import whole_number
-from explainer.lifecycle.redact import IN_OUTPUT
-from explainer.render.diagram import DiagramError, render_png, render_svg, sharing_diagram
+from explainer.web.redact.credentials import IN_OUTPUT
+from explainer.render.graphviz.diagram import DiagramError, render_png, render_svg, sharing_diagram
 from explainer.render.bounded import bound_answer
 from explainer.render.jsonable import explanation_to_dict
 from explainer.render.markdown import explanation_as_markdown
-from explainer.render.png import PngError, svg_to_png
-from explainer.render.rollout_svg import render_rollout_svg
+from explainer.render.graphviz.png import PngError, svg_to_png
+from explainer.render.rollout.svg import render_rollout_svg
 from explainer.render.timeline import render_timeline_svg
 from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Failure, single_flight
 from explainer.web.fit import panel_px

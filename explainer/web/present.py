@@ -22,13 +22,13 @@ from explainer.lifecycle.errors import ErrorRecord
 from explainer.lifecycle.i18n import render
 from explainer.render import inline
 from explainer.render.headline import headline
-from explainer.render.diagram import DiagramError, dot_key, sharing_diagram, start_svg, svg_result
+from explainer.render.graphviz.diagram import DiagramError, dot_key, sharing_diagram, start_svg, svg_result
 from explainer.render.markdown import MAX_FINDINGS_PER_RULE, per_rule
 from explainer.render.story import collapse_crash_loops, story
 from explainer.render.timeline import layout_timeline, timeline_rows
-from explainer.render.timeline_frames import timeline_frames
-from explainer.render.timeline_observed import story_of
-from explainer.render.timeline_svg import svg_document
+from explainer.render.timeline.frames import timeline_frames
+from explainer.render.timeline.observed import story_of
+from explainer.render.timeline.svg import svg_document
 from explainer.web.fit import DEFAULT_PANEL_PX, PHONE_PANEL_PX, layout_width, picture
 from explainer.web.lists import rows_html, steps_html
 from explainer.web.observed_panel import observed_view

@@ -16,9 +16,9 @@ from django.utils.safestring import SafeString, mark_safe
 
 from explainer.explain import PodReport
 from explainer.lifecycle.i18n import render
-from explainer.render.rollout_layout import layout_rollout
-from explainer.render.rollout_story import count_rows, pod_rows, rollout_frames, story, summary
-from explainer.render.rollout_svg import rollout_document
+from explainer.render.rollout.layout import layout_rollout
+from explainer.render.rollout.story import count_rows, pod_rows, rollout_frames, story, summary
+from explainer.render.rollout.svg import rollout_document
 from explainer.web.fit import DEFAULT_PANEL_PX, PHONE_PANEL_PX, layout_width, picture
 from explainer.web.lists import steps_html
 from explainer.web.panels import secs

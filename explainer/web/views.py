@@ -23,10 +23,10 @@ from explainer.explain import explain
 from explainer.findings import catalogue
 from explainer.lifecycle import defaults as d
 from explainer.lifecycle.errors import ErrorRecord, ManifestError
-from explainer.lifecycle.features import SHOWN_VERSIONS, feature_table
+from explainer.lifecycle.admission.features import SHOWN_VERSIONS, feature_table
 from explainer.lifecycle.numbers import whole_number
 from explainer.render import inline
-from explainer.render.diagram import DiagramError, render_svg
+from explainer.render.graphviz.diagram import DiagramError, render_svg
 from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Failure
 from explainer.web.fit import panel_px
 from explainer.web.forms import ExplainForm

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from explainer.explain import explain
-from explainer.lifecycle.api_versions import REMOVED
+from explainer.lifecycle.admission.api_versions import REMOVED
 from explainer.render.jsonable import explanation_to_dict
 from tests.conftest import load_manifest
 

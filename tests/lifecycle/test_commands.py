@@ -1,12 +1,12 @@
-"""commands.py / evidence.py fast paths: a cheap substring check skips a regex only where the regex
+"""commands/guess.py / evidence.py fast paths: a cheap substring check skips a regex only where the regex
 cannot match (property tests over generated shell text, rich in the words and symbols the regexes read)."""
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explainer.lifecycle import commands as C
-from explainer.lifecycle.evidence import _XMX
+from explainer.lifecycle.commands import guess as C
+from explainer.lifecycle.commands.evidence import _XMX
 from tests.profiles import examples
 
 _PIECES = ["sleep", " ", "5", "10s", "infinity", "while", "true", ";", "do", "done", "until", "!", "for", "((;;))",

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 
 from explainer.lifecycle.quantity import as_bytes
-from explainer.lifecycle.evidence import (
+from explainer.lifecycle.commands.evidence import (
     jvm_max_heap, loopback_bind, missing_hook_binary, package_manager_pid1, poststart_self_call,
     shellless_image)
-from explainer.lifecycle.parse import parse_manifest
-from explainer.lifecycle.scenario import Scenario, parse_scenario
-from explainer.lifecycle.simulate import simulate
+from explainer.lifecycle.manifest.parse import parse_manifest
+from explainer.lifecycle.scenario.document import Scenario, parse_scenario
+from explainer.lifecycle.kubelet.simulate import simulate
 
 FINDINGS = Path(__file__).resolve().parent.parent / "fixtures" / "findings"
 

@@ -1,11 +1,11 @@
-"""Variables in commands and hooks (explainer/lifecycle/expand.py): the kubelet's $(VAR), a shell's $VAR."""
+"""Variables in commands and hooks (explainer/lifecycle/commands/expand.py): the kubelet's $(VAR), a shell's $VAR."""
 from __future__ import annotations
 
 import pytest
 
 from explainer.explain import explain
-from explainer.lifecycle.expand import environment, expand_container, expand_kubernetes, expand_shell
-from explainer.lifecycle.parse import parse_pod
+from explainer.lifecycle.commands.expand import environment, expand_container, expand_kubernetes, expand_shell
+from explainer.lifecycle.manifest.parse import parse_pod
 from tests.conftest import load_manifest
 
 

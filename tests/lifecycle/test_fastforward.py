@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from explainer.explain import explain
 from explainer.lifecycle import defaults as d
-from explainer.lifecycle.fastforward import FF_PERIODS
-from explainer.lifecycle.simulate import Simulation, simulate
-from explainer.lifecycle.summarise import KEEP_CYCLES, summarise_crash_loops
+from explainer.lifecycle.kubelet.fastforward import FF_PERIODS
+from explainer.lifecycle.kubelet.simulate import Simulation, simulate
+from explainer.lifecycle.kubelet.summarise import KEEP_CYCLES, summarise_crash_loops
 from tests.profiles import examples
 
 
@@ -263,7 +263,7 @@ def _one_second_cap(n: int, until: int, runs: list[float] | None = None) -> tupl
 
 
 def test_a_day_at_the_1_s_cap_keeps_exact_counts_and_a_bounded_timeline() -> None:
-    from explainer.lifecycle.fastforward import MAX_TIMELINE_POINTS
+    from explainer.lifecycle.kubelet.fastforward import MAX_TIMELINE_POINTS
     manifest, scenario = _one_second_cap(40, 86_400)
     sim = explain(manifest, scenario, "1.35").pods[0].simulation
     assert sim is not None and not sim.truncated
@@ -277,7 +277,7 @@ def test_a_day_at_the_1_s_cap_keeps_exact_counts_and_a_bounded_timeline() -> Non
 
 
 def test_a_fold_keeps_the_points_before_it_and_after_it_as_the_step_by_step_run_has_them(monkeypatch) -> None:
-    from explainer.lifecycle import fastforward
+    from explainer.lifecycle.kubelet import fastforward
     monkeypatch.setattr(fastforward, "MAX_TIMELINE_POINTS", 300)
     fast, full = _both(*_one_second_cap(3, 3_600))
     jump = next(j for j in fast.fast_forwards if j.points_left_out)

@@ -1,4 +1,4 @@
-"""How the main process answers SIGTERM, read from its command (commands.py `guess_stop`): a table.
+"""How the main process answers SIGTERM, read from its command (commands/guess.py `guess_stop`): a table.
 
 `bash -c` with one simple command execs that program (bash's ONESHOT), so the program is PID 1; a
 list, a pipe or a loop keeps bash as PID 1, which ignores SIGTERM unless it traps it."""
@@ -24,7 +24,7 @@ CASES = [
 
 @pytest.mark.parametrize("command,args,ignores", CASES)
 def test_what_is_pid1_and_whether_it_ignores_sigterm(command, args, ignores) -> None:
-    from explainer.lifecycle.commands import guess_stop
+    from explainer.lifecycle.commands.guess import guess_stop
     c = Container(name="app", role="app", index=0, image="example/app:1.0", path="spec.containers[0]", line=None,
                   command=tuple(command), args=tuple(args))
     seconds, _why = guess_stop(c)

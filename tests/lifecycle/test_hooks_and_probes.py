@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from explainer.lifecycle.files import missing_file, tested_file as file_tested
-from explainer.lifecycle.commands import runs_only_known
-from explainer.lifecycle.parse import parse_pod
+from explainer.lifecycle.commands.files import missing_file, tested_file as file_tested
+from explainer.lifecycle.commands.guess import runs_only_known
+from explainer.lifecycle.manifest.parse import parse_pod
 from tests.conftest import load_manifest
 from tests.lifecycle.engine import count, events, first, simulated
 

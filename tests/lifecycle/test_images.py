@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from explainer.lifecycle.images import placeholder, reference_error
+from explainer.lifecycle.kubelet.images import placeholder, reference_error
 from tests.lifecycle.engine import count, events, simulated, statuses
 
 HEX = "4d5db2d6b6e5d66c9e8e7c5d3b44f5c1ec53a0e9c2e7d4d5a1c33b8f0e4a2b6c"

@@ -1,4 +1,4 @@
-"""The simulated kubelet's state has one declared home (kubelet_state.py, runtime.py): the parts keep only
+"""The simulated kubelet's state has one declared home (kubelet/state.py, runtime.py): the parts keep only
 what simulate.py hands them, and fast-forward's signature covers every field of the Pod's and each
 container's state, or says why it leaves one out (issue 24)."""
 from __future__ import annotations
@@ -9,17 +9,17 @@ from typing import Any
 
 import pytest
 
-from explainer.lifecycle.behaviour import Behaviour, Run
-from explainer.lifecycle.kubelet_state import SIGNATURE_LEAVES_OUT as POD_LEAVES_OUT
-from explainer.lifecycle.kubelet_state import PodState
+from explainer.lifecycle.scenario.behaviour import Behaviour, Run
+from explainer.lifecycle.kubelet.state import SIGNATURE_LEAVES_OUT as POD_LEAVES_OUT
+from explainer.lifecycle.kubelet.state import PodState
 from explainer.lifecycle.model import Container
-from explainer.lifecycle.probing import Probing
-from explainer.lifecycle.restart_all import RestartAll
-from explainer.lifecycle.runtime import SIGNATURE_LEAVES_OUT, ContainerState, Kill
-from explainer.lifecycle.scenario_actions import ScenarioActions
-from explainer.lifecycle.startup import Startup
-from explainer.lifecycle.status import RuntimeStatus
-from explainer.lifecycle.termination import Termination
+from explainer.lifecycle.kubelet.prober import Probing
+from explainer.lifecycle.kubelet.restart_all import RestartAll
+from explainer.lifecycle.kubelet.runtime import SIGNATURE_LEAVES_OUT, ContainerState, Kill
+from explainer.lifecycle.kubelet.scenario_actions import ScenarioActions
+from explainer.lifecycle.kubelet.startup import Startup
+from explainer.lifecycle.kubelet.status import RuntimeStatus
+from explainer.lifecycle.kubelet.termination import Termination
 
 NOW, BO_MAX = 20.0, 300.0
 

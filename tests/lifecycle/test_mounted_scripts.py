@@ -1,11 +1,11 @@
-"""Scripts run from a ConfigMap of the same input (explainer/lifecycle/mounted_scripts.py)."""
+"""Scripts run from a ConfigMap of the same input (explainer/lifecycle/commands/mounted_scripts.py)."""
 from __future__ import annotations
 
 import pytest
 
 from explainer.explain import explain
-from explainer.lifecycle.commands import guess_run, guess_stop
-from explainer.lifecycle.parse import parse_manifest
+from explainer.lifecycle.commands.guess import guess_run, guess_stop
+from explainer.lifecycle.manifest.parse import parse_manifest
 from tests.conftest import load_manifest
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from explainer.explain import explain
 from explainer.lifecycle.errors import ManifestError
-from explainer.lifecycle.parse import parse_manifest
+from explainer.lifecycle.manifest.parse import parse_manifest
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 

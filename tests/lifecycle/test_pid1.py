@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from explainer.lifecycle.parse import parse_pod
-from explainer.lifecycle.shutdown import PAUSE, SIGNAL, prestop_stops
-from explainer.lifecycle.commands import guess_stop, term_trap
+from explainer.lifecycle.manifest.parse import parse_pod
+from explainer.lifecycle.commands.shutdown import PAUSE, SIGNAL, prestop_stops
+from explainer.lifecycle.commands.guess import guess_stop, term_trap
 from tests.lifecycle.engine import count, events, first, simulated
 
 

@@ -1,11 +1,11 @@
-"""Probes that cannot pass (explainer/lifecycle/probe_reach.py) and what the kubelet makes of them."""
+"""Probes that cannot pass (explainer/lifecycle/commands/probe_faults.py) and what the kubelet makes of them."""
 from __future__ import annotations
 
 import pytest
 
-from explainer.lifecycle.parse import parse_pod
-from explainer.lifecycle.evidence import resolve_port
-from explainer.lifecycle.probe_reach import ERRORS, FAILS, probe_fault, probe_faults
+from explainer.lifecycle.manifest.parse import parse_pod
+from explainer.lifecycle.commands.evidence import resolve_port
+from explainer.lifecycle.commands.probe_faults import ERRORS, FAILS, probe_fault, probe_faults
 from tests.lifecycle.engine import events, simulated
 
 

@@ -9,7 +9,7 @@ import pytest
 import yaml
 from hypothesis import assume, given, settings, strategies as st
 
-from explainer.lifecycle.redact import LAST_APPLIED, REDACTED, RedactionFailed, _standing, find_secrets, redact
+from explainer.web.redact.credentials import LAST_APPLIED, REDACTED, RedactionFailed, _standing, find_secrets, redact
 from tests.profiles import examples
 
 LIMIT = 1024 * 1024   # the largest manifest the explainer reads (the stored limit is smaller)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from explainer.lifecycle.model import Container, RestartRule
-from explainer.lifecycle.restart_rules import is_restartable, should_restart
+from explainer.lifecycle.kubelet.restart_rules import is_restartable, should_restart
 from tests.lifecycle.engine import assert_in_order, count, events, run, statuses
 
 

@@ -7,9 +7,9 @@ import pytest
 
 from explainer.explain import explain
 from explainer.lifecycle.errors import ManifestError
-from explainer.lifecycle.parse import parse_pod
-from explainer.lifecycle.scenario import Behaviour, Run, Scenario, behaviour_for, parse_scenario
-from explainer.lifecycle.simulate import simulate
+from explainer.lifecycle.manifest.parse import parse_pod
+from explainer.lifecycle.scenario.document import Behaviour, Run, Scenario, behaviour_for, parse_scenario
+from explainer.lifecycle.kubelet.simulate import simulate
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 DEFAULTS = (FIXTURES / "scenarios" / "defaults.yaml").read_text(encoding="utf-8")

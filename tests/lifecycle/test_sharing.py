@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from explainer.lifecycle.model import Container, Pod
-from explainer.lifecycle.parse import parse_manifest
-from explainer.lifecycle.sharing import analyse_sharing, sharing_as_text
-from explainer.lifecycle.sharing_report import Mount, VolumeShare
+from explainer.lifecycle.manifest.parse import parse_manifest
+from explainer.lifecycle.sharing.analyse import analyse_sharing, sharing_as_text
+from explainer.lifecycle.sharing.report import Mount, VolumeShare
 
 
 def _pod(name: str) -> Pod:

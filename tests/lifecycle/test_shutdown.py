@@ -1,11 +1,11 @@
-"""Scripts that end a main process themselves (explainer/lifecycle/shutdown.py), and what the model does."""
+"""Scripts that end a main process themselves (explainer/lifecycle/commands/shutdown.py), and what the model does."""
 from __future__ import annotations
 
 import pytest
 
 from explainer.explain import explain
-from explainer.lifecycle.parse import parse_pod
-from explainer.lifecycle.shutdown import ENDPOINT, SIGNAL, exit_stops, prestop_stops
+from explainer.lifecycle.manifest.parse import parse_pod
+from explainer.lifecycle.commands.shutdown import ENDPOINT, SIGNAL, exit_stops, prestop_stops
 from tests.conftest import load_manifest
 from tests.lifecycle.engine import events, run
 

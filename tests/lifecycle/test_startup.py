@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from explainer.lifecycle.trace import Dependency
+from explainer.lifecycle.kubelet.trace import Dependency
 from tests.lifecycle.engine import assert_in_order, events, first, simulated
 
 ORDER = [

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import itertools
 
-from explainer.lifecycle import status as S
-from explainer.lifecycle.status import EXITED, RUNNING, WAITING, RuntimeStatus
+from explainer.lifecycle.kubelet import status as S
+from explainer.lifecycle.kubelet.status import EXITED, RUNNING, WAITING, RuntimeStatus
 
 
 def _dense(s: RuntimeStatus) -> list[int]:

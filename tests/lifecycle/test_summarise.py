@@ -4,8 +4,8 @@ from __future__ import annotations
 import json
 
 from explainer.explain import explain
-from explainer.lifecycle.simulate import simulate
-from explainer.lifecycle.summarise import KEEP_CYCLES, summarise_crash_loops
+from explainer.lifecycle.kubelet.simulate import simulate
+from explainer.lifecycle.kubelet.summarise import KEEP_CYCLES, summarise_crash_loops
 from explainer.render.jsonable import explanation_to_dict
 from explainer.render.story import story
 from explainer.render.timeline import render_timeline_svg

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from explainer.explain import explain
-from explainer.lifecycle.parse import parse_manifest
-from explainer.lifecycle.scenario import parse_scenario
-from explainer.lifecycle.serving import other_ready_replicas, serving_for
+from explainer.lifecycle.manifest.parse import parse_manifest
+from explainer.lifecycle.scenario.document import parse_scenario
+from explainer.lifecycle.traffic.serving import other_ready_replicas, serving_for
 from tests.conftest import load_manifest
 from tests.lifecycle.engine import run
 from tests.profiles import examples

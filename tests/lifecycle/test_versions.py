@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from explainer.lifecycle import defaults as d
-from explainer.lifecycle.versions import crash_loop_backoff, gate_enabled
+from explainer.lifecycle.admission.versions import crash_loop_backoff, gate_enabled
 from tests.lifecycle.engine import count, run
 
 GATE_TABLE = [
@@ -108,7 +108,7 @@ def test_native_sidecars_stay_ga_on_every_new_version(version: str) -> None:
 
 
 def test_the_rules_page_feature_table_comes_from_the_gate_table() -> None:
-    from explainer.lifecycle.features import feature_table
+    from explainer.lifecycle.admission.features import feature_table
 
     rows = {r["slug"]: r for r in feature_table(lambda s: s)}
     assert [g["cells"] for g in rows["restart-all-containers"]["gates"]] == [["–", "alpha, off", "beta, on",
@@ -120,7 +120,7 @@ def test_the_rules_page_feature_table_comes_from_the_gate_table() -> None:
 
 @pytest.mark.parametrize("written,version", [("1.30", "1.30"), ("'1.30'", "1.30"), ("1.37", "1.37"), ("1.35", "1.35")])
 def test_scenario_version_unquoted_or_quoted(written: str, version: str) -> None:
-    from explainer.lifecycle.scenario import parse_scenario
+    from explainer.lifecycle.scenario.document import parse_scenario
 
     assert parse_scenario(f"kubernetesVersion: {written}").kubernetes_version == version
 
@@ -132,7 +132,7 @@ def test_no_gate_the_model_reads_exists_before_1_27(version: str) -> None:
     """kube_features.go of 1.25 and 1.26: none of §3.1's kubelet gates is there yet (SidecarContainers is 1.28,
     InPlacePodVerticalScaling 1.27), and a scenario cannot turn one on; the one controller gate the rollouts
     read, MaxUnavailableStatefulSet, is alpha since 1.24 (off)."""
-    from explainer.lifecycle.versions import GATES, gate_exists
+    from explainer.lifecycle.admission.versions import GATES, gate_exists
     assert [g for g in GATES if gate_exists(g, version)] == ["MaxUnavailableStatefulSet"]
     assert not gate_enabled("MaxUnavailableStatefulSet", version)
     assert not gate_enabled("SidecarContainers", version, {"SidecarContainers": True})

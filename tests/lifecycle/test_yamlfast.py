@@ -17,9 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from explainer.lifecycle import yamlload
+from explainer.lifecycle.manifest import yamlload
 from explainer.lifecycle.errors import ManifestError
-from explainer.lifecycle.yamlload import Document, LList, LMap, Limits, load_documents
+from explainer.lifecycle.manifest.yamlload import Document, LList, LMap, Limits, load_documents
 from tests.profiles import examples
 
 TESTS = Path(__file__).resolve().parents[1]

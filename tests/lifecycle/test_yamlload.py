@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from explainer.lifecycle.errors import ManifestError
-from explainer.lifecycle.parse import parse_manifest
-from explainer.lifecycle.yamlload import LList, LMap, Limits, load_documents, position
+from explainer.lifecycle.manifest.parse import parse_manifest
+from explainer.lifecycle.manifest.yamlload import LList, LMap, Limits, load_documents, position
 from tests.profiles import examples
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"

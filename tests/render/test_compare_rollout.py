@@ -1,4 +1,4 @@
-"""Two rollouts side by side (render/compare_rollout.py): the numbers that differ in one sentence, and both
+"""Two rollouts side by side (render/rollout/compare.py): the numbers that differ in one sentence, and both
 pictures on one time axis."""
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import dataclasses
 import re
 
 from explainer.explain import PodReport, explain
-from explainer.render.compare_rollout import compare_rollouts, shared_axis_rollouts
+from explainer.render.rollout.compare import compare_rollouts, shared_axis_rollouts
 from tests.render.rollout_cases import rolling, stalled
 from tests.conftest import load_manifest
 

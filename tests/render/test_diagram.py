@@ -9,8 +9,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from explainer.explain import PodReport, explain
-from explainer.lifecycle.sharing import analyse_sharing
-from explainer.render.diagram import (DiagramError, dot_key, pod_to_dot, render_png, render_svg, sharing_diagram,
+from explainer.lifecycle.sharing.analyse import analyse_sharing
+from explainer.render.graphviz.diagram import (DiagramError, dot_key, pod_to_dot, render_png, render_svg, sharing_diagram,
                                       short_image, start_svg, svg_result)
 from tests.conftest import load_manifest
 
@@ -244,7 +244,7 @@ def test_mounts_at_different_subpaths_meet_at_different_nodes() -> None:
     """Two containers at different subPaths of one volume see different directories
     (docs/lifecycle-model.md §32.1): each directory is its own node, so the diagram draws no shared folder between them."""
     from explainer.explain import explain as _explain
-    from explainer.render.diagram import sharing_diagram as _diagram
+    from explainer.render.graphviz.diagram import sharing_diagram as _diagram
     from tests.lifecycle.test_volumes import POD
     dot = _diagram(_explain(POD).pods[0])
     assert 'data/writer' in dot and 'data/reader' in dot and 'class="volume subpath"' in dot

@@ -1,4 +1,4 @@
-"""explainer.render.dotspare: a warmed-up dot draws the same picture as a fresh one.
+"""explainer.render.graphviz.dotspare: a warmed-up dot draws the same picture as a fresh one.
 
 Byte for byte but for one thing: Graphviz keeps a graph's clusters in the order of the memory
 addresses of their interned names (cgraph's default id discipline), so a dot that has already
@@ -16,8 +16,8 @@ import pytest
 
 from explainer.examples import EXAMPLES
 from explainer.explain import explain
-from explainer.render import dotspare
-from explainer.render.diagram import DiagramError, PendingDot, render_svg, sharing_diagram, start_svg, svg_result
+from explainer.render.graphviz import dotspare
+from explainer.render.graphviz.diagram import DiagramError, PendingDot, render_svg, sharing_diagram, start_svg, svg_result
 
 
 def _fresh(dot: str) -> bytes:

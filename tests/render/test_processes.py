@@ -7,8 +7,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-from explainer.render import processes
-from explainer.render.diagram import start_svg, svg_result
+from explainer.render.graphviz import processes
+from explainer.render.graphviz.diagram import start_svg, svg_result
 
 ROOT = Path(__file__).resolve().parents[2]
 DOT = 'digraph g { a -> b; label="%d" }'
@@ -43,8 +43,8 @@ def test_a_picture_started_and_never_collected_gives_its_slot_back() -> None:
 def test_running_out_of_file_descriptors_is_reported_as_such() -> None:
     code = textwrap.dedent("""
         import os, resource
-        from explainer.render.diagram import DiagramError, render_svg
-        from explainer.render.png import PngError, svg_to_png
+        from explainer.render.graphviz.diagram import DiagramError, render_svg
+        from explainer.render.graphviz.png import PngError, svg_to_png
         render_svg("digraph { a }")            # warm up: imports done, dot found
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         keep = []

@@ -1,4 +1,4 @@
-"""The rollout picture's geometry (render/rollout_layout.py; docs/lifecycle-model.md §26): a lane per Pod,
+"""The rollout picture's geometry (render/rollout/layout.py; docs/lifecycle-model.md §26): a lane per Pod,
 old above new, each lane's states, the counts as step lines between the capacity floor and the surge
 ceiling, the completion or the stall as a guide, and a Pod timeline's axis."""
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from explainer.lifecycle.rollout.model import RolloutPod
-from explainer.render.rollout_layout import SERIES, layout_rollout, pod_spans, view_end_of
+from explainer.render.rollout.layout import SERIES, layout_rollout, pod_spans, view_end_of
 from tests.render.rollout_cases import many, rolling, stalled
 
 P = RolloutPod

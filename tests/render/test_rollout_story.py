@@ -1,12 +1,12 @@
-"""A rollout in words and numbers (render/rollout_story.py): the story with its ending, the summary a
+"""A rollout in words and numbers (render/rollout/story.py): the story with its ending, the summary a
 review compares, the two tables, and the cursor's frames in the Pod timeline's shape."""
 from __future__ import annotations
 
 import dataclasses
 import json
 
-from explainer.render.rollout_layout import layout_rollout
-from explainer.render.rollout_story import count_rows, pod_rows, rollout_frames, story, summary
+from explainer.render.rollout.layout import layout_rollout
+from explainer.render.rollout.story import count_rows, pod_rows, rollout_frames, story, summary
 from tests.render.rollout_cases import rolling, stalled
 
 
@@ -76,7 +76,7 @@ def test_frames_have_the_pod_timelines_shape_and_follow_the_pods() -> None:
 
 
 def test_a_large_rollouts_frames_list_the_pods_on_the_move() -> None:
-    from explainer.render.rollout_story import FRAME_PODS
+    from explainer.render.rollout.story import FRAME_PODS
     from tests.render.rollout_cases import many
     r = many(100)
     data = rollout_frames(r, layout_rollout(r, "web"))

@@ -1,4 +1,4 @@
-"""The rollout picture's markup (render/rollout_svg.py): a standalone, accessible SVG whose pieces carry the
+"""The rollout picture's markup (render/rollout/svg.py): a standalone, accessible SVG whose pieces carry the
 times the browser's cursor and zoom need, the old revision patterned, light and dark colours in which the
 states that meet on a lane stay apart in lightness."""
 from __future__ import annotations
@@ -9,8 +9,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from explainer.lifecycle.i18n import Text
-from explainer.render.rollout_layout import layout_rollout
-from explainer.render.rollout_svg import ROLLOUT_STYLE, render_rollout_svg, rollout_document, steps_path
+from explainer.render.rollout.layout import layout_rollout
+from explainer.render.rollout.svg import ROLLOUT_STYLE, render_rollout_svg, rollout_document, steps_path
 from tests.render.rollout_cases import many, rolling, stalled
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -95,7 +95,7 @@ def test_a_hundred_replicas_stay_a_bounded_picture() -> None:
 
 
 def test_two_pictures_in_one_page_get_their_own_ids() -> None:
-    from explainer.render.timeline_svg import Placement
+    from explainer.render.timeline.svg import Placement
     r = rolling()
     lay = layout_rollout(r, "web")
     a = rollout_document(r, lay)
@@ -119,7 +119,7 @@ LANE_CHANGES = [("starting", "ready"), ("ready", "available"), ("available", "te
 
 
 def _fills(scheme: str) -> dict[str, str]:
-    from explainer.render.timeline_style import STYLE
+    from explainer.render.timeline.style import STYLE
     parts = [css.split("@media (prefers-color-scheme: dark)") for css in (STYLE, ROLLOUT_STYLE)]
     css = "".join(p[0 if scheme == "light" else 1] for p in parts)
     find = lambda sel: re.search(re.escape(sel) + r"\{fill:(#[0-9a-f]{6})", css).group(1)   # noqa: E731

@@ -15,7 +15,7 @@ from explainer.render.timeline import (
     render_timeline_svg,
     timeline_rows,
 )
-from explainer.render.timeline_axis import BREAK_PX, FIT_PLOT, fit_axis
+from explainer.render.timeline.axis import BREAK_PX, FIT_PLOT, fit_axis
 from tests.conftest import load_manifest
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -333,7 +333,7 @@ def test_axis_breaks_only_for_long_quiet_stretches() -> None:
 
 
 def test_break_labels_in_a_crash_loop_are_round_numbers() -> None:
-    from explainer.render.timeline_axis import _nice_skip
+    from explainer.render.timeline.axis import _nice_skip
     layout = layout_timeline(report("pods/crashing_app", "{containers: {app: {runSeconds: 2, exitCode: 1}},"
                                                          " deleteAt: 150}"))
     assert [b.label for b in layout.breaks] == ["… 18 s …", "… 36 s …", "… 60 s …"]
@@ -379,7 +379,7 @@ def _zh():
 
 # ---- the cursor's frames ---------------------------------------------------------------------------
 def test_frames_give_each_containers_state_at_each_instant() -> None:
-    from explainer.render.timeline_frames import timeline_frames
+    from explainer.render.timeline.frames import timeline_frames
     r = report("seeds/lifecycle-demo", "deleteAt: 30")
     data = timeline_frames(r, layout_timeline(r))
     assert data["end"] == 30 and data["events"] == [0, 1, 30]
@@ -400,7 +400,7 @@ def test_frames_give_each_containers_state_at_each_instant() -> None:
 
 
 def test_frames_count_down_the_grace_period_during_prestop() -> None:
-    from explainer.render.timeline_frames import timeline_frames
+    from explainer.render.timeline.frames import timeline_frames
     r = report("seeds/web-app-pod", "deleteAt: 60")
     data = timeline_frames(r, layout_timeline(r))
     at_delete = next(f for f in data["frames"] if f["t"] == 60)
@@ -470,7 +470,7 @@ def test_lightness_is_measured_right() -> None:
 @pytest.mark.parametrize("vision", sorted(MACHADO))
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_adjacent_states_differ_in_lightness(scheme: str, vision: str) -> None:
-    from explainer.render.timeline_style import STYLE
+    from explainer.render.timeline.style import STYLE
     light, dark = STYLE.split("@media (prefers-color-scheme: dark)")
     palette = _palette(light if scheme == "light" else dark)
     pairs = set(LANE_CHANGES)

@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 
 from explainer.examples import EXAMPLES
 from explainer.explain import explain
-from explainer.render.rollout_layout import layout_rollout
-from explainer.render.rollout_svg import rollout_document
+from explainer.render.rollout.layout import layout_rollout
+from explainer.render.rollout.svg import rollout_document
 from explainer.render.timeline import layout_timeline, render_timeline_svg
-from explainer.render.timeline_model import LABEL_ROW, MARGIN, SLACK, SMALL, text_width
-from explainer.render.timeline_svg import svg_document
+from explainer.render.timeline.model import LABEL_ROW, MARGIN, SLACK, SMALL, text_width
+from explainer.render.timeline.svg import svg_document
 from tests.conftest import load_manifest
 from tests.profiles import examples
 from tests.render.rollout_cases import many, rolling, stalled

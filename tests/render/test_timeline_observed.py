@@ -14,8 +14,8 @@ from explainer.examples import BY_SLUG
 from explainer.explain import PodReport, explain
 from explainer.render.observed_pieces import KIND_LABELS, story_steps
 from explainer.render.timeline import layout_timeline, render_timeline_svg, timeline_rows
-from explainer.render.timeline_frames import timeline_frames
-from explainer.render.timeline_observed import OBS_ROW, pieces_of, story_of
+from explainer.render.timeline.frames import timeline_frames
+from explainer.render.timeline.observed import OBS_ROW, pieces_of, story_of
 from explainer.lifecycle.observed.divergence import KINDS
 
 SVG = "{http://www.w3.org/2000/svg}"

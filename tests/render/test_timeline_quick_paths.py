@@ -21,14 +21,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from explainer.explain import explain
-from explainer.lifecycle.trace import EVENT_TYPES, TraceEvent
-from explainer.render import timeline_axis, timeline_model, timeline_place
+from explainer.lifecycle.kubelet.trace import EVENT_TYPES, TraceEvent
+from explainer.render.timeline import axis as timeline_axis, model as timeline_model, place as timeline_place
 from explainer.render.timeline import layout_timeline
-from explainer.render.timeline_axis import MIN_TICK_PX, TimeAxis
-from explainer.render.timeline_frames import timeline_frames
-from explainer.render.timeline_model import _condition_text, _identity, nice_step
-from explainer.render.timeline_svg import _legend_markup, _n, _q, _svg_legend, _t, _zigzag
-from explainer.render.timeline_walk import _WALKED, _collect, _walk, lane_containers
+from explainer.render.timeline.axis import MIN_TICK_PX, TimeAxis
+from explainer.render.timeline.frames import timeline_frames
+from explainer.render.timeline.model import _condition_text, _identity, nice_step
+from explainer.render.timeline.svg import _legend_markup, _n, _q, _svg_legend, _t, _zigzag
+from explainer.render.timeline.walk import _WALKED, _collect, _walk, lane_containers
 from tests.profiles import examples
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -2,7 +2,7 @@
 failure windows drawn with words and patterns (never colour alone), the proxies' moment, an assumed
 propagation or deletion shown as assumed; the same facts in the table, the story and the cursor's frames.
 
-The row reads a `Traffic` (lifecycle/traffic.py); these tests give a real Pod's report a `Traffic` made
+The row reads a `Traffic` (lifecycle/traffic/lane.py); these tests give a real Pod's report a `Traffic` made
 here, so each drawing rule is checked against numbers chosen to show it.  tests/web covers the pipeline.
 """
 from __future__ import annotations
@@ -15,10 +15,10 @@ import pytest
 
 from explainer.explain import PodReport, explain
 from explainer.lifecycle.i18n import Text
-from explainer.lifecycle.traffic import DRAINING, GONE, NOT_READY, SERVING, FailureWindow, Traffic, TrafficInterval
+from explainer.lifecycle.traffic.lane import DRAINING, GONE, NOT_READY, SERVING, FailureWindow, Traffic, TrafficInterval
 from explainer.render.story import story
 from explainer.render.timeline import layout_timeline, render_timeline_svg, timeline_rows
-from explainer.render.timeline_frames import timeline_frames
+from explainer.render.timeline.frames import timeline_frames
 from explainer.render.story import assumed_from, story_texts
 from tests.conftest import load_manifest
 
@@ -230,7 +230,7 @@ TRAFFIC_CHANGES = [("not-ready", "serving"), ("serving", "draining"), ("draining
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("vision", ["normal", "deuteranopia", "protanopia"])
 def test_states_that_meet_on_the_row_differ_in_lightness(scheme: str, vision: str) -> None:
-    from explainer.render.timeline_style import TRAFFIC_STYLE
+    from explainer.render.timeline.style import TRAFFIC_STYLE
     from tests.render.test_timeline import MIN_LIGHTNESS_STEP, _lightness
     light, dark = TRAFFIC_STYLE.split("@media (prefers-color-scheme: dark)")
     css = light if scheme == "light" else dark
