@@ -113,7 +113,7 @@ def test_a_redacted_link_holds_none_of_the_credentials_found() -> None:
 
     from django.test import Client
 
-    from tests.lifecycle.test_redact import CASES, SECRETS
+    from tests.web.redact.test_credentials import CASES, SECRETS
     client = Client()
     asked = client.post("/api/v1/permalinks", json.dumps({"manifest": CASES}), content_type="application/json")
     assert asked.status_code == 409 and len(asked.json()["secrets"]) >= 8

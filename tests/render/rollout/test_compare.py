@@ -7,7 +7,7 @@ import re
 
 from explainer.explain import PodReport, explain
 from explainer.render.rollout.compare import compare_rollouts, shared_axis_rollouts
-from tests.render.rollout_cases import rolling, stalled
+from tests.render.rollout.cases import rolling, stalled
 from tests.conftest import load_manifest
 
 

@@ -31,7 +31,7 @@ from explainer.render.timeline.svg import _legend_markup, _n, _q, _svg_legend, _
 from explainer.render.timeline.walk import _WALKED, _collect, _walk, lane_containers
 from tests.profiles import examples
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 

@@ -9,7 +9,7 @@ from explainer.explain import explain
 from explainer.lifecycle.errors import ManifestError
 from explainer.lifecycle.manifest.parse import parse_manifest
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 
 def _text(relative: str) -> str:

@@ -14,7 +14,7 @@ from explainer.lifecycle.sharing.report import Mount, VolumeShare
 
 
 def _pod(name: str) -> Pod:
-    text = (Path(__file__).parents[1] / f"fixtures/pods/{name}.yaml").read_text(encoding="utf-8")
+    text = (Path(__file__).parents[2] / f"fixtures/pods/{name}.yaml").read_text(encoding="utf-8")
     return parse_manifest(text).pods[0]
 
 

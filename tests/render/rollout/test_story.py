@@ -7,7 +7,7 @@ import json
 
 from explainer.render.rollout.layout import layout_rollout
 from explainer.render.rollout.story import count_rows, pod_rows, rollout_frames, story, summary
-from tests.render.rollout_cases import rolling, stalled
+from tests.render.rollout.cases import rolling, stalled
 
 
 def test_the_story_is_the_controllers_steps() -> None:
@@ -77,7 +77,7 @@ def test_frames_have_the_pod_timelines_shape_and_follow_the_pods() -> None:
 
 def test_a_large_rollouts_frames_list_the_pods_on_the_move() -> None:
     from explainer.render.rollout.story import FRAME_PODS
-    from tests.render.rollout_cases import many
+    from tests.render.rollout.cases import many
     r = many(100)
     data = rollout_frames(r, layout_rollout(r, "web"))
     assert all(len(f["containers"]) <= FRAME_PODS for f in data["frames"])

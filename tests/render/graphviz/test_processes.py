@@ -10,7 +10,7 @@ from pathlib import Path
 from explainer.render.graphviz import processes
 from explainer.render.graphviz.diagram import start_svg, svg_result
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 DOT = 'digraph g { a -> b; label="%d" }'
 
 

@@ -11,7 +11,7 @@ from explainer.lifecycle.manifest.parse import parse_pod
 from explainer.lifecycle.scenario.document import Behaviour, Run, Scenario, behaviour_for, parse_scenario
 from explainer.lifecycle.kubelet.simulate import simulate
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 DEFAULTS = (FIXTURES / "scenarios" / "defaults.yaml").read_text(encoding="utf-8")
 SIDECAR = (FIXTURES / "scenarios" / "native_sidecar.yaml").read_text(encoding="utf-8")
 

@@ -17,7 +17,7 @@ from explainer.lifecycle.manifest.parse import parse_manifest
 from explainer.lifecycle.manifest.yamlload import LList, LMap, Limits, load_documents, position
 from tests.profiles import examples
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 INVALID = FIXTURES / "invalid"
 
 POD = """\

@@ -2,7 +2,7 @@
 lane in the same encoding, marked as observed by label and pattern; inferred runs drawn as inferred; the time the
 prediction leaves out (before the first container, image pulls) drawn and named as such; kubectl's printed columns
 where they were printed; the same facts in the table, the story and the cursor's frames; a chart without an
-observation stays as it was (the goldens of tests/render/test_timeline.py)."""
+observation stays as it was (the goldens of tests/render/timeline/test_layout.py)."""
 from __future__ import annotations
 
 import re

@@ -14,7 +14,7 @@ from explainer.lifecycle.manifest.parse import parse_manifest
 from explainer.lifecycle.scenario.document import Scenario, parse_scenario
 from explainer.lifecycle.kubelet.simulate import simulate
 
-FINDINGS = Path(__file__).resolve().parent.parent / "fixtures" / "findings"
+FINDINGS = Path(__file__).resolve().parents[2] / "fixtures" / "findings"
 
 
 def _sim(rule: str, scenario: str | None = None, name: str = "fires.yaml"):

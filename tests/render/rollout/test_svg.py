@@ -11,7 +11,7 @@ import pytest
 from explainer.lifecycle.i18n import Text
 from explainer.render.rollout.layout import layout_rollout
 from explainer.render.rollout.svg import ROLLOUT_STYLE, render_rollout_svg, rollout_document, steps_path
-from tests.render.rollout_cases import many, rolling, stalled
+from tests.render.rollout.cases import many, rolling, stalled
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -130,7 +130,7 @@ def _fills(scheme: str) -> dict[str, str]:
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("vision", ["normal", "deuteranopia", "protanopia"])
 def test_states_that_meet_on_a_lane_differ_in_lightness(scheme: str, vision: str) -> None:
-    from tests.render.test_timeline import MIN_LIGHTNESS_STEP, _lightness
+    from tests.render.timeline.test_layout import MIN_LIGHTNESS_STEP, _lightness
     fills = _fills(scheme)
     close = {(a, b): round(abs(_lightness(fills[a], vision) - _lightness(fills[b], vision)), 1) for a, b in LANE_CHANGES
              if abs(_lightness(fills[a], vision) - _lightness(fills[b], vision)) < MIN_LIGHTNESS_STEP}

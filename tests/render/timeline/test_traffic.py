@@ -231,7 +231,7 @@ TRAFFIC_CHANGES = [("not-ready", "serving"), ("serving", "draining"), ("draining
 @pytest.mark.parametrize("vision", ["normal", "deuteranopia", "protanopia"])
 def test_states_that_meet_on_the_row_differ_in_lightness(scheme: str, vision: str) -> None:
     from explainer.render.timeline.style import TRAFFIC_STYLE
-    from tests.render.test_timeline import MIN_LIGHTNESS_STEP, _lightness
+    from tests.render.timeline.test_layout import MIN_LIGHTNESS_STEP, _lightness
     light, dark = TRAFFIC_STYLE.split("@media (prefers-color-scheme: dark)")
     css = light if scheme == "light" else dark
     colour = {s: re.search(r"\.tl-traffic-%s[^{]*\{fill:(#[0-9a-f]{6})" % s, css).group(1)

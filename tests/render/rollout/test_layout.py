@@ -7,7 +7,7 @@ import pytest
 
 from explainer.lifecycle.rollout.model import RolloutPod
 from explainer.render.rollout.layout import SERIES, layout_rollout, pod_spans, view_end_of
-from tests.render.rollout_cases import many, rolling, stalled
+from tests.render.rollout.cases import many, rolling, stalled
 
 P = RolloutPod
 

@@ -22,7 +22,7 @@ from explainer.lifecycle.errors import ManifestError
 from explainer.lifecycle.manifest.yamlload import Document, LList, LMap, Limits, load_documents
 from tests.profiles import examples
 
-TESTS = Path(__file__).resolve().parents[1]
+TESTS = Path(__file__).resolve().parents[2]
 EXAMPLES = TESTS.parent / "explainer" / "examples"
 SHARED = TESTS.parent.parent / "shared"     # public manifests, when they are there (../shared/corpus, realworld)
 FIXTURES = sorted(p for p in TESTS.rglob("*") if p.suffix in (".yaml", ".yml", ".json")) + sorted(

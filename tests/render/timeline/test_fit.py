@@ -18,7 +18,7 @@ from explainer.render.timeline.model import LABEL_ROW, MARGIN, SLACK, SMALL, tex
 from explainer.render.timeline.svg import svg_document
 from tests.conftest import load_manifest
 from tests.profiles import examples
-from tests.render.rollout_cases import many, rolling, stalled
+from tests.render.rollout.cases import many, rolling, stalled
 
 SVG = "{http://www.w3.org/2000/svg}"
 REPORTS = {e.slug: explain(e.manifest(), e.scenario or None).pods[0] for e in EXAMPLES}
