@@ -187,7 +187,7 @@ def bench_rules() -> bool:
     from explainer.findings import RULES, InputContext, RuleContext
     from explainer.findings.inputs import is_input_rule
     from explainer.lifecycle.model import ServicePort, ServiceRef
-    from explainer.lifecycle.scenario import Scenario
+    from explainer.lifecycle.scenario.document import Scenario
 
     contexts: list[Any] = []
     inputs: list[Any] = []
@@ -255,7 +255,7 @@ def _run(cmd: list[str]) -> Callable[[], Any]:
 def podlife_command() -> list[str]:
     """The `podlife` console script when it is installed next to this Python, else the module."""
     script = Path(sys.executable).parent / "podlife"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "explainer.podlife"]
+    return [str(script)] if script.exists() else [sys.executable, "-m", "explainer.cli.main"]
 
 
 def bench_cli() -> bool:
@@ -287,7 +287,7 @@ def bench_http() -> bool:
     the same diagram: a new manifest each round (a new Pod name: a new diagram, nothing
     cached), and a what-if change of one manifest (the analysis is new, the diagram is not)."""
     from benchmarks.loadtest import gunicorn, htmx_headers
-    from explainer.render.diagram import sharing_diagram
+    from explainer.render.graphviz.diagram import sharing_diagram
 
     demo = LIFECYCLE_DEMO.read_text(encoding="utf-8")
     print("\nhtmx explain over HTTP (gunicorn, 1 worker, loopback) against one dot -Tsvg of its diagram")
@@ -403,7 +403,7 @@ def bench_bounded_cost() -> bool:
 
     from django.test import Client
 
-    from explainer.lifecycle.redact import find_secrets, redact
+    from explainer.web.redact.credentials import find_secrets, redact
 
     sys.path.insert(0, str(ROOT))
     from tests.lifecycle.test_redact import _adversarial
@@ -432,7 +432,8 @@ def bench_bounded_cost() -> bool:
     print(row("1,000 Pods in one manifest: API (400, the limit named)", api, None, "target < 5 s"))
     print(row("1,000 Pods in one manifest: page (the limit named)", page, None,
               "target < 5 s " + ("ok" if met else "MISSED")))
-    from explainer.lifecycle import defaults as d, fastforward
+    from explainer.lifecycle import defaults as d
+    from explainer.lifecycle.kubelet import fastforward
     from tests.lifecycle.test_fastforward import _restarts_in
 
     # the exact count, from the back-off schedule (10, 20, 40 ... 300 s), not from the simulation

@@ -17,21 +17,21 @@ from .lifecycle.i18n import Text, gettext_noop
 from .lifecycle.model import Pod, ServiceRef
 from .lifecycle.numbers import whole_number
 from .lifecycle.observed import Observation, ObservedReport, observe, read_observed, snapshot
-from .lifecycle.observed.read_objects import extent
+from .lifecycle.observed.read.objects import extent
 from .lifecycle.observed.reproduce import base_data
-from .lifecycle.scenario_text import plain, read_scenario_text
-from .lifecycle.parse import TEMPLATE_PATHS, Skipped, parse_manifest
+from .lifecycle.scenario.text import plain, read_scenario_text
+from .lifecycle.manifest.parse import TEMPLATE_PATHS, Skipped, parse_manifest
 from .lifecycle.qos import Qos, compute_qos
 from .lifecycle.rollout import Rollout, simulate_rollout
-from .lifecycle.scenario import Scenario, check_names, parse_scenario, scenario_from_data
-from .lifecycle.sharing import analyse_sharing
-from .lifecycle.sharing_report import SharingReport
-from .lifecycle.traffic import Traffic
-from .lifecycle.simulate import Simulation, simulate
-from .lifecycle.summarise import summarise_crash_loops
-from .lifecycle.validate import admit
-from .lifecycle.yamlload import Limits
-from .lifecycle.api_versions import api_version_error
+from .lifecycle.scenario.document import Scenario, check_names, parse_scenario, scenario_from_data
+from .lifecycle.sharing.analyse import analyse_sharing
+from .lifecycle.sharing.report import SharingReport
+from .lifecycle.traffic.lane import Traffic
+from .lifecycle.kubelet.simulate import Simulation, simulate
+from .lifecycle.kubelet.summarise import summarise_crash_loops
+from .lifecycle.admission.validate import admit
+from .lifecycle.manifest.yamlload import Limits
+from .lifecycle.admission.api_versions import api_version_error
 from .schema import check_document, has_schema, serving_api_version
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from explainer.explain import Explanation, explain
 from explainer.findings import Finding, Severity
-from explainer.lifecycle.yamlload import Limits
+from explainer.lifecycle.manifest.yamlload import Limits
 from explainer.patching import FixError, apply_patch, document_spans
 
 MAX_ROUNDS = 100   # fixes per text; each round removes one finding, so this is never reached in practice

@@ -20,7 +20,7 @@ import yaml
 
 from explainer.findings.patch import CopyOf, Edit, MoveItem, Remove, SetKey
 from explainer.lifecycle.errors import ManifestError
-from explainer.lifecycle.yamlload import Limits
+from explainer.lifecycle.manifest.yamlload import Limits
 from explainer.patching_prune import PruneError, prune, restore
 
 # The line merge compares every line with every other one where they repeat (difflib): above this many

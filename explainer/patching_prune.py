@@ -19,7 +19,7 @@ import re
 from typing import Any
 
 from explainer.findings.patch import CopyOf, Edit, MoveItem, Remove, SetKey
-from explainer.lifecycle.yamlload import LList, LMap, Limits, load_documents
+from explainer.lifecycle.manifest.yamlload import LList, LMap, Limits, load_documents
 
 Path = tuple[Any, ...]
 MIN_PRUNED_LINES = 3          # a block of fewer lines is left as it is

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from django.core.management import ManagementUtility
 
-from explainer import podlife
+from explainer.cli import main as podlife
 
 ROOT = Path(__file__).resolve().parents[1]
 PYTHON = ROOT / ".venv" / "bin" / "python"
@@ -40,7 +40,7 @@ def podlife_cli(*args: str, stdin: bytes | None = None, cwd: Path = ROOT,
 
 def run_program(argv: Sequence[str], *, stdin: bytes | None = None, cwd: Path = ROOT,
                 env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """A real process: ``argv`` after this project's Python (``-m explainer.podlife ...``, ``manage.py ...``)."""
+    """A real process: ``argv`` after this project's Python (``-m explainer.cli.main ...``, ``manage.py ...``)."""
     python = str(PYTHON) if PYTHON.exists() else sys.executable
     proc = subprocess.run([python, *argv], cwd=cwd, input=stdin, capture_output=True, timeout=120,
                           env=None if env is None else dict(env))

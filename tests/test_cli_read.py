@@ -15,7 +15,7 @@ from typing import Any, Callable
 
 import pytest
 
-from explainer import cli_fix
+from explainer.cli import fix as cli_fix
 from tests.cli import PYTHON, ROOT, podlife_cli
 
 FIXES = ROOT / "tests" / "fixtures" / "fixes"
@@ -43,7 +43,7 @@ def bounded_process(args: list[str], stdin: Any = None) -> subprocess.CompletedP
     fails with MemoryError instead of taking the machine) and 60 s."""
     def limit() -> None:
         resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
-    return subprocess.run([str(PYTHON) if PYTHON.exists() else sys.executable, "-m", "explainer.podlife", "explain",
+    return subprocess.run([str(PYTHON) if PYTHON.exists() else sys.executable, "-m", "explainer.cli.main", "explain",
                            *args], cwd=ROOT, stdin=stdin, capture_output=True, timeout=60, preexec_fn=limit,
                           env=ENV)
 

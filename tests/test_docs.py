@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from explainer.lifecycle import defaults as d
-from explainer.lifecycle.features import FEATURES
-from explainer.lifecycle.versions import GATES, gate_enabled, gate_stage
+from explainer.lifecycle.admission.features import FEATURES
+from explainer.lifecycle.admission.versions import GATES, gate_enabled, gate_stage
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "lifecycle-model.md"

@@ -113,12 +113,10 @@ def _prefixed_families() -> list[str]:
     return families
 
 
-@pytest.mark.xfail(strict=True, reason=RELAYOUT)
 def test_no_folder_has_three_modules_of_one_prefix() -> None:
     assert not _prefixed_families(), "make a package of them: " + ", ".join(_prefixed_families())
 
 
-@pytest.mark.xfail(strict=True, reason=RELAYOUT)
 def test_at_most_twenty_modules_directly_in_lifecycle() -> None:
     direct = [p.name for p in (PACKAGE / "lifecycle").glob("*.py") if p.name != "__init__.py"]
     assert len(direct) <= 20, f"{len(direct)} modules directly in lifecycle/"

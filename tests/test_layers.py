@@ -34,17 +34,17 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
                     ("yaml", "ruamel")),
     # What a patch does not reach is cut out before the round trip (issue 27).
     "patching_prune.py": (("explainer.lifecycle", "explainer.findings", "explainer.patching_prune"), ()),
-    "cli.py": (("explainer.lifecycle", "explainer.findings", "explainer.render", "explainer.explain",
-                "explainer.cli", "explainer.cli_files", "explainer.cli_fix", "explainer.cli_read"), ()),
-    "cli_files.py": (("explainer.lifecycle", "explainer.explain", "explainer.render.style", "explainer.cli_files",
-                      "explainer.cli_read"), ()),
-    "cli_fix.py": (("explainer.lifecycle", "explainer.findings", "explainer.explain", "explainer.fixes",
-                    "explainer.cli_files", "explainer.cli_fix", "explainer.cli_read"), ()),
-    "cli_config.py": (("explainer.lifecycle", "explainer.findings", "explainer.cli_config", "explainer.cli_read"), ()),
+    "cli/run.py": (("explainer.lifecycle", "explainer.findings", "explainer.render", "explainer.explain",
+                    "explainer.cli.run", "explainer.cli.files", "explainer.cli.fix", "explainer.cli.read"), ()),
+    "cli/files.py": (("explainer.lifecycle", "explainer.explain", "explainer.render.style", "explainer.cli.files",
+                      "explainer.cli.read"), ()),
+    "cli/fix.py": (("explainer.lifecycle", "explainer.findings", "explainer.explain", "explainer.fixes",
+                    "explainer.cli.files", "explainer.cli.fix", "explainer.cli.read"), ()),
+    "cli/config.py": (("explainer.lifecycle", "explainer.findings", "explainer.cli.config", "explainer.cli.read"), ()),
     # Reading (regular files only, bounded) and --fix's writing back: the standard library only (issue 27).
-    "cli_read.py": (("explainer.cli_read",), ()),
-    "podlife.py": (("explainer.lifecycle", "explainer.cli", "explainer.cli_config", "explainer.render.style",
-                    "explainer.podlife"), ()),
+    "cli/read.py": (("explainer.cli.read",), ()),
+    "cli/main.py": (("explainer.lifecycle", "explainer.cli.run", "explainer.cli.config", "explainer.render.style",
+                     "explainer.cli.main"), ()),
 }
 # Project files to the right of web in the arrow; they may refer to it.
 WEB_USERS = {"settings.py", "urls.py", "wsgi.py"}

@@ -15,7 +15,7 @@ from explainer.explain import explain
 from explainer.findings.patch import MoveItem, SetKey
 from explainer.fixes import Target, fix_one
 from explainer.patching_prune import PruneError, prune, restore
-from explainer.lifecycle.yamlload import Limits
+from explainer.lifecycle.manifest.yamlload import Limits
 
 LIMITS = Limits(max_bytes=1 << 30)
 

@@ -77,19 +77,19 @@ def test_usage_errors_exit_2_with_the_same_message(args: tuple[str, ...], messag
 def test_bad_flag_values_are_refused_by_the_parser() -> None:
     code, _out, err = podlife(DEMO, "--format", "yaml")
     assert code == 2 and "invalid choice: 'yaml'" in err
-    code, _out, err = _run(["-m", "explainer.podlife"])
+    code, _out, err = _run(["-m", "explainer.cli.main"])
     assert code == 2 and "COMMAND" in err
 
 
 def test_the_manifest_limit_comes_from_the_same_variable() -> None:
     env = {"EXPLAINER_MAX_MANIFEST_BYTES": "100", "PATH": "/usr/bin:/bin"}
-    code, out, err = _run(["-m", "explainer.podlife", "explain", DEMO, "--format", "json"], env=env)
+    code, out, err = _run(["-m", "explainer.cli.main", "explain", DEMO, "--format", "json"], env=env)
     assert code == 2 and json.loads(out)["errors"][0]["kind"] == "limit"
 
 
 IMPORTS = """
 import sys
-from explainer import podlife
+from explainer.cli import main as podlife
 code = podlife.main(sys.argv[1:])
 print(sorted(m for m in sys.modules if m.split(".")[0] in ("django", "jsonschema", "referencing")
              or m.startswith("explainer.render.") or m.startswith("explainer.web")), file=sys.stderr)
@@ -113,4 +113,4 @@ def test_pyproject_names_the_console_script() -> None:
     import tomllib
 
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["scripts"]
-    assert scripts["podlife"] == "explainer.podlife:main"
+    assert scripts["podlife"] == "explainer.cli.main:main"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from explainer import cli, podlife
+from explainer.cli import run as cli, main as podlife
 from tests.conftest import FIXTURES_DIR
 
 VALIDATION = FIXTURES_DIR / "validation"

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..explain import Explanation, PodReport
 from ..lifecycle.i18n import Text, gettext_noop as _
-from ..lifecycle.scenario import Scenario
+from ..lifecycle.scenario.document import Scenario
 from .model import EPS, ROLE_WORDS, Comparison, DeletionChange, MomentChange, PodPair, RoleChange, SharingChange, StartChange
 from .moments import deletion, moment_changes, role_changes, status_sequence
 from .sharing import sharing_changes

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..explain import Explanation, PodReport
 from ..lifecycle.i18n import Text, gettext_noop as _
-from ..lifecycle.trace import StatusPoint
+from ..lifecycle.kubelet.trace import StatusPoint
 
 EPS = 1e-6
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..explain import PodReport
-from ..lifecycle.scenario import Scenario
-from ..lifecycle.trace import EventKind, TraceEvent
+from ..lifecycle.scenario.document import Scenario
+from ..lifecycle.kubelet.trace import EventKind, TraceEvent
 from .model import EPS, DeletionChange, MomentChange, RoleChange, StartChange
 
 MOMENT_KINDS = ("ready", "stopping", "exited", "ended")

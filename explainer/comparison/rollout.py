@@ -4,7 +4,7 @@ first template, behaving as the first scenario says; new Pods from the second, a
 the second manifest's strategy, replicas and minReadySeconds (`lifecycle.rollout.rollout_between`).
 
 Each side's own rollout (`PodReport.rollout`, a `kubectl rollout restart`) is the other question a
-comparison answers: two strategies side by side (`render/compare_rollout.py`).
+comparison answers: two strategies side by side (`render/rollout/compare.py`).
 """
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..lifecycle.i18n import Text, gettext_noop as _
-from ..lifecycle.sharing_report import SharingReport
+from ..lifecycle.sharing.report import SharingReport
 from .model import SharingChange, _names
 
 

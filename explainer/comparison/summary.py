@@ -6,7 +6,7 @@ from typing import Any
 
 from ..explain import PodReport
 from ..lifecycle.i18n import Text, gettext_noop as _
-from ..lifecycle.trace import StatusPoint
+from ..lifecycle.kubelet.trace import StatusPoint
 from .model import EPS, PodPair, StartChange, _names, _role, _secs
 from .words import (difference_sentences, grace_sentences, moment_sentences, ready_lost_sentences, role_sentences,
                     status_sentences)

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..explain import PodReport
 from ..lifecycle.i18n import Text, gettext_noop as _
-from ..lifecycle.trace import TraceEvent
+from ..lifecycle.kubelet.trace import TraceEvent
 from .model import EPS, MomentChange, PodPair, _names, _secs
 from .moments import first_difference, ready_lost
 

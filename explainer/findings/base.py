@@ -8,19 +8,19 @@ from enum import Enum
 from string import Template
 from typing import Any, Callable
 
-from explainer.lifecycle.deletion import DeletionRun, deletion_run
-from explainer.lifecycle.evidence import raw_at
+from explainer.lifecycle.traffic.deletion import DeletionRun, deletion_run
+from explainer.lifecycle.commands.evidence import raw_at
 from explainer.lifecycle.model import Container, Pod, ServiceRef
 from explainer.lifecycle.qos import Qos, compute_qos
-from explainer.lifecycle.scenario import Behaviour, Scenario, behaviour_for
-from explainer.lifecycle.serving import selecting, serving_for
-from explainer.lifecycle.sharing_report import SharingReport
-from explainer.lifecycle.simulate import Simulation
-from explainer.lifecycle.traffic import Traffic, traffic_for
-from explainer.lifecycle.trace import TraceEvent
-from explainer.lifecycle.validate import sidecars_enabled
-from explainer.lifecycle.versions import gate_enabled
-from explainer.lifecycle.yamlload import format_path, parse_path, position
+from explainer.lifecycle.scenario.document import Behaviour, Scenario, behaviour_for
+from explainer.lifecycle.traffic.serving import selecting, serving_for
+from explainer.lifecycle.sharing.report import SharingReport
+from explainer.lifecycle.kubelet.simulate import Simulation
+from explainer.lifecycle.traffic.lane import Traffic, traffic_for
+from explainer.lifecycle.kubelet.trace import TraceEvent
+from explainer.lifecycle.admission.validate import sidecars_enabled
+from explainer.lifecycle.admission.versions import gate_enabled
+from explainer.lifecycle.manifest.yamlload import format_path, parse_path, position
 
 from .facts import Facts
 from .i18n import Text, gettext_noop
@@ -211,7 +211,7 @@ class RuleContext:
 
     @functools.cached_property
     def deletion_run(self) -> DeletionRun | None:
-        """The scenario's deletion, else the one the model assumes (lifecycle/deletion.py): the run the
+        """The scenario's deletion, else the one the model assumes (lifecycle/traffic/deletion.py): the run the
         traffic lane draws and the findings about stopping read."""
         if self.simulation is None:
             return None

@@ -12,7 +12,7 @@ import math
 
 from explainer.lifecycle import defaults as d
 from explainer.lifecycle.model import Container
-from explainer.lifecycle.versions import version_tuple
+from explainer.lifecycle.admission.versions import version_tuple
 
 from .base import RuleContext
 

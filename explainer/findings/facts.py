@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar, overload
 
-from explainer.lifecycle.commands import RunGuess, guess_run
-from explainer.lifecycle.evidence import Bind, loopback_bind
+from explainer.lifecycle.commands.guess import RunGuess, guess_run
+from explainer.lifecycle.commands.evidence import Bind, loopback_bind
 from explainer.lifecycle.model import Container, Pod
-from explainer.lifecycle.probe_reach import ProbeFault, probe_faults
+from explainer.lifecycle.commands.probe_faults import ProbeFault, probe_faults
 
 from . import helpers, scripts
 
@@ -130,7 +130,7 @@ class Facts:
 
     @answer
     def run_guess(self) -> RunGuess:
-        """What one run of its command does (commands.py `guess_run`, a finite default)."""
+        """What one run of its command does (commands/guess.py `guess_run`, a finite default)."""
         return guess_run(self.c, True)
 
     @answer
@@ -140,5 +140,5 @@ class Facts:
 
     @answer
     def probe_faults(self) -> dict[str, ProbeFault]:
-        """Its probes that cannot pass, and why (probe_reach.py)."""
+        """Its probes that cannot pass, and why (commands/probe_faults.py)."""
         return probe_faults(self.c, self.pod)

@@ -12,7 +12,7 @@ from types import ModuleType
 from typing import Any
 
 from explainer.lifecycle.model import Pod, ServiceRef
-from explainer.lifecycle.yamlload import parse_path, position
+from explainer.lifecycle.manifest.yamlload import parse_path, position
 
 from .base import Draft, Finding, Severity
 from .i18n import Text

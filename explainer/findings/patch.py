@@ -77,7 +77,7 @@ def edit_to_dict(edit: Edit) -> dict[str, Any]:
 
 
 def path_of(text: str) -> Path:
-    from explainer.lifecycle.yamlload import parse_path
+    from explainer.lifecycle.manifest.yamlload import parse_path
     return tuple(parse_path(text))
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from explainer.lifecycle.model import Pod, ServiceRef
-from explainer.lifecycle.yamlload import format_path, position
+from explainer.lifecycle.manifest.yamlload import format_path, position
 
 from .base import Finding
 from .inputs import InputFinding

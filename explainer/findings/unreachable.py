@@ -3,7 +3,7 @@
 They are Phrases (translatable strings, as the core hands its reasons over), so the three
 rules that quote them render them in their own sentences.
 
-The reasons come from explainer/lifecycle/probe_reach.py `probe_faults`, which the simulation
+The reasons come from explainer/lifecycle/commands/probe_faults.py `probe_faults`, which the simulation
 reads too (the probe fails on the timeline for the same reason the finding gives).
 """
 from __future__ import annotations
@@ -41,7 +41,7 @@ def consequence(c: Container, probes: list[Probe]) -> Phrase:
     kinds = {p.kind for p in probes}
     for p in probes:
         if p.kind in ("startup", "liveness"):
-            # checks at initialDelaySeconds + k x periodSeconds (probes.py): the last one needed kills
+            # checks at initialDelaySeconds + k x periodSeconds (kubelet/probe_timing.py): the last one needed kills
             budget = p.initial_delay + (p.failure_threshold - 1) * p.period
             return Phrase(gettext_noop(
                 "The kubelet kills and restarts {c} about {budget} s after each start ({kind} probe: "

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .evidence import raw_at
+from .commands.evidence import raw_at
 from .model import Container, Pod
 from .quantity import as_fraction
-from .versions import gate_enabled
-from .yamlload import parse_path
+from .admission.versions import gate_enabled
+from .manifest.yamlload import parse_path
 
 GUARANTEED, BURSTABLE, BEST_EFFORT = "Guaranteed", "Burstable", "BestEffort"
 QOS_RESOURCES = ("cpu", "memory")   # qos.go supportedQoSComputeResources: only these decide the class

@@ -14,7 +14,7 @@ from ..explain import Explanation, PodReport
 from .i18n import gettext_noop as _
 from .jsonable import comparison_to_dict
 from .timeline import default_view_end, layout_timeline
-from .timeline_svg import Placement, svg_document
+from .timeline.svg import Placement, svg_document
 
 Gettext = Callable[[str], str]
 

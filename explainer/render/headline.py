@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from ..explain import PodReport
 from ..lifecycle.i18n import Text, gettext_noop as _
-from ..lifecycle.trace import EventKind, TraceEvent
+from ..lifecycle.kubelet.trace import EventKind, TraceEvent
 
 # 128 + the signal's number: what a shell reports for a process a signal ended
 _SIGNALS = {1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 6: "SIGABRT", 9: "SIGKILL", 15: "SIGTERM"}

@@ -9,7 +9,7 @@ from ..explain import Explanation, PodReport
 from ..lifecycle.errors import ErrorRecord
 from ..lifecycle.i18n import Phrase
 from ..lifecycle.model import Container
-from ..lifecycle.trace import StatusPoint
+from ..lifecycle.kubelet.trace import StatusPoint
 
 SCHEMA_VERSION = 1
 

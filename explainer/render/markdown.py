@@ -19,7 +19,7 @@ from .headline import headline
 from .i18n import Text, gettext_noop as _
 from .inline import spans
 from .observed_pieces import KIND_LABELS
-from .rollout_story import story as rollout_story, summary as rollout_summary
+from .rollout.story import story as rollout_story, summary as rollout_summary
 from .story import story
 
 Gettext = Callable[[str], str]

@@ -5,7 +5,7 @@ time the prediction leaves out, kubectl's printed columns and the divergences (i
 The core (`lifecycle/observed/`) reads kubectl's output, aligns it with the prediction and gives each container's
 observed lane (`lanes.py`: runs, waits and image pulls, the runs a status cannot show marked inferred).  This
 module turns an `ObservedReport` into time-only pieces, with no pixel and no translated word: the chart places
-them (`timeline_observed.py`), the event table, the story and the cursor's panel say them.  Their words are the
+them (`render/timeline/observed.py`), the event table, the story and the cursor's panel say them.  Their words are the
 message ids below (the Simplified Chinese at the end of the .po file).
 """
 from __future__ import annotations

@@ -4,10 +4,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..lifecycle.model import Container, Pod
-from ..lifecycle.restart_rules import RESTART_ALL, matching_rule, should_restart
-from ..lifecycle.simulate import Simulation
-from ..lifecycle.trace import TraceEvent
-from ..lifecycle.traffic import DRAINING, GONE, NOT_READY, SERVING, Traffic
+from ..lifecycle.kubelet.restart_rules import RESTART_ALL, matching_rule, should_restart
+from ..lifecycle.kubelet.simulate import Simulation
+from ..lifecycle.kubelet.trace import TraceEvent
+from ..lifecycle.traffic.lane import DRAINING, GONE, NOT_READY, SERVING, Traffic
 from .i18n import Text, gettext_noop as _
 
 
@@ -289,13 +289,13 @@ def _restart_decision(c: Container, pod: Pod, code: int) -> Text:
 # ---- the traffic (docs/lifecycle-model.md §27) -------------------------------------------------------
 def assumed_from(traffic: Traffic) -> float | None:
     """Where the traffic row stops following the Pod's own lanes: a deletion the model assumed
-    (lifecycle/deletion.py) that the scenario does not make; None when the lanes show it all."""
+    (lifecycle/traffic/deletion.py) that the scenario does not make; None when the lanes show it all."""
     return traffic.deletion_at if traffic.deletion_at is not None and traffic.deletion_assumed else None
 
 
 def story_texts(traffic: Traffic) -> list[tuple[float, Text, bool]]:
     """The story's traffic steps: (t, sentence, assumed), in time order.  Each interval and failure
-    window in the core's words (lifecycle/traffic_text.py) where it has them; the first names the
+    window in the core's words (lifecycle/traffic/text.py) where it has them; the first names the
     Service; after a deletion the model assumed, a step says so and the rest are marked assumed."""
     out: list[tuple[float, Text, bool]] = []
     services = [s for s in traffic.services if s]

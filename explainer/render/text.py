@@ -9,10 +9,10 @@ from collections import Counter
 from typing import Any
 
 from ..explain import Explanation, PodReport
-from ..lifecycle.traffic import Traffic
-from ..lifecycle.parse import Skipped
+from ..lifecycle.traffic.lane import Traffic
+from ..lifecycle.manifest.parse import Skipped
 from ..lifecycle.rollout import Rollout
-from ..lifecycle.sharing import sharing_as_text
+from ..lifecycle.sharing.analyse import sharing_as_text
 from .story import story
 from .style import PLAIN, TextStyle
 

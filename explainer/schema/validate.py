@@ -33,7 +33,7 @@ from typing import Any
 from typing import TYPE_CHECKING
 
 from explainer.lifecycle.errors import ErrorRecord
-from explainer.lifecycle.yamlload import format_path, position
+from explainer.lifecycle.manifest.yamlload import format_path, position
 
 from .compiled import Check, Compiler
 from .formats import FORMAT_CHECKS as _FORMAT_CHECKS

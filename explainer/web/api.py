@@ -30,7 +30,7 @@ from explainer.render.bounded import bound_answer
 from explainer.render.jsonable import comparison_to_dict, explanation_to_dict
 from explainer.web.lookup import TooManyMisses, find_link
 from explainer.web.models import KIND_EXPLAIN, Permalink
-from explainer.web.openapi import openapi_document
+from explainer.web.openapi.document import openapi_document
 from explainer.web.cache import EXPORT_CACHE_SECONDS
 from explainer.web.gate import BUSY_MESSAGE, RETRY_AFTER_SECONDS, ServerBusy, link_inputs
 from explainer.web.isolate import gated

@@ -12,8 +12,8 @@ from django.http import HttpRequest, JsonResponse
 
 from explainer.lifecycle import defaults as d
 from explainer.lifecycle.errors import ErrorRecord, ManifestError
-from explainer.lifecycle.scenario import scenario_from_data
-from explainer.lifecycle.scenario_text import plain, read_scenario_text
+from explainer.lifecycle.scenario.document import scenario_from_data
+from explainer.lifecycle.scenario.text import plain, read_scenario_text
 from explainer.web.security import error_response
 
 

@@ -30,9 +30,9 @@ from explainer.render.markdown import per_rule
 from explainer.comparison.rollout import rollout_from_to
 from explainer.comparison.textdiff import side_by_side
 from explainer.web.compare_diff import diff_html
-from explainer.render.compare_rollout import compare_rollouts, shared_axis_rollouts
-from explainer.render.rollout_story import story as rollout_story, summary as rollout_summary
-from explainer.render.rollout_svg import render_rollout_svg
+from explainer.render.rollout.compare import compare_rollouts, shared_axis_rollouts
+from explainer.render.rollout.story import story as rollout_story, summary as rollout_summary
+from explainer.render.rollout.svg import render_rollout_svg
 from explainer.web.forms import ExplainForm
 from explainer.web.lookup import TooManyMisses, find_link
 from explainer.web.gate import link_inputs

@@ -28,7 +28,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.db import connections
 
-from explainer.render import processes
+from explainer.render.graphviz import processes
 from explainer.web import cache as shared
 from explainer.web.gate import ServerBusy, costly, costly_slot
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from explainer.lifecycle.yamlload import Limits
+from explainer.lifecycle.manifest.yamlload import Limits
 
 
 def request_limits() -> Limits:

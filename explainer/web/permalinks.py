@@ -15,15 +15,16 @@ from django.views.decorators.http import require_GET, require_POST
 
 from explainer.lifecycle.errors import ManifestError
 from explainer.lifecycle.numbers import whole_number
-from explainer.lifecycle.redact import IN_OUTPUT
-from explainer.render.diagram import DiagramError, render_png, render_svg, sharing_diagram
+from explainer.web.redact.credentials import IN_OUTPUT
+from explainer.render.graphviz.diagram import DiagramError, render_png, render_svg, sharing_diagram
 from explainer.render.bounded import bound_answer
 from explainer.render.jsonable import explanation_to_dict
 from explainer.render.markdown import explanation_as_markdown
-from explainer.render.png import PngError, svg_to_png
-from explainer.render.rollout_svg import render_rollout_svg
+from explainer.render.graphviz.png import PngError, svg_to_png
+from explainer.render.rollout.svg import render_rollout_svg
 from explainer.render.timeline import render_timeline_svg
 from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Failure, single_flight
+from explainer.web.fit import panel_px
 from explainer.web.forms import ExplainForm
 from explainer.web.gate import link_inputs
 from explainer.web.isolate import gated
@@ -73,13 +74,14 @@ def _url(link: Permalink) -> str:
     return reverse("web:permalink", args=[link.id])
 
 
-def _explained(link: Permalink, request: HttpRequest | None = None) -> dict[str, Any]:
-    """The analysis of a link; a read that computes it again counts against the costly-read limit."""
+def _explained(link: Permalink, request: HttpRequest | None = None, panel: int | None = None) -> dict[str, Any]:
+    """The analysis of a link, its charts laid out for ``panel`` CSS px (web/fit.py); a read that computes it
+    again counts against the costly-read limit."""
     if link.kind != KIND_EXPLAIN:
         raise Http404("not an explanation")
     on_miss = None if request is None else lambda: _costly(request)
     return run_explain(link.manifest, link.scenario_data, link.version, on_miss=on_miss,
-                       observed=link.observed or None)
+                       observed=link.observed or None, panel=panel)
 
 
 def _costly(request: HttpRequest) -> None:
@@ -99,7 +101,7 @@ def permalink(request: HttpRequest, pid: str) -> HttpResponse:
 def _page_parts(request: HttpRequest, link: Permalink) -> dict[str, Any]:
     """The analysis part of a permalink page, rendered once per language: the link never
     changes, and the part holds no per-visitor data (the CSRF token lives outside it)."""
-    context = _explained(link)
+    context = _explained(link, panel=panel_px(request))
     # rendered for every visitor alike: never the htmx-only parts, whatever this request carried
     return {"result_html": render_to_string("partials/_result.html",
                                             {**context, "static_page": True, "link_id": link.id}, request=request),
@@ -124,7 +126,7 @@ def _summary(context: dict[str, Any]) -> str:
 @require_GET
 def embed(request: HttpRequest, pid: str) -> HttpResponse:
     link = link_or_404(request, pid, KIND_EXPLAIN)
-    context = _explained(link, request)
+    context = _explained(link, request, panel_px(request))
     context.update({"link": link, "url": request.build_absolute_uri(_url(link))})
     response = render(request, "pages/embed.html", context)
     response.embeddable = True   # the security middleware lets any page frame it
@@ -177,6 +179,8 @@ def _cached_export(request: HttpRequest, link: Permalink, name: str, make: Any) 
     """Exports of an immutable link never change: render once per language, then serve from
     the cache.  The link's existence is checked first, so a deleted link is gone at once."""
     pod = f":{_pod_index(request)}" if name.split(".")[0] in ("timeline", "sharing") else ""
+    if name == "page":          # the page's charts are laid out for the width the browser measured
+        pod = f":{panel_px(request) or ''}"
     key = f"export:{link.id}:{name}{pod}:{get_language()}"
     value = cache.get(key)
     if value is None:

@@ -22,13 +22,14 @@ from explainer.lifecycle.errors import ErrorRecord
 from explainer.lifecycle.i18n import render
 from explainer.render import inline
 from explainer.render.headline import headline
-from explainer.render.diagram import DiagramError, dot_key, sharing_diagram, start_svg, svg_result
+from explainer.render.graphviz.diagram import DiagramError, dot_key, sharing_diagram, start_svg, svg_result
 from explainer.render.markdown import MAX_FINDINGS_PER_RULE, per_rule
 from explainer.render.story import collapse_crash_loops, story
 from explainer.render.timeline import layout_timeline, timeline_rows
-from explainer.render.timeline_frames import timeline_frames
-from explainer.render.timeline_observed import story_of
-from explainer.render.timeline_svg import svg_document
+from explainer.render.timeline.frames import timeline_frames
+from explainer.render.timeline.observed import story_of
+from explainer.render.timeline.svg import svg_document
+from explainer.web.fit import DEFAULT_PANEL_PX, PHONE_PANEL_PX, layout_width, picture
 from explainer.web.lists import rows_html, steps_html
 from explainer.web.observed_panel import observed_view
 from explainer.web.panels import findings_html, secs
@@ -43,6 +44,7 @@ WHATIF_LABELS = {"crashes": gettext_noop("%(n)s: crashes before it runs"),
                  "never_ready": gettext_noop("%(n)s of the new revision: never Ready"),
                  "new_crashes": gettext_noop("%(n)s of the new revision: crashes"),
                  "new_startup": gettext_noop("%(n)s of the new revision: seconds until Ready")}
+_GRAPHVIZ_WIDTH = re.compile(r'<svg width="([0-9.]+)pt"')
 MAX_SHOWN_DOT_BYTES = 256 * 1024   # DOT text a page shows when its diagram was not drawn (issue 27)
 SVG_CACHE_SECONDS = 24 * 3600   # the drawing of a DOT text never changes; the day bounds the cache
 ROLE_LABELS = {"init": "Init container", "sidecar": "Native sidecar", "app": "App container",
@@ -61,6 +63,10 @@ class PodView:
     timeline_svg: str = ""
     timeline_json: str = ""                 # what the cursor reports: JSON for timeline.js (a data attribute,
                                             # as htmx drops <script> elements, even JSON ones, from a swap)
+    timeline_fit: int = 0                   # the panel width (CSS px) the timeline is laid out for (web/fit.py)
+    timeline_width: float = 0.0             # ... and its layout width
+    timeline_svg_narrow: str = ""           # without a measured width: the phone's drawing (stacked)
+    timeline_narrow_width: float = 0.0
     diagram_dot: str = ""
     findings: list[dict[str, Any]] = field(default_factory=list)
     finding_groups: list[dict[str, Any]] = field(default_factory=list)
@@ -117,6 +123,28 @@ class PodView:
             else:
                 cache.set(dot_key(self.diagram_dot), self.svg, timeout=SVG_CACHE_SECONDS)
 
+    @property
+    def timeline_picture(self) -> dict[str, Any]:
+        """The timeline as `partials/_picture.html` shows it: laid out for its panel, with a phone's drawing
+        (web/fit.py)."""
+        return picture(self.timeline_svg, self.timeline_width, self.timeline_fit, self.timeline_svg_narrow,
+                       self.timeline_narrow_width)
+
+    @property
+    def diagram_px(self) -> float:
+        """The diagram's own width in CSS px (Graphviz writes it in points): the page never shows it
+        much smaller, where its 8 pt labels would be unreadable (static/css/timeline.css)."""
+        found = _GRAPHVIZ_WIDTH.search(self.diagram_svg[:400])
+        return round(float(found.group(1)) * 4 / 3, 1) if found else 0.0
+
+    @property
+    def source_lines(self) -> str:
+        """Where the Pod and each container start in the input, as JSON for the page's script: hovering a
+        lane, a story step or a finding marks those lines in the editor (static/js/source.js)."""
+        return json.dumps({"pod": self.line, "containers": {c["name"]: c["line"] for c in self.containers
+                                                            if c.get("line")}},
+                          ensure_ascii=False, separators=(",", ":"))
+
     def diagram_failed_for_now(self) -> bool:
         """Whether the diagram failed for a passing reason (waiting for it first, if it is still drawing)."""
         self._resolve()
@@ -154,6 +182,7 @@ def result_view(expl: Explanation, gettext: Callable[[str], str] = gettext) -> R
 # What one Pod may add to a page: a larger timeline picture is left out, longer tables are cut,
 # each with a note saying so (issue 11).
 MAX_PAGE_SVG_BYTES = 2 * 1024 * 1024
+MAX_NARROW_SVG_BYTES = 256 * 1024       # a larger timeline gets no second, phone-sized drawing
 MAX_PAGE_ROWS = 2000
 # Diagrams drawn with the page; the Pods after these get theirs when the reader scrolls to them
 # (an <img> of /diagram/<hash>.svg), so a many-Pod page starts no flood of `dot` (issue 11).
@@ -161,13 +190,15 @@ EAGER_DIAGRAMS = 3
 DOT_CACHE_SECONDS = 7 * 24 * 3600
 
 
-def present(expl: Explanation, manifest_key: str | None = None) -> list[PodView]:
+def present(expl: Explanation, manifest_key: str | None = None, panel: int | None = None) -> list[PodView]:
     """One view per Pod, pictures rendered (the caller caches the result by input).
 
     ``manifest_key`` (a hash of the manifest text and the version) lets a what-if change of the
-    same manifest reuse each Pod's diagram source instead of building it again."""
+    same manifest reuse each Pod's diagram source instead of building it again.  ``panel``: the
+    width (CSS px) the page shows its charts at, as the browser measured it (web/fit.py)."""
     gt = active_gettext()
-    return [_pod(r, gt, eager=i < EAGER_DIAGRAMS, dot_memo=_dot_memo_key(manifest_key, expl, i), counter=i + 1)
+    return [_pod(r, gt, eager=i < EAGER_DIAGRAMS, dot_memo=_dot_memo_key(manifest_key, expl, i), counter=i + 1,
+                 panel=panel)
             for i, r in enumerate(expl.pods)]
 
 
@@ -225,7 +256,7 @@ def translate_errors(errors: list[ErrorRecord], gettext: Callable[[str], str] = 
 
 
 def _pod(r: PodReport, gettext: Callable[[str], str], eager: bool = True, dot_memo: str | None = None,
-         counter: int = 1) -> PodView:
+         counter: int = 1, panel: int | None = None) -> PodView:
     """The view of one Pod, the ``counter``-th of its page."""
     pod = r.pod
     told = {id(n) for n in r.observed.notes} if r.observed is not None else set()   # in the observed panel
@@ -247,9 +278,9 @@ def _pod(r: PodReport, gettext: Callable[[str], str], eager: bool = True, dot_me
                                 "image": c.image, "line": c.line, "readiness": c.readiness_probe is not None,
                                 "probes": c.readiness_probe is not None or c.startup_probe is not None,
                                 "aria": {k: gettext(msgid) % {"n": c.name} for k, msgid in WHATIF_LABELS.items()}})
-    _simulation_views(view, r, gettext)
+    _simulation_views(view, r, gettext, panel)
     view.observed = observed_view(r, gettext)
-    view.rollout_html = rollout_section(r, counter, gettext)
+    view.rollout_html = rollout_section(r, counter, gettext, panel)
     if r.traffic is not None:
         view.traffic_notes = [render(n, gettext) for n in r.traffic.notes]
         view.traffic_info = {"propagation": secs(r.traffic.propagation_seconds), "assumed": r.traffic.propagation_assumed,
@@ -285,13 +316,19 @@ def _start_diagram(view: PodView, r: PodReport, gettext: Callable[[str], str], e
         view.error_passing = exc.transient
 
 
-def _simulation_views(view: PodView, r: PodReport, gettext: Callable[[str], str]) -> None:
+def _simulation_views(view: PodView, r: PodReport, gettext: Callable[[str], str], panel: int | None = None) -> None:
     sim = r.simulation
     behaviours = sim.behaviours if sim else {}
     if sim is None:
         return
-    layout = layout_timeline(r, gettext=gettext)     # one layout: the SVG and the cursor's data
-    view.timeline_svg = svg_document(r, layout, gettext=gettext)
+    view.timeline_fit = panel or DEFAULT_PANEL_PX          # laid out for the panel that shows it (issue 25)
+    layout = layout_timeline(r, gettext=gettext, fit_width=layout_width(view.timeline_fit))   # one layout: the SVG
+    view.timeline_svg = svg_document(r, layout, gettext=gettext)                               # and the cursor's data
+    view.timeline_width = layout.width
+    if panel is None and len(view.timeline_svg) <= MAX_NARROW_SVG_BYTES:   # a phone without JavaScript: stacked
+        narrow = layout_timeline(r, gettext=gettext, fit_width=layout_width(PHONE_PANEL_PX))
+        view.timeline_svg_narrow = svg_document(r, narrow, gettext=gettext, id_suffix="n")
+        view.timeline_narrow_width = narrow.width
     if len(view.timeline_svg) > MAX_PAGE_SVG_BYTES:   # the page stays of bounded size (issue 11)
         view.notes.append(mark_safe(inline.html(gettext(
             "The timeline picture is %(size)s bytes, more than a page shows (%(limit)s); shorten `until` to see "

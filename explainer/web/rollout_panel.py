@@ -16,9 +16,10 @@ from django.utils.safestring import SafeString, mark_safe
 
 from explainer.explain import PodReport
 from explainer.lifecycle.i18n import render
-from explainer.render.rollout_layout import layout_rollout
-from explainer.render.rollout_story import count_rows, pod_rows, rollout_frames, story, summary
-from explainer.render.rollout_svg import rollout_document
+from explainer.render.rollout.layout import layout_rollout
+from explainer.render.rollout.story import count_rows, pod_rows, rollout_frames, story, summary
+from explainer.render.rollout.svg import rollout_document
+from explainer.web.fit import DEFAULT_PANEL_PX, PHONE_PANEL_PX, layout_width, picture
 from explainer.web.lists import steps_html
 from explainer.web.panels import secs
 
@@ -36,14 +37,16 @@ def workload_name(r: PodReport) -> str:
     return r.pod.source.name or r.pod.name
 
 
-def rollout_section(r: PodReport, counter: int, gettext: Gettext) -> SafeString:
+def rollout_section(r: PodReport, counter: int, gettext: Gettext, panel: int | None = None) -> SafeString:
     """The rollout sections of the ``counter``-th Pod's article ("" when its kind has no rollout),
-    rendered from `partials/_rollout.html`."""
+    rendered from `partials/_rollout.html`; the picture laid out for ``panel`` CSS px (web/fit.py), with a
+    phone's drawing when that is unknown."""
     ro = r.rollout
     if ro is None:
         return mark_safe("")
     name = workload_name(r)
-    lay = layout_rollout(ro, name, gettext=gettext)
+    px = panel or DEFAULT_PANEL_PX
+    lay = layout_rollout(ro, name, gettext=gettext, fit_width=layout_width(px))
     svg = rollout_document(ro, lay, gettext=gettext)
     key = f"rollout-{counter}"
     command = f"kubectl rollout restart {COMMANDS.get(ro.kind, ro.kind.lower())}/{name}"
@@ -56,7 +59,11 @@ def rollout_section(r: PodReport, counter: int, gettext: Gettext) -> SafeString:
     else:
         context["frames"] = json.dumps(rollout_frames(ro, lay, gettext=gettext), ensure_ascii=False,
                                        separators=(",", ":"))
-        context["svg"] = mark_safe(svg)      # the project's own drawing (render/rollout_svg.py escapes its text)
+        narrow, narrow_width = "", 0.0
+        if panel is None:          # a phone without JavaScript: the names above the lanes
+            small = layout_rollout(ro, name, gettext=gettext, fit_width=layout_width(PHONE_PANEL_PX))
+            narrow, narrow_width = rollout_document(ro, small, gettext=gettext, id_suffix="n"), small.chart.width
+        context["picture"] = picture(svg, lay.chart.width, px, narrow, narrow_width)
     before = gettext("before")
     context["pods"] = [(p["name"], p["revision_label"],
                         *((_t(p[k], gettext) for k in ("created", "ready", "available")) if p["created"] is not None

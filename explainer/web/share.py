@@ -15,7 +15,7 @@ from django.conf import settings
 from django.http import HttpRequest
 from django.utils.translation import gettext_noop
 
-from explainer.lifecycle.redact import (Hit, RedactionFailed, find_output_secrets, find_secrets, redact,
+from explainer.web.redact.credentials import (Hit, RedactionFailed, find_output_secrets, find_secrets, redact,
                                         redact_output)
 from explainer.web.models import Permalink
 from explainer.web.security import rate_limited

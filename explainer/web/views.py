@@ -23,11 +23,12 @@ from explainer.explain import explain
 from explainer.findings import catalogue
 from explainer.lifecycle import defaults as d
 from explainer.lifecycle.errors import ErrorRecord, ManifestError
-from explainer.lifecycle.features import SHOWN_VERSIONS, feature_table
+from explainer.lifecycle.admission.features import SHOWN_VERSIONS, feature_table
 from explainer.lifecycle.numbers import whole_number
 from explainer.render import inline
-from explainer.render.diagram import DiagramError, render_svg
+from explainer.render.graphviz.diagram import DiagramError, render_svg
 from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Failure
+from explainer.web.fit import panel_px
 from explainer.web.forms import ExplainForm
 from explainer.web.isolate import gated
 from explainer.web.lookup import find_link
@@ -50,16 +51,17 @@ def fingerprint(manifest: str, scenario: Any, version: str, observed: str | None
 
 
 def run_explain(manifest: str, scenario: Any, version: str, *, defer_cache: bool = False,
-                on_miss: Any = None, observed: str | None = None) -> dict[str, Any]:
-    """The shared part of every page that shows an analysis, cached by a hash of the input
-    and the reader's language (the pictures carry translated labels).  ``observed``: kubectl's
+                on_miss: Any = None, observed: str | None = None, panel: int | None = None) -> dict[str, Any]:
+    """The shared part of every page that shows an analysis, cached by a hash of the input, the
+    reader's language (the pictures carry translated labels) and the width the page shows its
+    charts at (``panel``, CSS px, as the browser measured it: web/fit.py).  ``observed``: kubectl's
     output about the Pods (issue 23), compared with the prediction.
 
     With ``defer_cache`` the caller stores it with `remember()` after rendering its page, so
     that `dot` (still drawing) and the page's own rendering overlap.
     """
     observed = observed if observed and observed.strip() else None
-    key = f"explained:{get_language()}:{fingerprint(manifest, scenario, version, observed)}"
+    key = f"explained:{get_language()}:{panel or ''}:{fingerprint(manifest, scenario, version, observed)}"
     cached = cache.get(key)
     if cached is not None and _suits(cached):
         return dict(cached)
@@ -67,7 +69,7 @@ def run_explain(manifest: str, scenario: Any, version: str, *, defer_cache: bool
 
     def analysis() -> dict[str, Any]:   # in a child process behind the service's gate when costly (isolate.py)
         expl = explain(manifest, scenario, version, limits=limits, observed=observed)
-        return {"explanation": result_view(expl), "pods": present(expl, fingerprint(manifest, None, version)),
+        return {"explanation": result_view(expl), "pods": present(expl, fingerprint(manifest, None, version), panel),
                 "errors": translate_errors(expl.errors), "version": expl.version}
 
     # a permalink read is counted (on_miss, security.CostlyReadLimited) before the work, once a slot is held
@@ -149,7 +151,7 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
                     scenario = written
                     context["form"] = matched_form(request.POST, written)
                 context.update(run_explain(data["manifest"], scenario, data["version"], defer_cache=True,
-                                           observed=observed))
+                                           observed=observed, panel=panel_px(request)))
                 context["scenario_yaml"] = scenario_as_yaml(scenario)
                 keep_whatif_values(context, request.POST if written is None else {})
     else:
@@ -214,6 +216,11 @@ def page_messages() -> dict[str, Any]:
         "exampleLoaded": gettext("The example replaced your text."),
         "undo": gettext("Undo"),
         "undone": gettext("Your text is back."),
+        "outOfDate": gettext("Out of date: the input has changed since this result."),
+        "keptGood": gettext("The text does not explain as it stands (the problems are above): the picture below "
+                            "is of the last version that did."),
+        "splitter": gettext("Editor width"),
+        "splitterHelp": gettext("Drag, or ←/→ with the keyboard, to resize the editor; Enter hides or shows it."),
         "urlLimit": URL_INPUT_LIMIT,
         "urlMaxBytes": settings.MAX_MANIFEST_BYTES,   # what a link may unpack to (static/js/app.js)
     }
@@ -273,7 +280,7 @@ def _initial(request: HttpRequest) -> dict[str, Any]:
         scenario = written if written is not None else scenario
         form = ExplainForm(initial={"manifest": link.manifest, "scenario": scenario_as_yaml(scenario or {}),
                                     "version": link.version, "observed": link.observed})
-        ctx = run_explain(link.manifest, scenario, link.version, observed=link.observed)
+        ctx = run_explain(link.manifest, scenario, link.version, observed=link.observed, panel=panel_px(request))
         return {"form": form, "copied_from": link, **ctx,
                 **({"scenario_yaml": scenario_as_yaml(written)} if written is not None else {})}
     slug = request.GET.get("example")
@@ -284,7 +291,8 @@ def _initial(request: HttpRequest) -> dict[str, Any]:
         observed = example.observed()
         form = ExplainForm(initial={"manifest": example.manifest(), "scenario": example.scenario,
                                     "version": d.DEFAULT_VERSION, "observed": observed})
-        ctx = run_explain(example.manifest(), example.scenario or None, d.DEFAULT_VERSION, observed=observed)
+        ctx = run_explain(example.manifest(), example.scenario or None, d.DEFAULT_VERSION, observed=observed,
+                          panel=panel_px(request))
         return {"form": form, "example": example, **ctx}
     return {"form": ExplainForm(initial={"version": d.DEFAULT_VERSION})}
 

@@ -11,7 +11,7 @@ import yaml
 
 from explainer.lifecycle.errors import ManifestError
 from explainer.lifecycle.i18n import Text, gettext_noop
-from explainer.lifecycle.scenario_text import plain, read_scenario_text
+from explainer.lifecycle.scenario.text import plain, read_scenario_text
 
 PREFIX = "c."
 CONTROLS = ("crashes", "startup", "run", "ignore_term")

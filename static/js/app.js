@@ -4,20 +4,30 @@
 // - The input (editor, version, what-if values) is kept in this browser (localStorage) and in
 //   the address (#i=<deflated, base64url>), so a reload, a link or Back/Forward bring it back.
 //   Nothing is sent anywhere that the person did not already explain.
-// - Network errors and 4xx/5xx answers show a message in #page-alert; an edited input marks
-//   the result as out of date.
+// - Network errors and 4xx/5xx answers show a message in #page-alert.
+// - Explain as you type (issue 25): a pause in typing explains the editor's text (debounced, at most
+//   one request a second, none while the server asks to wait, none for a very large input); while
+//   the text does not explain (half a line typed) the last picture that did stays, marked, with the
+//   problems above it. "Explain as you type" can be switched off; then an edit marks the result out
+//   of date, as before. Explain (or Ctrl+Enter) always shows the answer, problems and all.
+// - The charts are laid out for the width of their panel: every request says it (tlw, layout.js).
 // All text comes from the server (#page-messages), in the reader's language.
 (function () {
   "use strict";
 
-  var STORE_KEY = "explainer:input:v1";
+  var STORE_KEY = "explainer:input:v1", AUTO_KEY = "explainer:autoExplain:v1";
   var PREFIX = "#i=";
+  var AUTO_DELAY = 700;         // ms of quiet after the last keystroke
+  var AUTO_GAP = 1000;          // ms between two requests made while typing
+  var AUTO_MAX_CHARS = 100000;  // a larger input is explained on request only
   var form, editor, messages = {};
   var lastExplained = null;     // JSON of the input the result on screen belongs to
   var pendingWhatif = null;     // what-if values for controls that the panel does not have yet
   var sending = null;           // { state, push } of the request in flight
   var noPushNext = false;
   var focusMemo = null;
+  var autoTimer = null, lastAutoAt = 0, waitUntil = 0, autoBox = null;
+  var keptGood = false;         // the result on screen is the last one that explained, not the text's
 
   function $(id) { return document.getElementById(id); }
   function versionField() { return form ? form.querySelector('select[name="version"]') : null; }
@@ -48,9 +58,13 @@
   // what the result on screen depends on, besides the what-if values
   function inputKey(state) { return JSON.stringify({ m: state.m, v: state.v, o: state.o || "" }); }
 
+  var applying = false;          // applyState's own "input" event: text put back, not typed
   function applyState(state) {
     editor.value = state.m || "";
-    editor.dispatchEvent(new Event("input", { bubbles: true }));   // the gutter follows
+    applying = true;
+    try {
+      editor.dispatchEvent(new Event("input", { bubbles: true }));   // the gutter follows
+    } finally { applying = false; }
     var v = versionField();
     if (v && state.v && Array.prototype.some.call(v.options, function (o) { return o.value === state.v; })) v.value = state.v;
     var seen = observedField();
@@ -150,20 +164,53 @@
     el.hidden = !text;
   }
 
+  // The address's fragment: "#i=<input>&t=<cursor time>" (the cursor's part is timeline.js's).
+  function hashParams() {
+    var out = {};
+    location.hash.replace(/^#/, "").split("&").forEach(function (part) {
+      var eq = part.indexOf("=");
+      if (eq > 0) out[part.slice(0, eq)] = part.slice(eq + 1);
+    });
+    return out;
+  }
+  function cursorPart() {
+    var p = hashParams();
+    return (p.t ? "&t=" + p.t : "") + (p.at ? "&at=" + p.at : "");
+  }
+
   function record(state, push) {
     var entry = { explainer: true, input: state };
     return encodeState(state).then(function (enc) {
       var limit = messages.urlLimit || 24000;
       var url = location.pathname;
-      if (enc.length <= limit) { url += PREFIX + enc; note("link-note", ""); }
+      if (enc.length <= limit) { url += PREFIX + enc + cursorPart(); note("link-note", ""); }
       else note("link-note", format(messages.urlTooLong, { size: enc.length.toLocaleString(), limit: limit.toLocaleString() }));
       if (push) history.pushState(entry, "", url); else history.replaceState(entry, "", url);
     }).catch(function () { /* no CompressionStream: the input is still kept in this browser */ });
   }
 
   function explain(opts) {
+    if (opts && opts.auto) {      // its own event: nothing of it can leak into the next request
+      htmx.trigger(form, "autoexplain");
+      return;
+    }
     noPushNext = !!(opts && opts.noPush);
     if (form.requestSubmit) form.requestSubmit(); else htmx.trigger(form, "submit");
+  }
+
+  // ---- explain as you type ----------------------------------------------------------------------------
+  function autoOn() { return !autoBox || autoBox.checked; }
+  function nowKey() { return inputKey(currentState()); }
+  function scheduleAuto() {
+    clearTimeout(autoTimer);
+    if (!autoOn() || !editor.value.trim() || editor.value.length > AUTO_MAX_CHARS) return;
+    var now = Date.now();
+    var wait = Math.max(AUTO_DELAY, lastAutoAt + AUTO_GAP - now, waitUntil - now);
+    autoTimer = setTimeout(function () {
+      if (nowKey() === lastExplained || (sending && sending.key === nowKey())) { markStale(); return; }
+      lastAutoAt = Date.now();
+      explain({ noPush: true, auto: true });
+    }, wait);
   }
 
   // ---- out of date, failures ----------------------------------------------------------------
@@ -171,16 +218,54 @@
     var r = $("result");
     return !!(r && r.querySelector(".pod, .error-panel"));
   }
+  // The result and the text: the same, being followed (typing, auto on), kept (the text does not
+  // explain yet: the last picture that did stays), or out of date (auto off).
   function markStale() {
-    var now = inputKey(currentState());
-    var stale = hasResult() && lastExplained !== null && now !== lastExplained;
-    var n = $("stale-note"), r = $("result");
-    if (n) n.hidden = !stale;
-    if (r) r.classList.toggle("stale", stale);
+    var stale = hasResult() && lastExplained !== null && nowKey() !== lastExplained;
+    var n = $("stale-note"), r = $("result"), t = $("stale-text");
+    var kind = !stale ? "" : keptGood ? "kept" : autoOn() && editor.value.length <= AUTO_MAX_CHARS ? "typing" : "old";
+    if (n) {
+      n.hidden = !kind || kind === "typing";     // typing: the picture follows at the next pause, no note
+      n.setAttribute("data-kind", kind);
+      var button = n.querySelector("button");
+      if (button) button.hidden = kind === "typing";
+    }
+    if (t && kind) t.textContent = kind === "kept" ? messages.keptGood : messages.outOfDate;
+    if (r) {
+      r.classList.toggle("stale", kind === "old" || kind === "kept");
+      r.classList.toggle("following", kind === "typing");
+    }
   }
   function explainedNow(state) {
     lastExplained = inputKey(state);
+    keptGood = false;
+    var draft = $("draft-problems");
+    if (draft) { draft.innerHTML = ""; draft.hidden = true; }
     markStale();
+  }
+
+  // An answer to typing that explains nothing (its text is half written): its problems above, the
+  // last picture that explained kept below, marked.
+  function keepLastGood(html) {
+    var doc = new DOMParser().parseFromString("<div>" + html + "</div>", "text/html");
+    var fresh = doc.getElementById("result");
+    if (!fresh || fresh.querySelector(".pod") || !hasPictures()) return false;
+    var draft = $("draft-problems");
+    if (!draft) return false;
+    draft.innerHTML = "";
+    fresh.querySelectorAll(".error-panel, .nothing, .warning-panel").forEach(function (el) {
+      draft.appendChild(document.importNode(el, true));
+    });
+    draft.querySelectorAll("[role=alert]").forEach(function (el) { el.setAttribute("role", "status"); });
+    draft.hidden = !draft.childNodes.length;
+    keptGood = true;
+    markStale();
+    document.dispatchEvent(new CustomEvent("explainer:problems"));   // the editor's gutter marks their lines
+    return true;
+  }
+  function hasPictures() {
+    var r = $("result");
+    return !!(r && r.querySelector(".pod"));
   }
 
   function showAlert(text) {
@@ -246,7 +331,23 @@
   }
 
   // ---- wiring -----------------------------------------------------------------------------
-  function onEditorChange() { save(); markStale(); }
+  // Text put back (a reload, Undo, the address) is explained only where its caller says so: text that was
+  // only typed comes back without being sent.
+  function onEditorChange() { save(); markStale(); if (!applying) scheduleAuto(); }
+
+  function autoSwitch() {
+    var box = $("auto-explain");
+    if (!box) return;
+    var saved = null;
+    try { saved = localStorage.getItem(AUTO_KEY); } catch (e) { /* private mode */ }
+    box.checked = saved !== "0";
+    box.addEventListener("change", function () {
+      try { localStorage.setItem(AUTO_KEY, box.checked ? "1" : "0"); } catch (e) { /* private mode */ }
+      markStale();
+      if (box.checked) scheduleAuto(); else clearTimeout(autoTimer);
+    });
+    autoBox = box;
+  }
 
   function init() {
     form = $("manifest-form");
@@ -254,6 +355,9 @@
     if (!form || !editor || !window.htmx) return;
     var data = $("page-messages");
     if (data) { try { messages = JSON.parse(data.dataset.messages); } catch (e) { messages = {}; } }
+    autoSwitch();
+    document.addEventListener("explainer:refit", function () { explain({ noPush: true, auto: true }); });
+    window.explainerAppReady = true;      // layout.js may ask for charts laid out for their panels
 
     form.addEventListener("input", function (ev) {
       var panel = whatIf();
@@ -265,7 +369,7 @@
     form.addEventListener("change", function (ev) {
       var panel = whatIf();
       if (panel && panel.contains(ev.target)) { htmx.trigger(form, "whatif"); save(); }
-      else onEditorChange();
+      else if (ev.target !== editor && ev.target !== autoBox) onEditorChange();   // the editor's own: "input"
     });
 
     document.body.addEventListener("htmx:configRequest", function (ev) {
@@ -275,13 +379,25 @@
         Object.keys(pendingWhatif).forEach(function (k) { if (!(k in params)) params[k] = pendingWhatif[k]; });
       }
       var trigger = ev.detail.triggeringEvent;
-      sending = { state: currentState(), push: !noPushNext && !(trigger && trigger.type === "whatif"),
+      var width = window.explainerPanelWidth ? window.explainerPanelWidth() : 0;
+      if (width) params.tlw = String(width);
+      var auto = !!(trigger && trigger.type === "autoexplain");
+      sending = { state: currentState(), push: !auto && !noPushNext && !(trigger && trigger.type === "whatif"),
+                  auto: auto, key: nowKey(),
                   // "Make the prediction match": the server writes the scenario and empties the controls
                   match: params.match != null && params.match !== "" };
       noPushNext = false;
+      if (!sending.auto) clearTimeout(autoTimer);     // Explain now: no typing request after it
     });
     document.body.addEventListener("htmx:beforeSwap", function (ev) {
-      if (ev.detail.requestConfig && ev.detail.requestConfig.elt === form && !(sending && sending.match)) rememberFocus();
+      if (!ev.detail.requestConfig || ev.detail.requestConfig.elt !== form) return;
+      if (ev.detail.xhr && ev.detail.xhr.status === 200 && sending && sending.auto &&
+          keepLastGood(ev.detail.serverResponse)) {
+        ev.detail.shouldSwap = false;
+        return;
+      }
+      keptGood = false;
+      if (!(sending && sending.match)) rememberFocus();
     });
     document.body.addEventListener("htmx:afterSwap", function () {
       if (focusMemo) restoreFocus();
@@ -292,21 +408,33 @@
         showAlert("");
         if (elt === form && sending) {
           // On a phone the result is below the editor: bring it into view after Explain
-          // (not after a what-if change, where the person is still at the controls).
-          if (sending.push && window.matchMedia("(max-width: 700px)").matches) {
+          // (not after a what-if change, where the person is still at the controls, nor while typing).
+          if (sending.push && !sending.auto && window.matchMedia("(max-width: 700px)").matches) {
             var result = $("result");
             if (result) result.scrollIntoView({ block: "start" });
           }
           pendingWhatif = null;
-          var state = sending.match ? currentState() : sending.state;   // the written scenario is the input now
-          explainedNow(state);
-          save();
-          record(state, sending.push);
+          if (keptGood) {            // the text's problems are shown; the picture is the last good one's
+            save();
+          } else {
+            var state = sending.match ? currentState() : sending.state;   // the written scenario is the input now
+            explainedNow(state);
+            save();
+            record(state, sending.push);
+          }
           sending = null;
         }
       }
     });
-    document.body.addEventListener("htmx:responseError", function (ev) { showAlert(failure(ev.detail.xhr)); });
+    document.body.addEventListener("htmx:responseError", function (ev) {
+      var xhr = ev.detail.xhr;
+      if (xhr && xhr.status === 429) {           // no typing request until the server says
+        var after = parseInt(xhr.getResponseHeader("Retry-After") || "", 10);
+        waitUntil = Date.now() + (isNaN(after) ? 60 : after) * 1000;
+      }
+      if (sending && sending.auto) sending = null;
+      showAlert(failure(xhr));
+    });
     document.body.addEventListener("htmx:sendError", function () { showAlert(messages.network); });
     document.body.addEventListener("htmx:timeout", function () { showAlert(messages.timeout); });
 
@@ -335,7 +463,7 @@
   }
 
   function fromAddress() {
-    return decodeState(location.hash.slice(PREFIX.length)).then(function (state) {
+    return decodeState(hashParams().i || "").then(function (state) {
       applyState(state);
       explain({ noPush: true });
     }).catch(function (err) {
@@ -371,6 +499,13 @@
       }
       save();
       history.replaceState({ explainer: true, input: state }, "", location.href);
+      // An example opened from an address without "#result" (a shared link): on a phone, where the result
+      // is below the editor, bring it into view as the gallery's links do (not on a reload: the browser
+      // puts the reader back where they were).
+      if (query.has("example") && !location.hash && !isReload() && hasResult() &&
+          window.matchMedia("(max-width: 700px)").matches) {
+        $("result").scrollIntoView({ block: "start" });
+      }
       return;
     }
     if (!editor.value.trim() && previous && previous.m.trim()) {

@@ -1,5 +1,8 @@
 /* The timeline as an instrument: a time cursor (an ARIA slider), the state at the cursor, the
    story and the sharing diagram in step, play, zoom and a presentation mode.
+   The cursor's time goes into the address ("#t=60"; "&at=<id>" for a chart other than the page's
+   first) and comes back from it on load, so a trainer can share "look at 60 s". A zoom keeps the
+   cursor in view and never cuts a label at the edge of the plot (issue 25).
    The server-rendered SVG stays the picture; the data comes from the page's JSON block
    (a data-tl attribute holding JSON, never executed), made from the same trace the SVG draws. */
 (function () {
@@ -28,6 +31,7 @@
     this.data = JSON.parse(section.getAttribute("data-tl"));
     this.text = this.data.text;
     this.holder = section.querySelector(".timeline");
+    this.anchor = this.holder.closest(".tl-fit") || this.holder;   // the picture's box in its section
     this.svg = this.holder.querySelector("svg");
     var id = section.getAttribute("data-timeline");
     this.story = document.querySelector('[data-story="' + id + '"]');
@@ -69,7 +73,9 @@
     // the cursor: a line over every lane, and its time above the strip
     this.cursorG = svgEl("g", {"class": "tl-cursor", "aria-hidden": "true"});
     this.cursorLine = svgEl("line", {"class": "tl-cursor-line", y1: this.top, y2: this.bottom});
-    this.cursorLabel = svgEl("text", {"class": "tl-cursor-text", y: this.top - 3, "text-anchor": "middle"});
+    var stripName = svg.querySelector(".tl-strip-name");   // stacked: the strip's names on rows above it
+    var above = strip && stripName && num(stripName, "y") < num(strip, "y") ? 15 : 0;
+    this.cursorLabel = svgEl("text", {"class": "tl-cursor-text", y: this.top - 3 - above, "text-anchor": "middle"});
     this.cursorG.appendChild(this.cursorLine);
     this.cursorG.appendChild(this.cursorLabel);
     this.zoomTicks = svgEl("g", {"class": "tl-zoom-ticks"});
@@ -91,7 +97,7 @@
     this.presentBtn = el("button", {type: "button", "class": "secondary tl-present-btn", "aria-pressed": "false"},
                          T.present);
     [this.playBtn, this.speed, zin, zout, this.resetBtn, this.presentBtn].forEach(function (b) { bar.appendChild(b); });
-    this.section.insertBefore(bar, this.holder);
+    this.anchor.parentNode.insertBefore(bar, this.anchor);
 
     // the slider: a track under the plot, as wide as the plot
     this.slider = el("div", {"class": "tl-slider", role: "slider", tabindex: "0", "aria-label": T.cursor,
@@ -101,8 +107,9 @@
     var left = this.data.plotX / this.width * 100, w = this.data.plotWidth / this.width * 100;
     this.slider.style.marginLeft = left + "%";
     this.slider.style.width = w + "%";
-    this.holder.parentNode.insertBefore(this.slider, this.holder.nextSibling);
-    var help = el("p", {"class": "tl-help muted"}, T.help);
+    this.anchor.parentNode.insertBefore(this.slider, this.anchor.nextSibling);
+    var touch = window.matchMedia && window.matchMedia("(hover: none) and (pointer: coarse)").matches;
+    var help = el("p", {"class": "tl-help muted"}, touch && T.helpTouch ? T.helpTouch : T.help);
     this.slider.parentNode.insertBefore(help, this.slider.nextSibling);
     this.panel = el("div", {"class": "tl-state", "aria-live": "polite", role: "status"});
     help.parentNode.insertBefore(this.panel, help.nextSibling);
@@ -131,7 +138,8 @@
     this.tooltips();
     this.storySteps();
     this.groups();
-    this.setCursor(0, -1, true);
+    var asked = fromAddress(this);
+    this.setCursor(asked != null ? asked : 0, -1, true);
   };
 
   function section_class(section) { section.classList.add("tl-live"); }
@@ -204,7 +212,7 @@
     this.renderPanel(frame, t);
     this.followStory(t, step);
     this.dimDiagram(frame, t);
-    if (!quiet) { this.highlight(null); }
+    if (!quiet) { this.highlight(null); toAddress(this); }
   };
 
   // The cursor's time sits above the strip, where the Pod-level guides have their labels ("Pod
@@ -360,7 +368,11 @@
         if (onAxis) {
           var t = self.timeAt(u.clientX);
           if (dragged && Math.abs(self.xOf(t) - self.xOf(start)) > 6) {
-            self.setView([Math.min(t, start), Math.max(t, start)]);
+            var range = [Math.min(t, start), Math.max(t, start)];
+            self.setView(range);
+            if (self.t < range[0] || self.t > range[1]) {    // the chosen window: the cursor comes into it
+              self.setCursor(Math.min(Math.max(self.t, range[0]), range[1]), null);
+            }
           } else {
             self.setCursor(t, null);
           }
@@ -385,6 +397,12 @@
     // the moment at ``c`` keeps its place across the plot (under the mouse, for the wheel), also
     // when the first zoom leaves the fitted axis with its breaks for a linear one
     var a = c - (this.xOf(c) - this.data.plotX) / this.data.plotWidth * span;
+    a = Math.min(Math.max(a, 0), end - span);
+    // the cursor stays in the window: moved along with it, the window keeps the moment under the mouse
+    // as long as it can
+    var margin = span * 0.05;
+    if (this.t < a + margin) { a = Math.max(this.t - margin, 0); }
+    if (this.t > a + span - margin) { a = Math.min(this.t + margin, end) - span; }
     a = Math.min(Math.max(a, 0), end - span);
     this.setView(span >= end - 1e-9 ? null : [a, a + span]);
   };
@@ -415,8 +433,10 @@
       });
       g.querySelectorAll("text").forEach(function (tx) {
         if (!self.view) { tx.setAttribute("x", tx.getAttribute("data-x")); tx.style.display = ""; return; }
-        tx.setAttribute("x", x0 + 4);
-        tx.style.display = (x1 - x0) > tx.getComputedTextLength() + 8 ? "" : "none";
+        // the part of the piece inside the plot: a label starts there, and shows only if it fits whole
+        var a = Math.max(x0, self.data.plotX), b = Math.min(x1, self.data.plotX + self.data.plotWidth);
+        tx.setAttribute("x", a + 4);
+        tx.style.display = (b - a) > tx.getComputedTextLength() + 8 ? "" : "none";
       });
     } else if (g.hasAttribute("data-t")) {
       var t = num(g, "data-t");
@@ -426,7 +446,26 @@
       this.view = view;
       g.tlDx = view ? this.xOf(t) - orig : 0;
       shiftTo(g);
+      this.keepLabel(g);
     }
+  };
+  // A moment's label (a guide's "Pod deleted", an exit code) moved with its moment stays whole inside
+  // the picture: slid back from an edge, or hidden when its moment is out of the window.
+  Timeline.prototype.keepLabel = function (g) {
+    var tx = g.querySelector("text");
+    if (!tx) { return; }
+    if (!tx.hasAttribute("data-x")) { tx.setAttribute("data-x", tx.getAttribute("x")); }
+    var x = num(tx, "data-x"), dx = g.tlDx || 0, d = this.data;
+    if (!this.view) { tx.setAttribute("x", x); tx.style.display = ""; return; }
+    var t = num(g, "data-t");
+    if (t < this.view[0] - 1e-9 || t > this.view[1] + 1e-9) { tx.style.display = "none"; return; }
+    tx.style.display = "";
+    var w = tx.getComputedTextLength(), anchor = tx.getAttribute("text-anchor") || "start";
+    var left = anchor === "middle" ? x + dx - w / 2 : anchor === "end" ? x + dx - w : x + dx;
+    var lo = d.plotX - 4, hi = this.width - 2, shift = 0;
+    if (left < lo) { shift = lo - left; } else if (left + w > hi) { shift = hi - (left + w); }
+    if (shift && anchor === "start") { tx.style.display = "none"; return; }   // an exit code: beside its mark or not at all
+    tx.setAttribute("x", x + shift);
   };
   function shiftTo(g) {
     var dx = g.tlDx || 0, dy = g.tlDy || 0;
@@ -520,14 +559,17 @@
       if (i === step) { s.li.setAttribute("aria-current", "step"); } else { s.li.removeAttribute("aria-current"); }
     });
     if (step >= 0) {
-      var li = this.steps[step].li, list = li.parentNode;
-      if (list.scrollHeight > list.clientHeight) {
-        var top = li.offsetTop - list.offsetTop;
-        if (top < list.scrollTop || top + li.offsetHeight > list.scrollTop + list.clientHeight) {
-          list.scrollTop = top - list.clientHeight / 3;
+      var li = this.steps[step].li, list = li.closest("ol") || li.parentNode;
+      while (list.parentNode && list.parentNode.closest && list.parentNode.closest("ol")) {   // a folded loop's
+        list = list.parentNode.closest("ol");                                                  // outer list scrolls
+      }
+      if (list.scrollHeight > list.clientHeight + 1) {     // the step in view inside its list, the page unmoved
+        var box = list.getBoundingClientRect(), r = li.getBoundingClientRect();
+        if (r.top < box.top || r.bottom > box.bottom) {
+          list.scrollTop += (r.top - box.top) - Math.max(0, (box.height - r.height) / 3);
         }
       }
-      this.presentStep.textContent = li.textContent.replace(/\s+/g, " ").trim();
+      this.presentStep.textContent = caption(li, this.text);
     } else {
       this.presentStep.textContent = "";
     }
@@ -542,6 +584,28 @@
         : num(g, "data-t0") <= step.t + 1e-9 && step.t < num(g, "data-t1") + 1e-9 && num(g, "data-t1") > step.t - 1e-9;
       if (hit) { g.classList.add("tl-hl"); }
     });
+  };
+
+  // The presentation's caption of a step: its time and words, and "assumed" said as a phrase, never a
+  // stray word (the badge's text).
+  function caption(li, T) {
+    var copy = li.cloneNode(true), assumed = copy.querySelector(".assumed");
+    copy.querySelectorAll(".assumed, details ol").forEach(function (x) { x.parentNode.removeChild(x); });
+    var text = copy.textContent.replace(/\s+/g, " ").trim();
+    return assumed && T.assumedCaption ? text + " " + T.assumedCaption : text;
+  }
+
+  // ---- a container chosen from the editor (source.js): its lane and its node stand out ------------
+  Timeline.prototype.select = function (name) {
+    var lane = name == null ? -1 : this.data.lanes.map(function (l) { return l.name; }).indexOf(name);
+    this.svg.querySelectorAll(".tl-sel").forEach(function (g) { g.classList.remove("tl-sel"); });
+    this.svg.querySelectorAll('[data-lane="' + lane + '"]').forEach(function (g) { g.classList.add("tl-sel"); });
+    var svg = this.diagram && this.diagram.querySelector("svg");
+    if (svg) {
+      svg.querySelectorAll(".tl-sel").forEach(function (n) { n.classList.remove("tl-sel"); });
+      if (lane >= 0) { svg.querySelectorAll(".ctr-" + lane).forEach(function (n) { n.classList.add("tl-sel"); }); }
+    }
+    this.selected = lane >= 0 ? name : null;
   };
 
   // ---- the diagram follows -------------------------------------------------------------------------
@@ -662,7 +726,7 @@
       set(true);
       box.appendChild(b);
     });
-    if (box.childNodes.length) { this.section.insertBefore(box, this.holder); }
+    if (box.childNodes.length) { this.anchor.parentNode.insertBefore(box, this.anchor); }
   };
   Timeline.prototype.collapse = function (indexes, hidden) {
     var svg = this.svg;
@@ -698,6 +762,43 @@
     this.cursorLine.setAttribute("y2", this.bottom);
   };
 
+  // ---- the cursor's time in the address: "#t=60", "&at=<chart>" but for the page's first chart ----------
+  function hashParams() {
+    var out = {}, order = [];
+    location.hash.replace(/^#/, "").split("&").forEach(function (part) {
+      var eq = part.indexOf("=");
+      if (eq > 0) { out[part.slice(0, eq)] = part.slice(eq + 1); order.push(part.slice(0, eq)); }
+    });
+    return {values: out, order: order};
+  }
+  function chartId(tl) {
+    var first = document.querySelector("[data-timeline][data-tl]");
+    var id = tl.section.getAttribute("data-timeline");
+    return first === tl.section ? "" : id;
+  }
+  function fromAddress(tl) {
+    var p = hashParams().values, t = parseFloat(p.t);
+    if (!isFinite(t) || t < 0 || (p.at || "") !== chartId(tl)) { return null; }
+    return Math.min(t, tl.data.end);
+  }
+  var addressTimer = null;
+  function toAddress(tl) {
+    clearTimeout(addressTimer);
+    addressTimer = setTimeout(function () {
+      if (!document.contains(tl.section)) { return; }
+      var h = hashParams(), parts = [];
+      h.order.forEach(function (k) { if (k !== "t" && k !== "at") { parts.push(k + "=" + h.values[k]); } });
+      if (tl.t > 0) {
+        parts.push("t=" + secs(tl.t));
+        if (chartId(tl)) { parts.push("at=" + encodeURIComponent(chartId(tl))); }
+      }
+      var url = location.pathname + location.search + (parts.length ? "#" + parts.join("&") : "");
+      if (url !== location.pathname + location.search + location.hash) {
+        try { history.replaceState(history.state, "", url); } catch (e) { /* a sandboxed frame */ }
+      }
+    }, 250);
+  }
+
   // ---- wiring ----------------------------------------------------------------------------------------
   var live = [];
   function init(root) {
@@ -727,6 +828,14 @@
       e.preventDefault();      // in presentation mode the arrows walk the story, one step at a time
       p.stepBy({ArrowRight: 1, ArrowLeft: -1, Home: -1e9, End: 1e9}[e.key]);
       return;
+    }
+    if (p && (e.key === " " || e.code === "Space")) {
+      var own = (e.target.tagName || "").toLowerCase();
+      if (own !== "select" && own !== "input" && own !== "textarea") {
+        e.preventDefault();    // in presentation mode Space plays, whichever button has the focus
+        if (!e.repeat) { p.toggle(); }
+        return;
+      }
     }
     if (e.key === " " || e.code === "Space") {
       var tag = (e.target.tagName || "").toLowerCase();

@@ -14,7 +14,7 @@ import yaml
 
 from explainer.explain import explain
 from explainer.lifecycle import defaults as d
-from explainer import cli
+from explainer.cli import run as cli
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy" / "kubernetes"
 FILES = sorted(DEPLOY.rglob("*.yaml"))

@@ -4,11 +4,11 @@ from __future__ import annotations
 import re
 
 from explainer.findings import Finding, InputContext, RuleContext, run_input_rules, run_rules
-from explainer.lifecycle.parse import parse_manifest
-from explainer.lifecycle.scenario import Scenario, parse_scenario
-from explainer.lifecycle.sharing import analyse_sharing
-from explainer.lifecycle.simulate import simulate
-from explainer.lifecycle.validate import admit
+from explainer.lifecycle.manifest.parse import parse_manifest
+from explainer.lifecycle.scenario.document import Scenario, parse_scenario
+from explainer.lifecycle.sharing.analyse import analyse_sharing
+from explainer.lifecycle.kubelet.simulate import simulate
+from explainer.lifecycle.admission.validate import admit
 
 _META = re.compile(r"^#\s*(version|container|gates|scenario):\s*(.*?)\s*$")
 

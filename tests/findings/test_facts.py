@@ -11,9 +11,9 @@ from explainer.findings import POD_RULES, run_rules
 from explainer.findings import helpers, scripts
 from explainer.findings.facts import Facts, answer
 from explainer.findings.registry import complete
-from explainer.lifecycle.commands import guess_run
-from explainer.lifecycle.evidence import loopback_bind
-from explainer.lifecycle.probe_reach import probe_faults
+from explainer.lifecycle.commands.guess import guess_run
+from explainer.lifecycle.commands.evidence import loopback_bind
+from explainer.lifecycle.commands.probe_faults import probe_faults
 
 from .conftest import context_for, context_for_fixture
 

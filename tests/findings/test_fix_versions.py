@@ -9,7 +9,7 @@ import yaml
 
 from explainer.explain import explain
 from explainer.lifecycle.defaults import SUPPORTED_VERSIONS
-from explainer.lifecycle.versions import version_tuple
+from explainer.lifecycle.admission.versions import version_tuple
 
 JOB = Path(__file__).resolve().parent.parent / "fixtures" / "findings" / "cases" / "start_order_istio_job_classic.yaml"
 CASES = [(v, None) for v in SUPPORTED_VERSIONS] + [("1.28", True)]

@@ -202,6 +202,6 @@ def test_rules_read_the_parsed_model_not_the_manifest() -> None:
 
 def test_the_check_finds_a_raw_read(tmp_path: Path) -> None:
     rule = tmp_path / "rule.py"
-    rule.write_text("from explainer.lifecycle.evidence import raw_at\n"
+    rule.write_text("from explainer.lifecycle.commands.evidence import raw_at\n"
                     "def check(ctx):\n    return ctx.raw('spec.volumes') or ctx.pod.raw\n", encoding="utf-8")
     assert _raw_reads(rule) == ["rule.py:1: imports raw_at", "rule.py:3: .raw", "rule.py:3: .raw"]

@@ -6,7 +6,7 @@ import pytest
 from explainer.explain import explain
 from explainer.render.jsonable import explanation_to_dict
 from explainer.render.sarif import to_sarif
-from explainer import cli
+from explainer.cli import run as cli
 from tests.conftest import FIXTURES_DIR, load_manifest
 from tests.render.test_sarif import _validate
 

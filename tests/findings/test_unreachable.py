@@ -1,9 +1,9 @@
-"""unreachable.blocked reads the timeline's probe faults: the same as probe_reach.probe_faults."""
+"""unreachable.blocked reads the timeline's probe faults: the same as commands.probe_faults.probe_faults."""
 from __future__ import annotations
 
 from pathlib import Path
 
-from explainer.lifecycle.probe_reach import probe_faults
+from explainer.lifecycle.commands.probe_faults import probe_faults
 
 from .conftest import context_for_fixture
 

@@ -20,7 +20,7 @@ from explainer.explain import explain
 from explainer.findings.patch import MoveItem, SetKey, plain
 from explainer.fixes import error_key, fix_all
 from explainer.lifecycle.defaults import SUPPORTED_VERSIONS
-from explainer.lifecycle.validate import sidecars_enabled
+from explainer.lifecycle.admission.validate import sidecars_enabled
 
 from .corpus import ROOT, manifests, settings
 

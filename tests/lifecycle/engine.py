@@ -9,12 +9,12 @@ from explainer.explain import explain
 from explainer.lifecycle import defaults as d
 from explainer.lifecycle.errors import ErrorRecord
 from explainer.lifecycle.model import Pod
-from explainer.lifecycle.parse import parse_manifest
-from explainer.lifecycle.scenario import Scenario, parse_scenario, scenario_from_data
-from explainer.lifecycle.simulate import Simulation, simulate
-from explainer.lifecycle.summarise import summarise_crash_loops
-from explainer.lifecycle.trace import Dependency, StatusPoint, TraceEvent
-from explainer.lifecycle.validate import admit
+from explainer.lifecycle.manifest.parse import parse_manifest
+from explainer.lifecycle.scenario.document import Scenario, parse_scenario, scenario_from_data
+from explainer.lifecycle.kubelet.simulate import Simulation, simulate
+from explainer.lifecycle.kubelet.summarise import summarise_crash_loops
+from explainer.lifecycle.kubelet.trace import Dependency, StatusPoint, TraceEvent
+from explainer.lifecycle.admission.validate import admit
 from explainer.render.jsonable import explanation_to_dict
 from tests.conftest import load_manifest
 

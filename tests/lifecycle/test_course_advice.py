@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 
 from explainer.explain import explain
-from explainer.lifecycle.commands import finite_run, guess_run
-from explainer.lifecycle.parse import parse_pod
-from explainer.lifecycle.sharing import analyse_sharing
+from explainer.lifecycle.commands.guess import finite_run, guess_run
+from explainer.lifecycle.manifest.parse import parse_pod
+from explainer.lifecycle.sharing.analyse import analyse_sharing
 from tests.conftest import load_manifest
 from tests.lifecycle.engine import first, run
 

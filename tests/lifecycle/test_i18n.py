@@ -12,8 +12,8 @@ import pytest
 from explainer.explain import explain
 from explainer.lifecycle.errors import ErrorRecord, ManifestError
 from explainer.lifecycle.i18n import Phrase, Text, render
-from explainer.lifecycle.redact import find_secrets
-from explainer.lifecycle.scenario import parse_scenario
+from explainer.web.redact.credentials import find_secrets
+from explainer.lifecycle.scenario.document import parse_scenario
 
 ROOT = Path(__file__).resolve().parents[2]
 LIFECYCLE = ROOT / "explainer" / "lifecycle"
@@ -32,7 +32,7 @@ FIELD = re.compile(r"(\{[^{}]*\})")
 def marked() -> frozenset[str]:
     """Every literal the core passes to gettext_noop (imported as ``_`` or by name)."""
     found = set()
-    for path in LIFECYCLE.glob("*.py"):
+    for path in [*LIFECYCLE.rglob("*.py"), *(ROOT / "explainer" / "web" / "redact").glob("*.py")]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("_", "gettext_noop") \
                     and node.args and isinstance(node.args[0], ast.Constant):

@@ -47,7 +47,7 @@ def test_whole_number_reads_ascii_digits_of_bounded_length(text: object, expecte
 
 def test_a_scenario_over_its_limit_is_called_a_scenario() -> None:
     from explainer.lifecycle.errors import ManifestError
-    from explainer.lifecycle.scenario_text import read_scenario_text
+    from explainer.lifecycle.scenario.text import read_scenario_text
 
     with pytest.raises(ManifestError) as caught:
         read_scenario_text("# " + "x" * 70_000 + "\nuntil: 5\n")

@@ -136,7 +136,7 @@ def test_image_update_restarts_a_running_container_even_under_never() -> None:
 
 
 def test_every_event_type_is_from_the_contract() -> None:
-    from explainer.lifecycle.trace import EVENT_TYPES
+    from explainer.lifecycle.kubelet.trace import EVENT_TYPES
     for fixture in ("seeds/web-app-pod", "pods/termination", "pods/failing_init"):
         pod = run(fixture, "deleteAt: 40\ndebug: [{name: dbg, at: 10}]")
         assert {e["type"] for e in pod["events"]} <= set(EVENT_TYPES)
@@ -151,7 +151,7 @@ def test_event_kinds_are_a_str_enum_whose_values_are_the_contract_strings() -> N
 
     from explainer.examples import EXAMPLES
     from explainer.explain import explain
-    from explainer.lifecycle.trace import EVENT_TYPES, EventKind
+    from explainer.lifecycle.kubelet.trace import EVENT_TYPES, EventKind
 
     assert EVENT_TYPES[:3] == ("sandbox_ready", "image_pull_failed", "created") and len(set(EVENT_TYPES)) == 22
     assert json.dumps([EventKind.EXITED, f"{EventKind.BACKOFF}"]) == '["exited", "backoff"]'

@@ -18,10 +18,10 @@ from hypothesis import strategies as st
 
 from explainer.explain import explain
 from explainer.lifecycle.model import Pod
-from explainer.lifecycle.parse import parse_manifest
-from explainer.lifecycle.scenario import scenario_from_data
-from explainer.lifecycle.simulate import Simulation, simulate
-from explainer.lifecycle.trace import TraceEvent
+from explainer.lifecycle.manifest.parse import parse_manifest
+from explainer.lifecycle.scenario.document import scenario_from_data
+from explainer.lifecycle.kubelet.simulate import Simulation, simulate
+from explainer.lifecycle.kubelet.trace import TraceEvent
 from explainer.render.jsonable import explanation_to_dict
 from tests.profiles import examples
 

@@ -88,6 +88,6 @@ def test_pod_level_example_before_the_gate_is_decided_by_the_containers() -> Non
 
 
 def test_the_json_contract_documents_the_field() -> None:
-    from explainer.web.openapi import openapi_document
+    from explainer.web.openapi.document import openapi_document
     pod = openapi_document()["components"]["schemas"]["Pod"]["properties"]["qosClass"]
     assert set(json.dumps(pod).split('"')) >= {"Guaranteed", "Burstable", "BestEffort"}

@@ -99,8 +99,8 @@ def test_quantities_parse_as_the_api_server_parses_them(raw: object, answer: str
 def test_a_heap_check_reads_limits_with_the_same_parser() -> None:
     """heap-exceeds-memory-limit compares against the API server's reading of the limit: an invalid one
     ("512 Mi") is no limit, a valid one written as ".5Gi" is 512 MiB."""
-    from explainer.lifecycle.evidence import memory_limit
-    from explainer.lifecycle.parse import parse_pod
+    from explainer.lifecycle.commands.evidence import memory_limit
+    from explainer.lifecycle.manifest.parse import parse_pod
     for limit, expected in (("512 Mi", None), (".5Gi", 512 * 2 ** 20), ("+1Gi", 2 ** 30)):
         pod = parse_pod("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n"
                         f"  - {{name: a, image: x, resources: {{limits: {{memory: '{limit}'}}}}}}\n")

@@ -8,9 +8,10 @@ import inspect
 
 import pytest
 
-from explainer.lifecycle import behaviour, trace
+from explainer.lifecycle.scenario import behaviour
+from explainer.lifecycle.kubelet import trace
 from explainer.lifecycle.records import quick_init
-from explainer.render import timeline_axis, timeline_model
+from explainer.render.timeline import axis as timeline_axis, model as timeline_model
 
 QUICK = [cls for module in (trace, behaviour, timeline_model, timeline_axis) for cls in vars(module).values()
          if isinstance(cls, type) and "__dataclass_init__" in cls.__dict__]

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from explainer.explain import explain
-from explainer.lifecycle.parse import parse_pod
-from explainer.lifecycle.sharing import _overlap, analyse_sharing, sharing_as_text
+from explainer.lifecycle.manifest.parse import parse_pod
+from explainer.lifecycle.sharing.analyse import _overlap, analyse_sharing, sharing_as_text
 from tests.profiles import examples
 
 
@@ -100,8 +100,8 @@ SUB_PATHS = st.sampled_from([None, "logs", "logs/app", "./logs/", "cache", "logs
 @settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 7), SUB_PATHS, st.booleans()), max_size=24))
 def test_exchanges_are_the_pairs_whose_directories_overlap(mounts: list) -> None:
-    from explainer.lifecycle.sharing import _exchanges
-    from explainer.lifecycle.sharing_report import MAX_EXCHANGES, Mount
+    from explainer.lifecycle.sharing.analyse import _exchanges
+    from explainer.lifecycle.sharing.report import MAX_EXCHANGES, Mount
     written = tuple(Mount(f"c{c}", f"/m{i}", ro, sub) for i, (c, sub, ro) in enumerate(mounts))
     listed, writers, readers, total = _exchanges(written)
     pairs = _pairwise(written)

@@ -1,5 +1,5 @@
 """The JSON contract's additions of issue 22, part 1: pods[].traffic and the top-level findings about Services,
-checked against the OpenAPI schemas the API publishes (explainer/web/openapi.py)."""
+checked against the OpenAPI schemas the API publishes (explainer/web/openapi/document.py)."""
 from __future__ import annotations
 
 import json
@@ -10,9 +10,9 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from explainer.explain import explain
-from explainer.lifecycle.traffic import TRAFFIC_STATES, WINDOW_REASONS
+from explainer.lifecycle.traffic.lane import TRAFFIC_STATES, WINDOW_REASONS
 from explainer.render.jsonable import explanation_to_dict
-from explainer.web.openapi import openapi_document
+from explainer.web.openapi.document import openapi_document
 from tests.conftest import load_manifest
 
 

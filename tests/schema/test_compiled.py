@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from explainer.examples import EXAMPLES
-from explainer.lifecycle.yamlload import load_documents
+from explainer.lifecycle.manifest.yamlload import load_documents
 from explainer.schema.compiled import Compiler
 from explainer.schema.validate import _definitions, _FORMAT_CHECKS, _proves_valid, _schema, _validator
 from tests.profiles import examples

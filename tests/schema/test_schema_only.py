@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from explainer import cli
+from explainer.cli import run as cli
 from explainer.explain import explain
 from explainer.render.jsonable import explanation_to_dict
 from explainer.render.sarif import to_sarif

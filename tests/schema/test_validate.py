@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from explainer.lifecycle.errors import ErrorRecord
-from explainer.lifecycle.yamlload import load_documents
+from explainer.lifecycle.manifest.yamlload import load_documents
 from explainer.schema import SUPPORTED_SCHEMA_VERSIONS, has_schema, normalise_version, validate_document
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "schema"

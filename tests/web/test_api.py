@@ -16,7 +16,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from explainer.explain import explain
-from explainer.lifecycle.trace import EVENT_TYPES
+from explainer.lifecycle.kubelet.trace import EVENT_TYPES
 from explainer.render.jsonable import explanation_to_dict
 from explainer.lifecycle.errors import ErrorRecord
 from explainer.web.models import Permalink

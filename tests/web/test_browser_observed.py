@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 OOM, LIVENESS, INIT = "observed-oom-crash-loop", "observed-liveness-kill", "observed-init-waits-for-service"
 PANEL = "#observed-1"
-SVG = '#result section[data-timeline="pod-1"] .timeline svg'
+SVG = '#result section[data-timeline="pod-1"] .timeline svg:visible'      # without scripts a phone's drawing waits hidden
 
 
 def show_panel(page: Page) -> None:
@@ -32,7 +32,7 @@ def test_each_case_fits_and_shows_its_observed_lanes_and_differences(page: Page,
     page.goto(live_server.url + f"/?example={slug}")
     svg = page.locator(SVG)
     expect(svg.locator(".tl-obs-label")).to_have_count(len(svg.locator(".tl-lane-label").all()))
-    expect(svg.locator(".tl-strip text", has_text="Observed")).to_have_count(1)
+    expect(svg.locator(".tl-strip text, .tl-strip-name", has_text="Observed")).to_have_count(1)   # stacked: above the row
     assert_fits(page)
     overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the page scrolls sideways by {overflow} px"
@@ -142,8 +142,13 @@ def test_a_pasted_observation_is_explained_and_kept_in_the_address(page: Page, l
     page.get_by_role("button", name="Explain", exact=True).click()
     expect(page.locator(f"{PANEL} .divergence")).to_contain_text("killed by its probe")
     page.wait_for_url(re.compile(r"#i=[A-Za-z0-9_-]+$"))
-    # editing the observed output marks the result out of date, as editing the manifest does
+    # editing the observed output is followed as editing the manifest is: explained again at a pause, or, with
+    # explaining as you type switched off, the result marked out of date
     page.locator("#observed").press("End")
+    with page.expect_response(lambda r: r.request.method == "POST"):
+        page.locator("#observed").type("\n")
+    expect(page.locator("#stale-note")).to_be_hidden()
+    page.locator("#auto-explain").uncheck()
     page.locator("#observed").type("\n")
     expect(page.locator("#stale-note")).to_be_visible()
     page.locator("#observed").fill(BY_SLUG[LIVENESS].observed())

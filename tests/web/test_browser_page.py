@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.conftest import load_manifest
+from tests.web.conftest import ARTIFACTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -247,17 +248,8 @@ def test_error_answers_show_a_message(page: Page, live_server, status: int, says
     expect(page.locator("#page-alert")).to_contain_text(says)
 
 
-def test_editing_after_a_result_marks_it_out_of_date(page: Page, live_server) -> None:
-    page.goto(live_server.url + "?example=lifecycle-demo")
-    expect(page.locator("#stale-note")).to_be_hidden()
-    page.locator("#manifest").press("End")
-    page.locator("#manifest").type("\n# changed")
-    note = page.locator("#stale-note")
-    expect(note).to_be_visible()
-    expect(note).to_contain_text("Out of date")
-    note.get_by_role("button", name="Explain again").click()
-    expect(note).to_be_hidden()
-    expect(page.locator("#result")).not_to_have_class(re.compile("stale"))
+# An edit explains itself at the next pause, or marks the result out of date when that is switched off:
+# tests/web/test_browser_source.py (issue 25).
 
 
 # 5. Accessibility: axe-core on the pages, keyboard ---------------------------------------------------
@@ -505,6 +497,139 @@ def test_text_only_typed_comes_back_after_a_reload_without_being_sent(page: Page
     page.reload()
     expect(page.locator("#manifest")).to_have_value("apiVersion: v1\nkind: Pod\n# not explained yet\n")
     expect(page.locator("#restore-note")).to_contain_text("restored")
-    page.wait_for_timeout(500)
+    page.wait_for_timeout(2000)                     # past explain-as-you-type's pause (app.js AUTO_DELAY, 700 ms)
     assert posts == []
     expect(page.locator("#result .pod, #result .error-panel")).to_have_count(0)
+
+
+# 9. Charts a class can read (issue 25): the text of the timeline, the rollout and the diagram at 12 px or more
+#    on a projector and a laptop, 11 px or more on a phone, with and without JavaScript, light and dark ------
+
+SIZES = [(1280, 720), (1440, 900), (390, 844), (360, 740)]
+READABLE = {1280: 12.0, 1440: 12.0, 390: 11.0, 360: 11.0}      # the smallest text each size must show, CSS px
+
+# Each visible chart's texts: the font size the browser computed, times the chart's scale on screen. The scale is
+# measured twice, from the SVG's transformation to the screen (getScreenCTM) and from a text's box on screen
+# against its box in the drawing (getBoundingClientRect vs getBBox): they must agree.
+TEXT_SIZES = """sel => {
+    const out = [];
+    for (const svg of document.querySelectorAll(sel)) {
+        const r = svg.getBoundingClientRect();
+        if (!r.width || !r.height || svg.closest('[hidden]')) continue;
+        const sizes = [], disagree = [];
+        for (const t of svg.querySelectorAll('text')) {
+            if (!t.textContent.trim()) continue;
+            const s = getComputedStyle(t), box = t.getBoundingClientRect();
+            if (s.display === 'none' || s.visibility === 'hidden' || !box.width) continue;
+            const m = t.getScreenCTM(), ctm = Math.hypot(m.a, m.b);
+            const bb = t.getBBox(), measured = bb.height ? box.height / bb.height : ctm;
+            if (Math.abs(measured - ctm) > 0.02 * ctm) disagree.push(t.textContent);
+            sizes.push(parseFloat(s.fontSize) * measured);
+        }
+        sizes.sort((a, b) => a - b);
+        if (sizes.length) out.push({min: sizes[0], median: sizes[sizes.length >> 1], n: sizes.length,
+                                    width: r.width, disagree: disagree.slice(0, 3)});
+    }
+    return out;
+}"""
+CHARTS = {"timeline": "article.pod > .tl-panel .timeline svg, section.tl-panel:not(.rollout) .timeline svg",
+          "rollout": ".rollout .timeline svg", "diagram": ".diagram svg"}
+
+
+def chart_text_sizes(page: Page) -> dict[str, dict]:
+    """The smallest (and median) text of each kind of chart on the page, over every visible one."""
+    out = {}
+    for name, sel in CHARTS.items():
+        found = page.evaluate(TEXT_SIZES, sel)
+        for f in found:
+            assert not f["disagree"], (name, f)          # the two measures of the scale agree
+        if found:
+            out[name] = {"min": min(f["min"] for f in found), "median": min(f["median"] for f in found),
+                         "n": sum(f["n"] for f in found)}
+    return out
+
+
+def settle(page: Page) -> None:
+    """With scripts, each chart is laid out for its panel once the page has measured it (static/js/layout.js)."""
+    if page.evaluate("() => !!document.querySelector('.tl-live')"):
+        expect(page.locator("html")).to_have_attribute("data-charts", "fitted", timeout=20_000)   # a busy machine
+
+
+def test_the_charts_text_sizes_at_each_size_light_and_dark_with_and_without_javascript(browser, live_server) -> None:
+    """The figures of issue 25, printed: the smallest text of the timeline, the rollout picture and the sharing
+    diagram at 1280×720 and 1440×900 (12 px or more) and on two phones (11 px or more), with and without
+    JavaScript, light and dark; and nowhere does the page scroll sideways."""
+    rows, failures = [], []
+    for (width, height) in SIZES:
+        for js in (True, False):
+            for scheme in ("light", "dark"):
+                context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme,
+                                              java_script_enabled=js)
+                try:
+                    page = context.new_page()
+                    for example in ("lifecycle-demo", "rollout-surge-vs-unavailable"):
+                        page.goto(f"{live_server.url}/?example={example}")
+                        settle(page)
+                        sizes = chart_text_sizes(page)
+                        overflow = page.evaluate("() => document.documentElement.scrollWidth - innerWidth")
+                        label = f"{width}×{height} {scheme:5} {'JS' if js else 'no JS':5} {example:30}"
+                        rows.append(label + "  " + "  ".join(f"{k} {v['min']:.1f} px (median {v['median']:.1f})"
+                                                             for k, v in sizes.items()))
+                        wanted = {"timeline", "diagram"} | ({"rollout"} if example.startswith("rollout") else set())
+                        if set(sizes) < wanted:
+                            failures.append((label, "missing", wanted - set(sizes)))
+                        failures += [(label, k, round(v["min"], 2)) for k, v in sizes.items()
+                                     if v["min"] < READABLE[width]]
+                        if overflow > 0:
+                            failures.append((label, "page scrolls sideways", overflow))
+                        if scheme == "dark" and example == "lifecycle-demo":
+                            ARTIFACTS.mkdir(exist_ok=True)
+                            page.screenshot(path=str(ARTIFACTS / f"text-sizes-{width}-{'js' if js else 'nojs'}.png"))
+                finally:
+                    context.close()
+    table = "\n".join(["Smallest text of each chart, CSS px (issue 25):"] + rows)
+    ARTIFACTS.mkdir(exist_ok=True)
+    (ARTIFACTS / "text-sizes.txt").write_text(table + "\n", encoding="utf-8")
+    print("\n" + table)
+    assert not failures, failures
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width,height", SIZES)
+def test_axe_finds_no_serious_violation_in_the_pages_new_states(browser, live_server, width: int, height: int,
+                                                                 scheme: str) -> None:
+    """Issue 25's states: a chart laid out for the panel (names above the lanes on a phone), the splitter,
+    "Result only", lines marked from the picture, the last good picture kept under a text's problems; and the
+    page as it is without JavaScript (the phone's drawing from its <noscript>)."""
+    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme)
+    try:
+        page = context.new_page()
+        page.goto(live_server.url + "/?example=web-app-pod")
+        settle(page)
+        page.locator("details.events > summary").first.click()
+        assert axe_violations(page) == [], "example"
+        page.locator("#result .tl-lane-label text").first.hover()              # lines marked in the editor
+        page.locator("#manifest").click()
+        page.keyboard.press("Control+End")
+        page.keyboard.type("\nspec: [")                                          # the text stops explaining
+        expect(page.locator("#draft-problems .error-panel")).to_be_visible()
+        assert axe_violations(page) == [], "kept"
+        page.get_by_text("Result only").click()
+        expect(page.locator("#input-pane")).to_be_hidden()
+        assert axe_violations(page) == [], "result only"
+        # without JavaScript (axe needs scripts to run): the page as such a browser builds it, its <noscript>
+        # drawing in place, checked in a page that runs nothing of its own
+        still = browser.new_context(viewport={"width": width, "height": height}, color_scheme=scheme,
+                                    java_script_enabled=False)
+        try:
+            plain = still.new_page()
+            plain.goto(live_server.url + "/?example=web-app-pod")
+            html = re.sub(r"<script\b[^>]*>.*?</script>", "", plain.content(), flags=re.S)
+            html = html.replace("<noscript>", '<div class="noscript">').replace("</noscript>", "</div>")
+        finally:
+            still.close()
+        page.set_content(html)
+        expect(page.locator(".timeline-narrow svg")).to_have_count(1)             # the phone's drawing, in place
+        assert axe_violations(page) == [], "no JavaScript"
+    finally:
+        context.close()

@@ -16,9 +16,17 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 DEMO = "?example=lifecycle-demo"
 
 
+def wait_fitted(page: Page) -> None:
+    """With scripts, each chart is laid out again for its panel when the page's first drawing does not fit
+    it (static/js/layout.js): wait for that to be done."""
+    if page.evaluate("() => !!document.querySelector('.tl-live')"):
+        expect(page.locator("html")).to_have_attribute("data-charts", "fitted", timeout=20_000)
+
+
 def assert_fits(page: Page, container: str = "#result .timeline") -> None:
     """Not scrollable sideways, and the whole drawing (0 s to the end) inside the visible box."""
-    box = page.locator(container).first
+    wait_fitted(page)
+    box = page.locator(container).locator("visible=true").first
     expect(box).to_be_visible()
     sizes = box.evaluate("e => [e.scrollWidth, e.clientWidth, e.querySelector('svg').getBoundingClientRect().right,"
                          " e.getBoundingClientRect().right]")
@@ -32,15 +40,16 @@ def assert_fits(page: Page, container: str = "#result .timeline") -> None:
 
 def assert_end_is_visible(page: Page, svg: str = "#result .timeline svg") -> None:
     """The deletion guide, the SIGTERM markers and the end of the axis are inside the viewport."""
-    page.locator(svg).first.scroll_into_view_if_needed()
+    shown = page.locator(svg).locator("visible=true").first
+    shown.scroll_into_view_if_needed()
     width = page.viewport_size["width"]
     for what in (".tl-guide-deleted", ".tl-m-sigterm", ".tl-axes text[text-anchor=middle]"):
-        right = page.locator(svg).first.evaluate(
+        right = shown.evaluate(
             "(svg, sel) => Math.max(...[...svg.querySelectorAll(sel)].map(e => e.getBoundingClientRect().right))", what)
         assert 0 < right <= width, f"{what} is off screen at x={right} (viewport {width})"
-    labels = page.locator(svg).first.locator(".tl-axes text[text-anchor=middle]").evaluate_all(
+    labels = shown.locator(".tl-axes text[text-anchor=middle]").evaluate_all(
         "es => es.map(e => e.textContent)")
-    assert labels[-1] == "30"       # the axis goes to the end: the deletion at 30 s
+    assert labels[-1] in ("30", "30 s")       # the axis goes to the end: the deletion at 30 s (stacked: "30 s")
 
 
 @pytest.mark.parametrize("width,height", [(1440, 900), (1024, 768)])
@@ -258,6 +267,15 @@ def axis_labels(page: Page, svg: str = "#result .timeline svg") -> dict[str, lis
     }""")
 
 
+def axis_point(page: Page, t: float) -> tuple[float, float]:
+    """The client point of time ``t`` on the top axis of the page's first timeline."""
+    return tuple(page.evaluate("""t => {
+        const tl = document.querySelector('#result [data-timeline]').tlInstrument, r = tl.svg.getBoundingClientRect();
+        const k = r.width / tl.width;
+        return [r.left + tl.xOf(t) * k, r.top + (tl.axisYs[0] - 4) * k];
+    }""", t))
+
+
 def label_box(page: Page, text: str) -> dict:
     """The client box of the first fitted-axis label reading ``text``."""
     return page.locator("#result .timeline svg .tl-axes text[text-anchor=middle]", has_text=re.compile(
@@ -274,14 +292,13 @@ def test_dragging_a_range_on_the_axis_zooms_to_it_and_reset_restores(page: Page,
     page.goto(live_server.url + "/" + DEMO)
     expect(page.locator("#result .tl-slider")).to_be_visible()
     fitted = axis_labels(page)
-    assert fitted["zoomed"] == [] and fitted["fitted"][:5] == ["0", "0.5", "1", "1.5", "2"]
+    assert fitted["zoomed"] == [] and fitted["fitted"][:3] in (["0", "0.5", "1"], ["0", "1", "2"])
     bar = page.locator("#result .tl-bar-g").first.locator("rect").first
     width_before = bar.get_attribute("width")
-    a, b = label_box(page, "0.5"), label_box(page, "1.5")
-    y = a["y"] + a["height"] / 2
-    page.mouse.move(a["x"] + a["width"] / 2, y)
+    a, b = axis_point(page, 0.5), axis_point(page, 1.5)       # along the top axis, from 0.5 s to 1.5 s
+    page.mouse.move(*a)
     page.mouse.down()
-    page.mouse.move(b["x"] + b["width"] / 2, y, steps=8)
+    page.mouse.move(*b, steps=8)
     expect(page.locator("#result .tl-range")).not_to_have_attribute("width", "0")   # the range being chosen
     page.mouse.up()
     expect(page.locator("#result .tl-panel")).to_have_class(re.compile("tl-zoomed"))
@@ -290,7 +307,8 @@ def test_dragging_a_range_on_the_axis_zooms_to_it_and_reset_restores(page: Page,
     ms = values(zoomed["zoomed"], "ms")                     # one second in view: ticks every 100 ms
     top = sorted(set(ms))
     assert sorted(ms) == sorted(top * 2)                    # the same ticks on the top and bottom axes
-    assert 400 <= top[0] <= 600 and 1400 <= top[-1] <= 1600 and {b - a for a, b in zip(top, top[1:])} == {100}
+    steps = {b - a for a, b in zip(top, top[1:])}
+    assert 400 <= top[0] <= 600 and 1400 <= top[-1] <= 1600 and len(steps) == 1 and steps <= {100, 200}
     # the bars are laid out for the window, not magnified: prepare (0–1 s) now spans most of the plot
     assert float(bar.get_attribute("width")) > 2 * float(width_before)
     page.locator("#result .tl-reset").click()
@@ -325,7 +343,7 @@ def test_ctrl_wheel_and_pinch_zoom_and_a_plain_wheel_scrolls(page: Page, live_se
     seconds = values(axis_labels(page)["zoomed"], "s")
     top = sorted(set(seconds))
     assert 0 <= top[0] and top[-1] <= 30 and 8 <= top[-1] - top[0] <= 10       # ≈ 9.8 s, in whole seconds
-    assert {b - a for a, b in zip(top, top[1:])} == {1}
+    assert len({b - a for a, b in zip(top, top[1:])}) == 1 and top[1] - top[0] in (1, 2)   # one round step
     # a trackpad pinch arrives as a wheel event with ctrlKey set
     prevented = svg.evaluate("""(svg, [x, y]) => {
         const e = new WheelEvent('wheel', {deltaY: -40, ctrlKey: true, clientX: x, clientY: y, bubbles: true, cancelable: true});
@@ -350,13 +368,15 @@ def test_zoomed_ticks_go_from_minutes_to_milliseconds(page: Page, live_server) -
                                    "1.34")
     page.set_viewport_size({"width": 1440, "height": 900})
     page.goto(f"{live_server.url}/p/{link.id}/")
+    wait_fitted(page)                                       # the fitted axis of the chart laid out for this panel
     slider = page.locator("[role=slider]")
     fitted = axis_labels(page, ".timeline svg")
     slider.focus()
     slider.press("End")
     slider.press("+")                                       # ≈ 750 s in view: minutes
     minutes = sorted(set(values(axis_labels(page, ".timeline svg")["zoomed"], "min")))
-    assert len(minutes) >= 5 and {round(b - a, 3) for a, b in zip(minutes, minutes[1:])} == {2}
+    steps = {round(b - a, 3) for a, b in zip(minutes, minutes[1:])}
+    assert len(minutes) >= 5 and len(steps) == 1 and steps <= {1, 2, 5}         # one round step, in minutes
     assert minutes[-1] * 60 <= 1500 + 30                    # at the end of the story (deleted at 1500 s)
     for _ in range(4):                                      # ≈ 47 s: seconds
         slider.press("+")
@@ -404,7 +424,8 @@ def test_the_cursors_time_never_covers_a_guide_label(page: Page, live_server) ->
             box = label.bounding_box()
             assert not boxes_overlap(box, guide.bounding_box()), text
             line = page.locator("#result .tl-cursor-line").bounding_box()
-            assert abs(box["x"] + box["width"] / 2 - line["x"]) < 80            # still beside the cursor
+            scale = page.locator("#result .timeline svg").evaluate("s => s.getBoundingClientRect().width / s.viewBox.baseVal.width")
+            assert abs(box["x"] + box["width"] / 2 - line["x"]) < 100 * scale    # still beside the cursor (100 px of the drawing)
 
 
 def test_story_and_events_write_times_like_the_rest_of_the_page(page: Page, live_server) -> None:
@@ -428,15 +449,17 @@ def test_svg_and_png_exports_are_the_fitted_drawing(page: Page, live_server) -> 
     example = BY_SLUG["lifecycle-demo"]
     link, _token = Permalink.store(example.manifest(), yaml.safe_load(example.scenario or "{}") or None, "1.34")
     page.goto(f"{live_server.url}/p/{link.id}/")
+    wait_fitted(page)
     shown = page.locator(".timeline svg").first
-    view_box = shown.get_attribute("viewBox")
     breaks = shown.locator(".tl-break-text").all_text_contents()
     assert breaks and breaks[0] == "… 26 s …"
     response = page.request.get(f"{live_server.url}/p/{link.id}/timeline.svg")
     assert response.ok and response.headers["content-type"].startswith("image/svg+xml")
     root = ET.fromstring(response.text())
     ns = "{http://www.w3.org/2000/svg}"
-    assert root.get("viewBox") == view_box                  # the drawing the page shows, not a wider one
+    # the page lays its drawing out for its panel (issue 25); the export is the standard drawing, fitted
+    # the same way (the same quiet stretch cut), at the one width every export has
+    view_box = root.get("viewBox")
     _x, _y, vb_w, vb_h = (float(v) for v in view_box.split())
     assert vb_w == float(root.get("width")) and vb_w < 1000  # fitted: no 30 px per second sprawl
     export_breaks = [t.text for t in root.iter(f"{ns}text") if "tl-break-text" in (t.get("class") or "")]

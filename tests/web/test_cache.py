@@ -201,7 +201,8 @@ def _explained_key(client: Client, manifest: str) -> str:
     from explainer.lifecycle import defaults as d
     example = BY_SLUG["lifecycle-demo"]
     assert example.manifest() == manifest
-    return f"explained:en:{views.fingerprint(manifest, example.scenario or None, d.DEFAULT_VERSION)}"
+    # "explained:<language>:<the panel's width, none measured>:<input>" (views.run_explain, web/fit.py)
+    return f"explained:en::{views.fingerprint(manifest, example.scenario or None, d.DEFAULT_VERSION)}"
 
 
 def test_cache_keys_carry_the_release(settings, monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from django.test import Client
 
-from explainer.render import dot as dotmod, dotspare, processes
-from explainer.render.diagram import DiagramError, start_svg, svg_result
+from explainer.render.graphviz import dot as dotmod, dotspare, processes
+from explainer.render.graphviz.diagram import DiagramError, start_svg, svg_result
 from tests.conftest import load_manifest
 
 pytestmark = pytest.mark.django_db

@@ -8,7 +8,7 @@ from django.test import Client, RequestFactory
 
 import explainer.web.models as models
 import explainer.web.permalinks as permalinks
-from explainer.render.diagram import DiagramError
+from explainer.render.graphviz.diagram import DiagramError
 from explainer.web.cache import BoundedLocMemCache
 from explainer.web.models import Permalink, RateCount
 from explainer.web import security, share

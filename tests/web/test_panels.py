@@ -73,14 +73,17 @@ def _hostile_pod() -> PodView:
     pod.findings_html = mark_safe("<section></section>")
     pod.traffic_notes = ["<b>propagation</b> & 'x'", '"y"']
     pod.rollout_html = "<section>not marked safe: escaped</section>"
-    pod.containers = [{"name": "c<1>"}, {"name": "d&"}]
-    pod.svg = "<svg id='d'/>"
+    pod.containers = [{"name": "c<1>", "line": 9}, {"name": "d&"}]
+    pod.svg = "<svg width=\"150pt\" id='d'/>"
+    pod.timeline_fit, pod.timeline_width = 800, 666.5
+    pod.timeline_svg_narrow, pod.timeline_narrow_width = "<svg id='n'/>", 250.0
     return pod
 
 
 def test_a_pods_article_escapes_its_values_and_keeps_its_pictures() -> None:
     html = render_to_string("partials/_pod.html", {"pod": _hostile_pod(), "counter": 2})
-    assert html.startswith('\n<article class="pod" id="pod-2">') and html.endswith("</article>\n")
+    lines = "{&quot;pod&quot;:3,&quot;containers&quot;:{&quot;c&lt;1&gt;&quot;:9}}"    # where each starts (source.js)
+    assert html.startswith(f'\n<article class="pod" id="pod-2" data-lines="{lines}">') and html.endswith("</article>\n")
     assert "<h2>Pod&amp; <span class=\"name\">a&lt;b&gt;</span></h2>" in html
     assert '<p class="headline">Deleted at &lt;1&gt; s; &#x27;a&#x27; &amp; &quot;b&quot;</p>' in html
     assert '<span class="pill status">&lt;S&gt;</span>' in html and "QoS class Burstable&lt;" in html
@@ -89,13 +92,16 @@ def test_a_pods_article_escapes_its_values_and_keeps_its_pictures() -> None:
     assert '<p class="note">note &lt;b&gt;</p>' in html
     assert 'data-timeline="pod-2" data-tl="{&quot;a&quot;:&quot;&lt;&amp;&#x27;\\&quot;&gt;&quot;}"' in html \
         or 'data-tl="{&quot;a&quot;:&quot;&lt;&amp;&#x27;&quot;&gt;&quot;}"' in html
-    assert '<div class="timeline"><svg/></div>' in html and "<tbody><tr></tr></tbody>" in html
+    assert ('<div class="tl-fit"><div class="timeline timeline-wide" data-fit="800" style="--tl-w:666.5"><svg/></div>'
+            '<noscript><div class="timeline timeline-narrow" style="--tl-w:250"><svg id=\'n\'/></div></noscript></div>'
+            in html) and "<tbody><tr></tr></tbody>" in html
     assert "<li>&lt;b&gt;propagation&lt;/b&gt; &amp; &#x27;x&#x27;</li>" in html
     assert "<section></section>" in html                                   # the pitfalls panel, as rendered
     assert "<ol>&lt;li&gt;unsafe&lt;/li&gt;</ol>" in html                   # not marked safe: text
     assert "<code>c&lt;1&gt;.f&amp;</code>: w&#x27;" in html
     assert "&lt;section&gt;not marked safe: escaped&lt;/section&gt;" in html
-    assert "share: c&lt;1&gt;, d&amp;\"><svg id='d'/></div>" in html and 'data-diagram="pod-2"' in html
+    assert 'role="img" style="--dg-w:200" aria-label=' in html       # Graphviz's 150 pt, in CSS px
+    assert "share: c&lt;1&gt;, d&amp;\"><svg width=\"150pt\" id='d'/></div>" in html and 'data-diagram="pod-2"' in html
 
 
 def test_a_pods_article_links_a_diagram_drawn_later_and_shows_the_dot_source_of_one_that_failed() -> None:
@@ -117,7 +123,7 @@ def test_every_pod_of_an_example_has_its_article_with_its_panels(example, langua
         pods = present(explain(example.manifest(), example.scenario or None, observed=example.observed()))
         for i, pod in enumerate(pods, 1):
             html = render_to_string("partials/_pod.html", {"pod": pod, "counter": i})
-            assert f'<article class="pod" id="pod-{i}">' in html and f'id="findings-{i}"' in html
+            assert f'<article class="pod" id="pod-{i}" data-lines="' in html and f'id="findings-{i}"' in html
             assert pod.findings_html in html and (not pod.steps or pod.steps_html in html)
 
 
@@ -134,7 +140,7 @@ def test_the_what_if_panel_shows_what_the_reader_typed_escaped() -> None:
     html = _whatif(pods=pods, whatif_values=typed, scenario_yaml="deleteAt: <30>\n",
                    pod_controls={"delete_at": "30", "debug_target": name, "debug_image": "a\"b"})
     assert f'name="c.{name}.crashes" value="2"' in html and f'name="c.{name}.run" value="&lt;5&gt;"' in html
-    assert f'name="c.{name}.ignore_term" checked' in html
+    assert f'<label class="tap"><input type="checkbox" name="c.{name}.ignore_term" checked' in html
     assert "dbg&lt;1&gt;" not in html and "dbg<1>" not in html       # a debug container has no row, no target
     assert f'<option value="{name}" selected>{name}</option>' in html
     assert 'name="debug_image" value="a&quot;b"' in html and 'name="delete_at" value="30"' in html
@@ -166,7 +172,9 @@ def test_the_what_if_panel_has_the_traffic_and_rollout_controls_of_a_workload() 
     assert '<span class="muted assumed-value">assumed: 5&lt; s</span>' in html
     assert 'placeholder="2&amp;"' in html and 'placeholder="3&quot;"' in html
     assert 'name="rollout_nodes" value="&#x27;4&#x27;" placeholder="&lt;4&gt;"' in html
-    assert f'name="n.{name}.never_ready" checked disabled title="No readinessProbe' in html
+    tap = '<label class="tap"><input type="checkbox" name='              # a 44 px target on a phone
+    assert f'{tap}"n.{name}.never_ready" checked disabled title="No readinessProbe' in html
+    assert f'{tap}"n.{name}.crashes" aria-label' in html
     assert f'name="n.{name}.startup" value="&lt;7&gt;" aria-label' in html
     pods[0].rollout_info = {"kind": "Deployment", "replicas": 10, "nodes": 1}
     html = _whatif(pods=pods, newrev_values="not a mapping")

@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 
 from explainer.explain import explain
-from explainer.render.diagram import render_svg, sharing_diagram
+from explainer.render.graphviz.diagram import render_svg, sharing_diagram
 from explainer.web.models import ImmutableError, Permalink, canonical_manifest
 from tests.conftest import load_manifest
 

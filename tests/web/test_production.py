@@ -135,7 +135,7 @@ def test_a_day_of_500_crash_looping_containers_answers_under_10_mb(server: Serve
     body = json.loads(content)
     pod = body["pods"][0]
     # exact: the simulator fast-forwards over the steady loops (fastforward.py) instead of stopping at
-    # its step limit; 291 restarts from the back-off schedule (tests/lifecycle/test_fastforward.py)
+    # its step limit; 291 restarts from the back-off schedule (tests/lifecycle/kubelet/test_fastforward.py)
     assert pod["restartCounts"] == {f"c{i}": 291 for i in range(500)} and not pod["truncated"]
     assert not any("stopped after" in n for n in pod["notes"]) and pod["finalPhase"] == "Running"
     if "answerTruncated" in body:   # only the status timeline's tail may be left out, and it says so

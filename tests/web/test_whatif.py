@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from explainer.lifecycle.scenario import scenario_from_data
+from explainer.lifecycle.scenario.document import scenario_from_data
 from explainer.web.whatif import scenario_from_post
 
 

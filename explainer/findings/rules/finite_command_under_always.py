@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from explainer.lifecycle.commands import finite_run
+from explainer.lifecycle.commands.guess import finite_run
 from explainer.lifecycle.defaults import CRASH_LOOP_RESET_SECONDS, DOCS
 
 from ..base import Finding, RuleContext, Severity, fill

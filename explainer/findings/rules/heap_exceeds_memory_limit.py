@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import ASSUMED_OOM_SECONDS, DOCS
-from explainer.lifecycle.evidence import Heap, heap_over_limit, human_bytes
+from explainer.lifecycle.commands.evidence import Heap, heap_over_limit, human_bytes
 
 from ..base import Finding, RuleContext, Severity, fill, flow_yaml
 from ..docstring import rule_docstring

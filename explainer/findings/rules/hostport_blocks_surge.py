@@ -5,7 +5,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from explainer.lifecycle.numbers import whole_number
-from explainer.lifecycle.yamlload import format_path
+from explainer.lifecycle.manifest.yamlload import format_path
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
-from explainer.lifecycle.images import SHOWN, placeholder, reference_error, shown
+from explainer.lifecycle.kubelet.images import SHOWN, placeholder, reference_error, shown
 from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, fill

@@ -79,7 +79,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
     finishing = [c.name for c in pod.containers if guesses[c.name].seconds is not None]
     if not finishing:
         return
-    # a worker that calls the helper's shutdown endpoint when done ends it (lifecycle/shutdown.py)
+    # a worker that calls the helper's shutdown endpoint when done ends it (lifecycle/commands/shutdown.py)
     ended = {s.target for c in pod.containers if c.name in finishing for s in ctx.behaviour(c).exit_stops}
     for c in pod.containers:
         guess = guesses[c.name]

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.model import Container
 
-from explainer.lifecycle.shutdown import PAUSE_SIGNALS, may_signal_pause
+from explainer.lifecycle.commands.shutdown import PAUSE_SIGNALS, may_signal_pause
 
 from ..base import Finding, RuleContext, Severity, TraceTime, fill
 from ..docstring import rule_docstring

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.model import Container
 
-from explainer.lifecycle.probes import INF, Checks, failure_time
+from explainer.lifecycle.kubelet.probe_timing import INF, Checks, failure_time
 
 from ..base import Finding, RuleContext, Severity, fill, flow_yaml
 from ..docstring import rule_docstring
@@ -49,7 +49,7 @@ def check(ctx: RuleContext) -> Iterator[Finding]:
         budget = p.initial_delay + p.failure_threshold * p.period
         if budget >= SLOW_START_SECONDS:
             continue
-        # the kill falls on the failureThreshold-th check, as the simulation computes it (lifecycle/probes.py)
+        # the kill falls on the failureThreshold-th check, as the simulation computes it (lifecycle/kubelet/probe_timing.py)
         kill = failure_time(Checks(float(p.initial_delay), float(p.period), 0.0), INF, p.failure_threshold)
         killed = ctx.trace_time(c, "liveness_failed")
         here = Text(gettext_noop(" In this timeline the kubelet kills it at {t} s."), {"t": killed}) \

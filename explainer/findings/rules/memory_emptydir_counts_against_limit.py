@@ -5,7 +5,7 @@ import re
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
-from explainer.lifecycle.evidence import human_bytes, memory_limit
+from explainer.lifecycle.commands.evidence import human_bytes, memory_limit
 from explainer.lifecycle.quantity import as_bytes
 
 from ..base import Finding, RuleContext, Severity, fill

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
-from explainer.lifecycle.validate import version_tuple
+from explainer.lifecycle.admission.validate import version_tuple
 
 from ..base import Finding, RuleContext, Severity
 from ..docstring import rule_docstring

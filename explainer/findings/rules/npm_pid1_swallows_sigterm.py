@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
-from explainer.lifecycle.evidence import package_manager_pid1
+from explainer.lifecycle.commands.evidence import package_manager_pid1
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring

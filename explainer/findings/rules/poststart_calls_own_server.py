@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
-from explainer.lifecycle.evidence import poststart_self_call
+from explainer.lifecycle.commands.evidence import poststart_self_call
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring

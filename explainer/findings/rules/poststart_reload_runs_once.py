@@ -5,7 +5,7 @@ import re
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
-from explainer.lifecycle.mounted_scripts import hook_text
+from explainer.lifecycle.commands.mounted_scripts import hook_text
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.model import Container
-from explainer.lifecycle.trace import TraceEvent
+from explainer.lifecycle.kubelet.trace import TraceEvent
 
 from ..base import Finding, RuleContext, Severity, TraceTime, fill, flow_yaml
 from ..docstring import rule_docstring

@@ -5,9 +5,9 @@ import re
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
-from explainer.lifecycle.evidence import missing_hook_binary
+from explainer.lifecycle.commands.evidence import missing_hook_binary
 from explainer.lifecycle.model import Container
-from explainer.lifecycle.versions import version_tuple
+from explainer.lifecycle.admission.versions import version_tuple
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring
@@ -127,7 +127,7 @@ def _post_start(ctx: RuleContext, c: Container) -> Iterator[Finding]:
 
 
 def _probes(ctx: RuleContext, c: Container) -> Iterator[Finding]:
-    """Exec probes the image cannot start: every check errors and `doProbe` discards it (probe_reach.py)."""
+    """Exec probes the image cannot start: every check errors and `doProbe` discards it (commands/probe_faults.py)."""
     probes = blocked(ctx, c, ID)
     if not probes:
         return

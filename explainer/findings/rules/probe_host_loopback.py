@@ -53,7 +53,7 @@ EXAMPLE = {"kind": "readinessProbe", "handler": "httpGet"}
 def check(ctx: RuleContext) -> Iterator[Finding]:
     for c in ctx.pod.containers + ctx.pod.sidecars:
         # pkg/kubelet/prober/prober.go `runProbe`: the kubelet connects to httpGet/tcpSocket `host`, the Pod IP
-        # only when it is empty (probe_reach.py `_host_loopback`)
+        # only when it is empty (commands/probe_faults.py `_host_loopback`)
         probes = blocked(ctx, c, ID)
         if not probes:
             continue

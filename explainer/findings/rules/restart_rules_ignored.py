@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
-from explainer.lifecycle.versions import gate_exists
+from explainer.lifecycle.admission.versions import gate_exists
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring

@@ -4,7 +4,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator
 
-from explainer.lifecycle.serving import namespace_of, selects
+from explainer.lifecycle.traffic.serving import namespace_of, selects
 
 from ..base import Severity, fill, flow_yaml
 from ..docstring import rule_docstring

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
-from explainer.lifecycle.serving import PortIndex, find_port, selects
+from explainer.lifecycle.traffic.serving import PortIndex, find_port, selects
 
 from ..base import Severity, fill
 from ..docstring import rule_docstring

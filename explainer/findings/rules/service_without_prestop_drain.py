@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
 from explainer.lifecycle.model import Container, ServiceRef
-from explainer.lifecycle.serving import other_ready_replicas
+from explainer.lifecycle.traffic.serving import other_ready_replicas
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring

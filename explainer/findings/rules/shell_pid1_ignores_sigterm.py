@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from explainer.lifecycle.commands import guess_stop
+from explainer.lifecycle.commands.guess import guess_stop
 from explainer.lifecycle.defaults import DOCS
 
 from ..base import Finding, RuleContext, Severity, fill

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS, MINIMUM_GRACE_PERIOD_SECONDS, TERMINAL_PHASE_ON_DELETE
-from explainer.lifecycle.versions import version_tuple
+from explainer.lifecycle.admission.versions import version_tuple
 
 from ..base import Finding, RuleContext, Severity, fill
 from ..docstring import rule_docstring

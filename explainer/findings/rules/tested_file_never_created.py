@@ -4,9 +4,9 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 
-from explainer.lifecycle.commands import runs_only_known, shell_script
+from explainer.lifecycle.commands.guess import runs_only_known, shell_script
 from explainer.lifecycle.defaults import DOCS
-from explainer.lifecycle.files import missing_file, tested_file
+from explainer.lifecycle.commands.files import missing_file, tested_file
 from explainer.lifecycle.model import Container
 
 from ..base import Finding, RuleContext, Severity, fill
@@ -52,7 +52,7 @@ EXAMPLE = {"file": "/healthy", "rest": "exec my-server"}
 
 def check(ctx: RuleContext) -> Iterator[Finding]:
     for c in ctx.pod.containers + ctx.pod.sidecars:
-        # probe_reach.py `_file_nothing_creates` and behaviour.py `_post_start_file` (files.py): the readings
+        # commands/probe_faults.py `_file_nothing_creates` and behaviour.py `_post_start_file` (files.py): the readings
         # the timeline fails the probe and the hook on
         probes = blocked(ctx, c, ID)
         hook = _hook_file(ctx, c)

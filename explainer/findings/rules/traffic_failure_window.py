@@ -4,8 +4,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from explainer.lifecycle.defaults import DOCS
-from explainer.lifecycle.traffic import FailureWindow
-from explainer.lifecycle.traffic_text import unknown_hook
+from explainer.lifecycle.traffic.lane import FailureWindow
+from explainer.lifecycle.traffic.text import unknown_hook
 
 from ..base import Finding, RuleContext, Severity, TraceTime, fill
 from ..docstring import rule_docstring

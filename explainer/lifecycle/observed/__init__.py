@@ -1,6 +1,6 @@
 """What the cluster shows: kubectl's output read, aligned with the prediction, and every difference explained.
 
-`read_observed` reads pasted text (read.py); `observe` compares it with one Pod's prediction and
+`read_observed` reads pasted text (observed/read/paste.py); `observe` compares it with one Pod's prediction and
 returns the `ObservedReport` of the JSON contract's ``pods[].observed``, with the scenario that
 reproduces what differs (reproduce.py).  docs/lifecycle-model.md §34 (reading), §35 (kubectl's
 columns, one time axis) and §36 (divergences).
@@ -11,14 +11,14 @@ from typing import Any
 
 from ..i18n import Text
 from ..model import Pod
-from ..scenario import Scenario
-from ..simulate import Simulation
+from ..scenario.document import Scenario
+from ..kubelet.simulate import Simulation
 from . import report as r
 from .divergence import Divergence, compare
 from .lanes import lanes
 from .model import Observation
-from .read import read_observed
-from .read_objects import snapshot
+from .read.paste import read_observed
+from .read.objects import snapshot
 from .report import ObservedReport
 from .reproduce import scenario_for
 from .view import build, choose, observed_names

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..i18n import Text
 from ..model import Container, Pod
-from ..simulate import Simulation
+from ..kubelet.simulate import Simulation
 from . import words as w
 from .predicted import Predicted, index, status_at
 from .view import ContainerView, Ended, PodView

@@ -153,7 +153,7 @@ class Observation:
     """Everything read from the pasted text(s), in the order found.
 
     ``events`` is a list like the others, but the events of a long `get events` table are made when it is
-    first asked for (read_blocks.py): reading such a table finds every row's event and checks it, the
+    first asked for (observed/read/blocks.py): reading such a table finds every row's event and checks it, the
     records themselves are built for whoever reads them (issue 23's `make bench` row)."""
 
     sources: list[Source] = field(default_factory=list)

@@ -11,8 +11,8 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from ..i18n import Phrase
-from ..simulate import Simulation
-from ..trace import EventKind
+from ..kubelet.simulate import Simulation
+from ..kubelet.trace import EventKind
 
 
 @dataclass

@@ -4,7 +4,7 @@ Each divergence says what reproduces it (divergence.py: runs that crash like the
 that fails, a run that goes on, startupSeconds, a failed pull, the deletion); this merges them into the
 scenario already in effect and stretches ``until`` past the end of the observation, so that the
 explanation shows what comes next (the next back-off, CrashLoopBackOff at its cap).
-The result is a plain mapping that `scenario.scenario_from_data` accepts.  docs/lifecycle-model.md §36.
+The result is a plain mapping that `scenario.document.scenario_from_data` accepts.  docs/lifecycle-model.md §36.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import math
 from typing import Any
 
 from .. import defaults as d
-from ..scenario import Scenario
+from ..scenario.document import Scenario
 from .divergence import Divergence
 
 AFTER = 600.0       # how far past the observation the reproducing scenario looks

@@ -18,8 +18,8 @@ from typing import Any
 from .. import defaults as d
 from ..i18n import Text, gettext_noop as _
 from ..model import Pod
-from ..scenario import Scenario
-from ..simulate import simulate
+from ..scenario.document import Scenario
+from ..kubelet.simulate import simulate
 
 INF = float("inf")
 HORIZON = d.MAX_HORIZON_SECONDS      # the longest a revision is known after its creation

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from .. import defaults as d
 from ..i18n import Text, gettext_noop as _
 from ..model import Pod, Workload
-from ..scenario import Scenario
-from ..versions import gate_enabled
+from ..scenario.document import Scenario
+from ..admission.versions import gate_enabled
 from .arith import resolve_fenceposts, scaled_value
 from .daemonset import DaemonSetController, DaemonSetSettings
 from .deployment import DeploymentController, DeploymentSettings

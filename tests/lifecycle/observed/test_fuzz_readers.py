@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from explainer.explain import explain
 from explainer.lifecycle.observed import read_observed
 from explainer.lifecycle.observed.model import Observation
-from explainer.lifecycle.observed.read import MAX_UNREAD
-from explainer.lifecycle.yamlload import Limits
+from explainer.lifecycle.observed.read.paste import MAX_UNREAD
+from explainer.lifecycle.manifest.yamlload import Limits
 from explainer.render.jsonable import explanation_to_dict
 from tests.hostile import OBSERVED_CASES
 from tests.lifecycle.observed.test_read import POD_JSON

@@ -6,7 +6,7 @@ import json
 
 from explainer.lifecycle.observed import read_observed
 from explainer.lifecycle.observed.model import ABSOLUTE, AGO, SINCE
-from explainer.lifecycle.yamlload import Limits
+from explainer.lifecycle.manifest.yamlload import Limits
 
 POD_JSON = json.dumps({
     "apiVersion": "v1", "kind": "Pod",

@@ -1,4 +1,4 @@
-"""read_blocks: a long `get events` table read a distinct row part at a time gives exactly what the line
+"""read.blocks: a long `get events` table read a distinct row part at a time gives exactly what the line
 readers give (issue 23's `make bench` row).
 
 The line readers (``read_observed(..., bulk=False)``) are the authority: for every paste the observation
@@ -19,10 +19,10 @@ from hypothesis import given, settings, strategies as st
 from benchmarks.observed import paste as bench_paste
 from explainer.lifecycle.observed import read_observed
 from explainer.lifecycle.observed.model import Observation
-from explainer.lifecycle.observed.read import _SHORT_COMMAND, _STARTS, _Segmenter
-from explainer.lifecycle.observed.read_blocks import find_blocks
+from explainer.lifecycle.observed.read.paste import _SHORT_COMMAND, _STARTS, _Segmenter
+from explainer.lifecycle.observed.read.blocks import find_blocks
 from explainer.lifecycle.observed.times import human_duration
-from explainer.lifecycle.yamlload import Limits
+from explainer.lifecycle.manifest.yamlload import Limits
 from tests.profiles import examples
 
 FIXTURES = sorted(p for p in (Path(__file__).resolve().parents[2] / "fixtures" / "observed").rglob("*")

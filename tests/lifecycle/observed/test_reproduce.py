@@ -10,7 +10,7 @@ import pytest
 from explainer.explain import explain
 from explainer.lifecycle.observed import scenario_for
 from explainer.lifecycle.observed.reproduce import base_data
-from explainer.lifecycle.scenario import parse_scenario, scenario_from_data
+from explainer.lifecycle.scenario.document import parse_scenario, scenario_from_data
 from tests.lifecycle.observed.cases import CASES
 from tests.lifecycle.observed.test_divergence import MANIFESTS, TEACHING
 from tests.lifecycle.observed.test_read_real import paste

@@ -17,12 +17,12 @@ from hypothesis import HealthCheck, given, settings
 
 from explainer.examples import EXAMPLES
 from explainer.explain import explain
-from explainer.lifecycle import status as status_module
+from explainer.lifecycle.kubelet import status as status_module
 from explainer.lifecycle.observed.kubectl import print_pod
 from explainer.lifecycle.observed.model import Condition, ContainerObs, Snapshot, SpecInfo, Termination
-from explainer.lifecycle.scenario import scenario_from_data
-from explainer.lifecycle.simulate import simulate
-from explainer.lifecycle.status import EXITED, RUNNING, RuntimeStatus, StatusBook, _contribution
+from explainer.lifecycle.scenario.document import scenario_from_data
+from explainer.lifecycle.kubelet.simulate import simulate
+from explainer.lifecycle.kubelet.status import EXITED, RUNNING, RuntimeStatus, StatusBook, _contribution
 from tests.lifecycle.test_properties import cases
 from tests.profiles import examples
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from explainer.explain import explain
 from explainer.lifecycle.model import Pod
 from explainer.lifecycle.rollout.revision import INF, learn, merged_containers, synthetic
-from explainer.lifecycle.scenario import scenario_from_data
+from explainer.lifecycle.scenario.document import scenario_from_data
 from tests.conftest import load_manifest
 
 

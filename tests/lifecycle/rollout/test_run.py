@@ -157,7 +157,7 @@ def test_the_rollout_from_one_manifest_to_another() -> None:
 def test_from_a_broken_revision_the_unhealthy_old_pods_go_first() -> None:
     broken = explain(WEB, {"containers": {"app": {"failingProbes": ["readiness"]}}}).pods[0].pod
     fixed = explain(WEB).pods[0].pod
-    from explainer.lifecycle.scenario import scenario_from_data
+    from explainer.lifecycle.scenario.document import scenario_from_data
     r = rollout_between(broken, fixed, scenario_from_data({"containers": {"app": {"failingProbes": ["readiness"]}}}),
                         scenario_from_data({}))
     # No old Pod is available: t0 +n1; t5 n1 available: maxScaledDown 4 - 3 - 0 = 1, the unhealthy web-old-3 goes

@@ -7,7 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from explainer import cli, podlife
+from explainer.cli import run as cli, main as podlife
 
 EXIT_BAD_INPUT = cli.EXIT_BAD_INPUT
 

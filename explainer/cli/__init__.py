@@ -1,0 +1,1 @@
+"""The command line (`podlife`), straight into the core: no Django."""

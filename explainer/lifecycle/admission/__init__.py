@@ -1,0 +1,1 @@
+"""What the API server accepts: admission checks, feature gates and versions."""

@@ -1,0 +1,1 @@
+"""What a container's commands, scripts and hooks probably do, read from the manifest."""

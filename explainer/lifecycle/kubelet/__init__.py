@@ -1,0 +1,1 @@
+"""The kubelet, simulated: how one Pod starts, is probed, restarts and stops."""

@@ -1,0 +1,1 @@
+"""Reading the input: YAML with lines and limits, the manifest read into the Pod model."""

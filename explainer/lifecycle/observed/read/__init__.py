@@ -1,0 +1,1 @@
+"""Reading whatever kubectl printed: objects, describe, events and tables."""

@@ -1,0 +1,1 @@
+"""What the containers of one Pod share: namespaces, volumes, ports and data."""

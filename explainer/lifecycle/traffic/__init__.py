@@ -1,0 +1,1 @@
+"""When a Pod receives requests from its Services, and when those requests fail."""

@@ -1,0 +1,1 @@
+"""The OpenAPI 3.1 description of the JSON API."""

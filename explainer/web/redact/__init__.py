@@ -1,0 +1,1 @@
+"""Credentials in a pasted manifest: found, and blanked out before a link is stored."""
