@@ -50,8 +50,12 @@ def gated(inputs: Iterable[tuple[str, Any]], work: Callable[[], T], before: Call
     """``work()``; in a child process holding one of the service's slots when ``inputs`` are costly.
 
     ``before()`` runs in the worker just before the work, once a slot is held: what it counts (a costly read
-    against the client's rate limit) is not counted for a request that was only told the server is busy."""
-    if _in_child or getattr(_holding, "yes", False) or not costly(*inputs):
+    against the client's rate limit) is not counted for a request that was only told the server is busy.
+    Nested in a child's work, ``before`` is left out: the child never touches the database (its caller counts
+    what the child will do)."""
+    if _in_child:   # the worker that forked this child has counted what it does: no database here
+        return work()
+    if getattr(_holding, "yes", False) or not costly(*inputs):
         if before is not None:
             before()
         return work()

@@ -175,7 +175,7 @@ class RenderLimited(Exception):
     """The client has used up its budget of pictures drawn (not served from the cache)."""
 
 
-def _cached_export(request: HttpRequest, link: Permalink, name: str, make: Any) -> Any:
+def _cached_export(request: HttpRequest, link: Permalink, name: str, make: Any, before: Any = None) -> Any:
     """Exports of an immutable link never change: render once per language, then serve from
     the cache.  The link's existence is checked first, so a deleted link is gone at once."""
     pod = f":{_pod_index(request)}" if name.split(".")[0] in ("timeline", "sharing") else ""
@@ -187,14 +187,20 @@ def _cached_export(request: HttpRequest, link: Permalink, name: str, make: Any) 
         with single_flight(key):   # the same export asked for at once: made once per process
             value = cache.get(key)
             if value is None:
-                value = _make_export(request, name, key, link, make)
+                value = _make_export(request, name, key, link, make, before)
     return value
 
 
-def _make_export(request: HttpRequest, name: str, key: str, link: Permalink, make: Any) -> Any:
-    """``make()``, behind the service's gate when the link is costly (web/isolate.py); reading an analysis
-    again counts against the costly-read limit once a slot is held (a busy answer is not counted)."""
-    count = (lambda: _costly(request)) if name in ("page", "json", "md") else None   # an analysis computed again
+def _make_export(request: HttpRequest, name: str, key: str, link: Permalink, make: Any, before: Any) -> Any:
+    """``make()``, behind the service's gate when the link is costly (web/isolate.py); what the request counts
+    against its client's limits (``before``, and a read of the analysis again) is counted in the worker once a
+    slot is held (a busy answer is not counted; the child process never touches the database)."""
+    def count() -> None:
+        if before is not None:
+            before()
+        if name in ("page", "json", "md"):   # an analysis computed again
+            _costly(request)
+
     value = gated(link_inputs(link), make, before=count)
     passing = (isinstance(value, Failure) and value.transient) or (isinstance(value, dict) and value.get("passing"))
     if not passing:   # busy, or a run that timed out: another moment may draw it
@@ -209,16 +215,18 @@ CONTENT_TYPES = {"svg": "image/svg+xml", "png": "image/png", "dot": "text/vnd.gr
 def _picture(request: HttpRequest, pid: str, which: str, fmt: str) -> HttpResponse:
     link = link_or_404(request, pid, KIND_EXPLAIN)
 
-    def make() -> bytes | str | Failure:
+    def count() -> None:
         if fmt != "dot" and rate_limited(request, "render"):   # drawing costs a process: counted per client
             raise RenderLimited()
+
+    def make() -> bytes | str | Failure:
         try:
             return _draw(request, link, which, fmt)
         except (DiagramError, PngError) as exc:
             return Failure(str(exc), transient=exc.transient)
 
     try:
-        body = _cached_export(request, link, f"{which}.{fmt}", make)
+        body = _cached_export(request, link, f"{which}.{fmt}", make, count)
     except RenderLimited:
         return error_response(429, gettext("Too many pictures drawn for your address; try again in a minute."),
                               request=request)

@@ -271,8 +271,15 @@ def _crash_pod(n: int) -> tuple[str, dict]:
     return manifest, {"until": 3600, "containers": {f"c{i}": {"runSeconds": 1 + i % 5, "exitCode": 1} for i in range(n)}}
 
 
+@pytest.fixture
+def in_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Costly work done in this process (not a child of it, web/isolate.py), so that its calls are counted here."""
+    from explainer.web import isolate
+    monkeypatch.setattr(isolate, "run_isolated", lambda work, seconds=None: work())
+
+
 def test_a_large_permalink_page_is_cached_compressed_and_read_once(client: Client, explain_calls: list[str],
-                                                                    settings) -> None:
+                                                                    settings, in_process: None) -> None:
     import pickle
 
     from explainer.web.cache import Packed, pack
@@ -286,7 +293,7 @@ def test_a_large_permalink_page_is_cached_compressed_and_read_once(client: Clien
     assert isinstance(pack({"html": "x" * 200_000}), Packed) and pickle.loads(pickle.dumps(Packed(b"x")))
 
 
-def test_a_large_comparison_is_cached(client: Client, explain_calls: list[str], settings) -> None:
+def test_a_large_comparison_is_cached(client: Client, explain_calls: list[str], settings, in_process: None) -> None:
     settings.CACHE_MAX_ENTRY_BYTES = 400_000
     manifest, scenario = _crash_pod(60)
     left, _ = Permalink.store(manifest, scenario, "1.34")
