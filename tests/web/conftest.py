@@ -46,3 +46,10 @@ def _fresh_cache() -> None:
     """Rate-limit counters and rendered pictures live in the cache: start each test empty."""
     from django.core.cache import cache
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _own_costly_slots(settings: Any, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The slots for costly work (explainer/web/gate.py) of this test process alone: two test processes share
+    the name of their in-memory database, and would otherwise wait for each other's slot."""
+    settings.COSTLY_DIR = str(tmp_path_factory.getbasetemp() / "costly-slots")
