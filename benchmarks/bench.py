@@ -406,7 +406,7 @@ def bench_bounded_cost() -> bool:
     from explainer.web.redact.credentials import find_secrets, redact
 
     sys.path.insert(0, str(ROOT))
-    from tests.lifecycle.test_redact import _adversarial
+    from tests.web.redact.test_credentials import _adversarial
 
     print("\nBounded cost per request (issue 11; CPU time of this process, medians)")
     cpu = time.process_time
@@ -434,7 +434,7 @@ def bench_bounded_cost() -> bool:
               "target < 5 s " + ("ok" if met else "MISSED")))
     from explainer.lifecycle import defaults as d
     from explainer.lifecycle.kubelet import fastforward
-    from tests.lifecycle.test_fastforward import _restarts_in
+    from tests.lifecycle.kubelet.test_fastforward import _restarts_in
 
     # the exact count, from the back-off schedule (10, 20, 40 ... 300 s), not from the simulation
     expected = _restarts_in(86400, 1, d.CRASH_LOOP_INITIAL_SECONDS, d.CRASH_LOOP_MAX_SECONDS)
