@@ -28,6 +28,7 @@ from collections.abc import Callable
 
 HOSTILE_RATE = float(os.environ.get("LOADTEST_HOSTILE_RATE", "1"))
 HOSTILE_DEADLINE = 60.0   # a hostile request must be answered (or refused) within this
+RETRY_ROOM = 20.0         # a busy answer is asked again only when this much of the deadline is left for the work
 MAX_ANSWER = 5 * 1024 * 1024 + 300 * 1024   # an answer's cap, and room for a permalink's own manifest
 CRASH_LOOPS = "500 containers crash-looping for a day (API)"
 SLOW_KINDS, SLOW_EVERY = {CRASH_LOOPS, "200 containers crash-looping for a day (API)",
@@ -198,7 +199,7 @@ class HostileMix:
         started = time.monotonic()
         while True:
             status, size, retry = self._send(req, HOSTILE_DEADLINE - (time.monotonic() - started))
-            if retry is None or time.monotonic() - started + retry >= HOSTILE_DEADLINE:
+            if retry is None or time.monotonic() - started + retry + RETRY_ROOM >= HOSTILE_DEADLINE:
                 break
             with self.lock:
                 self.busy[name] += 1
