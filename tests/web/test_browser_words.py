@@ -109,7 +109,12 @@ def test_a_deleted_example_opens_with_what_happened(viewer: Page, browser: Brows
     status = viewer.locator("#result .pod-head .pill.status")
     expect(status).to_have_text("Error")                          # STATUS and phase stay exact, after it
     expect(viewer.locator("#result .pod-head .pill", has_text="phase Failed")).to_be_visible()
-    h, s = headline.bounding_box(), status.bounding_box()
+    # on a phone the chart is laid out again for its panel once measured, which swaps the result: both
+    # boxes are read from one settled frame
+    viewer.wait_for_load_state("networkidle")
+    h, s = viewer.evaluate("""() => [document.querySelector('#result .pod-head .headline'),
+                                      document.querySelector('#result .pod-head .pill.status')]
+                                     .map(e => e && e.getBoundingClientRect().toJSON())""")
     assert h is not None and s is not None and h["y"] + h["height"] <= s["y"] + 1
     assert "`" not in viewer.locator("#result .note").all_inner_texts().__str__()
     shot(viewer, "headline")

@@ -104,7 +104,8 @@ def test_forty_distinct_large_inputs_grow_the_workers_by_less_than_300_mb(server
     def send(ns: range) -> None:
         for n in ns:
             assert call(server, "/api/v1/explain", {"manifest": big(n)})[0] in (200, 400)
-            assert call(server, "/", {"manifest": big(1000 + n), "version": "1.34"}, headers, form=True)[0] == 200
+            # 503: busy, the costly-work gate's answer while its one slot is taken (web/gate.py)
+            assert call(server, "/", {"manifest": big(1000 + n), "version": "1.34"}, headers, form=True)[0] in (200, 503)
 
     threads = [threading.Thread(target=send, args=(range(i, 40, 4),)) for i in range(4)]
     for t in threads:

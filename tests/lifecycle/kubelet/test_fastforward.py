@@ -41,14 +41,38 @@ def _both(manifest: str, scenario: dict[str, Any], version: str = "1.37") -> tup
     return fast, full
 
 
+FOLD_NOTE = "The Pod's status repeats every"   # fastforward.MAX_TIMELINE_POINTS: the note of a folded timeline
+
+
+def _assert_folded(fast: Simulation, full: Simulation) -> None:
+    """The status timeline: every point of the full run, the skipped periods' too, but those a jump leaves out
+    past the timeline's bound (fastforward.MAX_TIMELINE_POINTS): up to the first fold's ``kept_until`` the
+    two are the same point for point; after it, each point the fast run keeps is one of the full run's, in
+    order, and no more are missing than the folds say (fewer when the horizon cuts the last period short)."""
+    folds = [jump for jump in fast.fast_forwards if jump.points_left_out]
+    if not folds:
+        assert fast.timeline == full.timeline
+        return
+    head = sum(1 for point in full.timeline if point.t <= folds[0].kept_until)
+    assert fast.timeline[:head] == full.timeline[:head]
+    # after the fold: the same moments and states (a point is written when it differs from the last one
+    # kept, so an instant whose earlier points were left out may show one more step of its restart count)
+    seen = {(point.t, point.status, point.phase, point.ready_count) for point in full.timeline[head:]}
+    assert {(point.t, point.status, point.phase, point.ready_count) for point in fast.timeline[head:]} <= seen
+    assert fast.timeline[-1] == full.timeline[-1]
+    assert 0 < len(full.timeline) - len(fast.timeline) <= sum(jump.points_left_out for jump in folds)
+
+
 def _assert_same(fast: Simulation, full: Simulation) -> None:
     assert not full.fast_forwards
     assert fast.restart_counts == full.restart_counts
     assert fast.final_phase == full.final_phase
     assert fast.timeline[-1] == full.timeline[-1]
-    assert fast.timeline == full.timeline                 # every point, the skipped periods' too
+    _assert_folded(fast, full)
     assert (fast.end_time, fast.until, fast.truncated) == (full.end_time, full.until, full.truncated)
-    assert [str(n) for n in fast.notes] == [str(n) for n in full.notes]
+    folds = sum(1 for jump in fast.fast_forwards if jump.points_left_out)
+    assert sum(1 for n in fast.notes if str(n).startswith(FOLD_NOTE)) == folds
+    assert [str(n) for n in fast.notes if not str(n).startswith(FOLD_NOTE)] == [str(n) for n in full.notes]
     first_jump = fast.fast_forwards[0].event_index if fast.fast_forwards else len(fast.events)
     assert fast.events[:first_jump] == full.events[:first_jump]
     # after the summary of the steady loops, the answers are the same event for event
@@ -295,3 +319,16 @@ def test_containers_out_of_step_stop_at_the_work_bound_and_say_so() -> None:
     sim = explain(*_one_second_cap(200, 86_400, runs), "1.35").pods[0].simulation
     assert sim is not None and sim.truncated and sim.end_time < 86_400
     assert any("syncs had looked at 3,000,000 containers" in str(n) for n in sim.notes)
+
+
+def test_a_timeline_past_its_bound_is_folded_and_otherwise_the_full_runs():
+    """Hypothesis found it: four containers that exit at once under a 4 s back-off cap for 8,000 s make more
+    status points than fastforward.MAX_TIMELINE_POINTS; the jump keeps whole periods up to the bound and
+    leaves the rest out, and every point it keeps, the counts and the phase are the full run's."""
+    quick = {"runSeconds": 0, "exitCode": 0}
+    manifest = _manifest([{"name": "c0"}, {"name": "c1"}, {"name": "c2"}], [{"name": "setup"}])
+    fast, full = _both(manifest, {"until": 8000, "containers": {n: quick for n in ("c0", "c1", "c2", "setup")},
+                                  "crashLoopBackOff": {"maxContainerRestartPeriod": 4}})
+    assert any(jump.points_left_out for jump in fast.fast_forwards)
+    assert len(full.timeline) > len(fast.timeline)
+    _assert_same(fast, full)
