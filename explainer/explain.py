@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .findings import BY_ID, Finding, InputContext, InputFinding, RuleContext, run_input_rules, run_rules
 from .findings.suppress import Suppressed, SuppressedInput, split, split_input, suppressions
@@ -16,9 +16,6 @@ from .lifecycle.errors import ErrorRecord, ManifestError
 from .lifecycle.i18n import Text, gettext_noop
 from .lifecycle.model import Pod, ServiceRef
 from .lifecycle.numbers import whole_number
-from .lifecycle.observed import Observation, ObservedReport, observe, read_observed, snapshot
-from .lifecycle.observed.read.objects import extent
-from .lifecycle.observed.reproduce import base_data
 from .lifecycle.scenario.text import plain, read_scenario_text
 from .lifecycle.manifest.parse import TEMPLATE_PATHS, Skipped, parse_manifest
 from .lifecycle.qos import Qos, compute_qos
@@ -33,6 +30,9 @@ from .lifecycle.admission.validate import admit
 from .lifecycle.manifest.yamlload import Limits
 from .lifecycle.admission.api_versions import api_version_error
 from .schema import check_document, has_schema, serving_api_version
+
+if TYPE_CHECKING:   # what the cluster shows is read only when something was pasted (§34): `podlife` starts without it
+    from .lifecycle.observed import Observation, ObservedReport
 
 
 @dataclass
@@ -89,6 +89,7 @@ def explain(manifest: str, scenario: str | dict | Scenario | None = None, versio
         return result
     obs: Observation | None = None
     if observed is not None and (observed if isinstance(observed, str) else "".join(observed)).strip():
+        from .lifecycle.observed import read_observed
         obs = read_observed(observed, limits)
         if obs.errors:
             result.errors.extend(ErrorRecord(e, path="observed", kind="limit") for e in obs.errors)
@@ -137,6 +138,8 @@ def _own_status(pods: list[Pod], obs: Observation | None) -> Observation | None:
         status = obj.get("status") if isinstance(obj, dict) else None
         if not isinstance(status, dict) or not status:
             continue
+        from .lifecycle.observed import Observation, snapshot
+        from .lifecycle.observed.read.objects import extent
         if obs is None:
             obs = Observation()
         first, last = extent(obj)
@@ -155,6 +158,7 @@ def _scenario_data(scenario: str | dict | Scenario | None, sc: Scenario) -> dict
             data = None
         if isinstance(data, dict):
             return plain(data)
+    from .lifecycle.observed.reproduce import base_data
     return base_data(sc)
 
 
@@ -252,6 +256,7 @@ def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[Error
         for s in ignores if s.rule not in BY_ID)
     if observation is not None:   # before the summary folds the events it compares
         obs, base, only_pod = observation
+        from .lifecycle.observed import observe
         report.observed = observe(obs, adm.pod, report.simulation, base, only_pod)
         report.notes.extend(report.observed.notes)
     if report.simulation is not None:   # after the rules, which read every cycle
