@@ -19,7 +19,6 @@ from .lifecycle.numbers import whole_number
 from .lifecycle.scenario.text import plain, read_scenario_text
 from .lifecycle.manifest.parse import TEMPLATE_PATHS, Skipped, parse_manifest
 from .lifecycle.qos import Qos, compute_qos
-from .lifecycle.rollout import Rollout, simulate_rollout
 from .lifecycle.scenario.document import Scenario, check_names, parse_scenario, scenario_from_data
 from .lifecycle.sharing.analyse import analyse_sharing
 from .lifecycle.sharing.report import SharingReport
@@ -33,6 +32,7 @@ from .schema import check_document, has_schema, serving_api_version
 
 if TYPE_CHECKING:   # what the cluster shows is read only when something was pasted (§34): `podlife` starts without it
     from .lifecycle.observed import Observation, ObservedReport
+    from .lifecycle.rollout import Rollout
 
 
 @dataclass
@@ -239,8 +239,10 @@ def _explain_pod(pod: Pod, sc: Scenario, version: str, schema_errors: list[Error
                                      version=version)
         report.notes.extend(report.simulation.notes)
         # `kubectl rollout restart` of its workload (docs/lifecycle-model.md §26); None for other kinds
-        report.rollout = simulate_rollout(adm.pod, sc, version, gates=sc.feature_gates,
-                                          container_restart_rules=adm.container_restart_rules)
+        if adm.pod.workload is not None:   # the rollout package is read only for a workload's Pod
+            from .lifecycle.rollout import simulate_rollout
+            report.rollout = simulate_rollout(adm.pod, sc, version, gates=sc.feature_gates,
+                                              container_restart_rules=adm.container_restart_rules)
     debug = tuple(report.simulation.debug_containers) if report.simulation else ()
     report.sharing = analyse_sharing(adm.pod, debug)
     ctx = RuleContext(adm.pod, version, dict(sc.feature_gates), sc, report.simulation, report.sharing, services,
