@@ -30,7 +30,7 @@ from .lifecycle.manifest.yamlload import Limits
 from .lifecycle.admission.api_versions import api_version_error
 from .schema import check_document, has_schema, serving_api_version
 
-if TYPE_CHECKING:   # what the cluster shows is read only when something was pasted (§34): `podlife` starts without it
+if TYPE_CHECKING:   # what the cluster shows is read only when something was pasted (docs/lifecycle-model.md §34): `podlife` starts without it
     from .lifecycle.observed import Observation, ObservedReport
     from .lifecycle.rollout import Rollout
 
