@@ -11,6 +11,29 @@ from ..lifecycle.kubelet.trace import StatusPoint
 
 EPS = 1e-6
 
+
+class _Moved:
+    """A time before and after, and whatever else must match for the two to be the same (``_differs``)."""
+
+    __slots__ = ()
+    before: float | None
+    after: float | None
+
+    def _differs(self) -> bool:
+        return False
+
+    @property
+    def delta(self) -> float | None:
+        if self.before is None or self.after is None:
+            return None
+        return round(self.after - self.before, 6)
+
+    @property
+    def changed(self) -> bool:
+        if (self.before is None) != (self.after is None) or self._differs():
+            return True
+        return self.delta is not None and abs(self.delta) > EPS
+
 ROLE_WORDS = {"init": _("init container"), "sidecar": _("sidecar"), "app": _("container"),
               "ephemeral": _("ephemeral container")}
 def _secs(t: float) -> str:
@@ -27,7 +50,7 @@ def _names(names: Iterable[str]) -> str:
 
 # ---- the result -------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
-class StartChange:
+class StartChange(_Moved):
     """When one container first starts, before and after (None: never, or not in that manifest)."""
 
     container: str
@@ -38,17 +61,8 @@ class StartChange:
     in_after: bool = True
     cause: Text | None = None
 
-    @property
-    def delta(self) -> float | None:
-        if self.before is None or self.after is None:
-            return None
-        return round(self.after - self.before, 6)
-
-    @property
-    def changed(self) -> bool:
-        if (self.before is None) != (self.after is None) or self.in_before != self.in_after:
-            return True
-        return self.delta is not None and abs(self.delta) > EPS
+    def _differs(self) -> bool:
+        return self.in_before != self.in_after
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +75,7 @@ class SharingChange:
 
 
 @dataclass(frozen=True, slots=True)
-class MomentChange:
+class MomentChange(_Moved):
     """When one container, present on both sides, first reaches a moment of its run, before and after
     (None: never).  ``kind``: ready (first Ready), stopping (the kubelet first begins to stop it: a preStop
     hook, the stop signal or SIGKILL), exited (its first exit) or ended (its last exit, when it does not
@@ -76,17 +90,8 @@ class MomentChange:
     code_after: int | None = None
     with_start: bool = False
 
-    @property
-    def delta(self) -> float | None:
-        if self.before is None or self.after is None:
-            return None
-        return round(self.after - self.before, 6)
-
-    @property
-    def changed(self) -> bool:
-        if (self.before is None) != (self.after is None) or self.code_before != self.code_after:
-            return True
-        return self.delta is not None and abs(self.delta) > EPS
+    def _differs(self) -> bool:
+        return self.code_before != self.code_after
 
 
 @dataclass(frozen=True, slots=True)
