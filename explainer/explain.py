@@ -22,7 +22,6 @@ from .lifecycle.qos import Qos, compute_qos
 from .lifecycle.scenario.document import Scenario, check_names, parse_scenario, scenario_from_data
 from .lifecycle.sharing.analyse import analyse_sharing
 from .lifecycle.sharing.report import SharingReport
-from .lifecycle.traffic.lane import Traffic
 from .lifecycle.kubelet.simulate import Simulation, simulate
 from .lifecycle.kubelet.summarise import summarise_crash_loops
 from .lifecycle.admission.validate import admit
@@ -33,6 +32,7 @@ from .schema import check_document, has_schema, serving_api_version
 if TYPE_CHECKING:   # what the cluster shows is read only when something was pasted (docs/lifecycle-model.md §34): `podlife` starts without it
     from .lifecycle.observed import Observation, ObservedReport
     from .lifecycle.rollout import Rollout
+    from .lifecycle.traffic.lane import Traffic
 
 
 @dataclass

@@ -6,9 +6,8 @@ import json
 from dataclasses import dataclass, field
 from enum import Enum
 from string import Template
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from explainer.lifecycle.traffic.deletion import DeletionRun, deletion_run
 from explainer.lifecycle.commands.evidence import raw_at
 from explainer.lifecycle.model import Container, Pod, ServiceRef
 from explainer.lifecycle.qos import Qos, compute_qos
@@ -16,7 +15,6 @@ from explainer.lifecycle.scenario.document import Behaviour, Scenario, behaviour
 from explainer.lifecycle.traffic.serving import selecting, serving_for
 from explainer.lifecycle.sharing.report import SharingReport
 from explainer.lifecycle.kubelet.simulate import Simulation
-from explainer.lifecycle.traffic.lane import Traffic, traffic_for
 from explainer.lifecycle.kubelet.trace import TraceEvent
 from explainer.lifecycle.admission.validate import sidecars_enabled
 from explainer.lifecycle.admission.versions import gate_enabled
@@ -24,6 +22,10 @@ from explainer.lifecycle.manifest.yamlload import format_path, parse_path, posit
 
 from .facts import Facts
 from .i18n import Text, gettext_noop
+
+if TYPE_CHECKING:   # read when a rule asks for the deletion or the traffic (below), not at start-up
+    from explainer.lifecycle.traffic.deletion import DeletionRun
+    from explainer.lifecycle.traffic.lane import Traffic
 
 
 class Severity(str, Enum):
@@ -215,6 +217,7 @@ class RuleContext:
         traffic lane draws and the findings about stopping read."""
         if self.simulation is None:
             return None
+        from explainer.lifecycle.traffic.deletion import deletion_run
         return deletion_run(self.pod, self.scenario, self.simulation, self.version)
 
     @functools.cached_property
@@ -226,6 +229,7 @@ class RuleContext:
         if serving is None:
             return None   # no Service would select it: no second simulation for the lane
         run = self.deletion_run
+        from explainer.lifecycle.traffic.lane import traffic_for
         return None if run is None else traffic_for(self.pod, self.scenario, run, serving)
 
     def behaviour(self, c: Container) -> Behaviour:

@@ -2,13 +2,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ..lifecycle.model import Container, Pod
 from ..lifecycle.kubelet.restart_rules import RESTART_ALL, matching_rule, should_restart
 from ..lifecycle.kubelet.simulate import Simulation
 from ..lifecycle.kubelet.trace import TraceEvent
-from ..lifecycle.traffic.lane import DRAINING, GONE, NOT_READY, SERVING, Traffic
+from ..lifecycle.traffic.states import DRAINING, GONE, NOT_READY, SERVING
 from .i18n import Text, gettext_noop as _
+
+if TYPE_CHECKING:   # a type only: a Pod no Service selects is told without the lane (the CLI's start-up)
+    from ..lifecycle.traffic.lane import Traffic
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,16 +6,17 @@ no colour) give the golden files.  ``summary_line`` ends the output with the cou
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..explain import Explanation, PodReport
-from ..lifecycle.traffic.lane import Traffic
 from ..lifecycle.manifest.parse import Skipped
-from ..lifecycle.rollout import Rollout
 from ..lifecycle.sharing.analyse import sharing_as_text
 from .story import story
 from .style import PLAIN, TextStyle
 
+if TYPE_CHECKING:   # types only: a bare Pod's account reads neither package (the CLI's start-up, `make bench`)
+    from ..lifecycle.rollout import Rollout
+    from ..lifecycle.traffic.lane import Traffic
 
 
 # Skipped objects listed one by one up to this many; more are counted by kind.

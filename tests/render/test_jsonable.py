@@ -10,7 +10,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from explainer.explain import explain
-from explainer.lifecycle.traffic.lane import TRAFFIC_STATES, WINDOW_REASONS
+from explainer.lifecycle.traffic.states import TRAFFIC_STATES, WINDOW_REASONS
 from explainer.render.jsonable import explanation_to_dict
 from explainer.web.openapi.document import openapi_document
 from tests.conftest import load_manifest

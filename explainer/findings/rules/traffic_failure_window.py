@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from explainer.lifecycle.defaults import DOCS
-from explainer.lifecycle.traffic.lane import FailureWindow
 from explainer.lifecycle.traffic.text import unknown_hook
 
 from ..base import Finding, RuleContext, Severity, TraceTime, fill
@@ -12,6 +12,9 @@ from ..docstring import rule_docstring
 from ..drain import has_sleep_action, propagation, sleep_hook, sleep_seconds
 from ..i18n import Text, gettext_noop
 from ..patch import SetKey, path_of
+
+if TYPE_CHECKING:   # a type only: the lane is read when a Service selects the Pod (RuleContext.traffic)
+    from explainer.lifecycle.traffic.lane import FailureWindow
 
 ID = "traffic-failure-window"
 TITLE = gettext_noop("Requests reach a container that has stopped listening")

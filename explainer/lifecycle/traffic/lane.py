@@ -26,12 +26,7 @@ from ..kubelet.simulate import Simulation
 from ..kubelet.trace import TraceEvent
 from .text import interval_text, notes_for, window_text
 
-# The states of `pods[].traffic.intervals[].state` (a JSON contract: added to, never renamed).
-NOT_READY, SERVING, DRAINING, GONE = "not-ready", "serving", "draining", "gone"
-TRAFFIC_STATES: tuple[str, ...] = (NOT_READY, SERVING, DRAINING, GONE)
-# Why nothing listens in a failure window (`failureWindows[].reason`; added to, never renamed).
-SIGTERM, KILLED, EXITED, NOT_LISTENING_YET = "sigterm", "killed", "exited", "not-listening-yet"
-WINDOW_REASONS: tuple[str, ...] = (SIGTERM, KILLED, EXITED, NOT_LISTENING_YET)
+from .states import DRAINING, EXITED, GONE, KILLED, NOT_LISTENING_YET, NOT_READY, SERVING, SIGTERM
 # At most this many intervals, endpoint rows and windows per Pod (a day of crash loops has thousands).
 MAX_ROWS = 500
 _TERMINAL = frozenset({"Succeeded", "Failed"})

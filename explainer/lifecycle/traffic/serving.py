@@ -17,7 +17,6 @@ from ..commands.evidence import raw_at
 from ..i18n import Text, gettext_noop as _
 from ..model import TEMPLATE_PATHS, Container, Pod, ServicePort, ServiceRef
 from ..scenario.document import Scenario
-from ..rollout.arith import resolve_fenceposts
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,6 +198,7 @@ def other_ready_replicas(pod: Pod, scenario: Scenario) -> tuple[int, Text]:
     if w.kind == "Deployment" and w.strategy == "Recreate":
         return 0, Text(_RECREATE)
     if w.kind == "Deployment" and not _refused(w.max_surge) and not _refused(w.max_unavailable):
+        from ..rollout.arith import resolve_fenceposts   # the rollout package is read only for a Deployment
         _surge, unavailable = resolve_fenceposts(w.max_surge, w.max_unavailable, replicas)
         kept = replicas - unavailable
         if kept > replicas - 1:

@@ -21,7 +21,8 @@ from typing import Any
 
 from explainer.lifecycle.i18n import Text
 from explainer.lifecycle.records import quick_init
-from explainer.lifecycle.traffic.lane import DRAINING, GONE, NOT_READY, SERVING, Traffic
+from explainer.lifecycle.traffic.lane import Traffic
+from explainer.lifecycle.traffic.states import DRAINING, GONE, NOT_READY, SERVING
 from .model import SMALL, Gettext, Segment, StripRow, _r, _secs, text_width
 from ..story import assumed_from
 from .place import _label_place

@@ -9,7 +9,7 @@ from typing import Any
 
 from explainer.lifecycle import defaults as d
 from explainer.lifecycle.kubelet.trace import EVENT_TYPES
-from explainer.lifecycle.traffic.lane import TRAFFIC_STATES, WINDOW_REASONS
+from explainer.lifecycle.traffic.states import TRAFFIC_STATES, WINDOW_REASONS
 from explainer.render.jsonable import SCHEMA_VERSION
 from explainer.web.openapi.observed import observed_schema
 from explainer.web.openapi.rollout import rollout_schemas

@@ -15,7 +15,8 @@ import pytest
 
 from explainer.explain import PodReport, explain
 from explainer.lifecycle.i18n import Text
-from explainer.lifecycle.traffic.lane import DRAINING, GONE, NOT_READY, SERVING, FailureWindow, Traffic, TrafficInterval
+from explainer.lifecycle.traffic.lane import FailureWindow, Traffic, TrafficInterval
+from explainer.lifecycle.traffic.states import DRAINING, GONE, NOT_READY, SERVING
 from explainer.render.story import story
 from explainer.render.timeline import layout_timeline, render_timeline_svg, timeline_rows
 from explainer.render.timeline.frames import timeline_frames
