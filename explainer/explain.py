@@ -5,6 +5,8 @@ Views, the JSON API and the CLI all call `explain()`; nothing else strings the c
 from __future__ import annotations
 
 import dataclasses
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -17,7 +19,7 @@ from .lifecycle.i18n import Text, gettext_noop
 from .lifecycle.model import Pod, ServiceRef
 from .lifecycle.numbers import whole_number
 from .lifecycle.scenario.text import plain, read_scenario_text
-from .lifecycle.manifest.parse import TEMPLATE_PATHS, Skipped, parse_manifest
+from .lifecycle.manifest.parse import TEMPLATE_PATHS, Intake, Skipped, parse_manifest
 from .lifecycle.qos import Qos, compute_qos
 from .lifecycle.scenario.document import Scenario, check_names, parse_scenario, scenario_from_data
 from .lifecycle.sharing.analyse import analyse_sharing
@@ -95,7 +97,7 @@ def explain(manifest: str, scenario: str | dict | Scenario | None = None, versio
             result.errors.extend(ErrorRecord(e, path="observed", kind="limit") for e in obs.errors)
             return result
     try:
-        intake = parse_manifest(manifest, limits)
+        intake = _parsed(manifest, limits)
     except ManifestError as exc:
         result.errors.extend(exc.records)
         return result
@@ -127,6 +129,33 @@ def explain(manifest: str, scenario: str | dict | Scenario | None = None, versio
     result.findings, result.suppressed = split_input(
         run_input_rules(InputContext(services, tuple(intake.pods), version), disabled), services)
     return result
+
+
+# The last few manifests read, by their text: a what-if change, a compare or a permalink explains the same text
+# under another scenario, and reading it is a tenth of the work (`make bench`'s what-if row).  Bounded: at most
+# PARSED_KEPT entries of at most PARSED_MAX_CHARS characters.  An `Intake` is read, never changed, after
+# parse_manifest returns it (its Pods are frozen), so one object serves every caller; errors are not kept.
+PARSED_KEPT = 8
+PARSED_MAX_CHARS = 32 * 1024
+_parsed_memo: OrderedDict[tuple[str, Limits], Intake] = OrderedDict()
+_parsed_lock = threading.Lock()
+
+
+def _parsed(manifest: str, limits: Limits) -> Intake:
+    if len(manifest) > PARSED_MAX_CHARS:
+        return parse_manifest(manifest, limits)
+    key = (manifest, limits)
+    with _parsed_lock:
+        kept = _parsed_memo.get(key)
+        if kept is not None:
+            _parsed_memo.move_to_end(key)
+            return kept
+    intake = parse_manifest(manifest, limits)
+    with _parsed_lock:
+        _parsed_memo[key] = intake
+        while len(_parsed_memo) > PARSED_KEPT:
+            _parsed_memo.popitem(last=False)
+    return intake
 
 
 def _own_status(pods: list[Pod], obs: Observation | None) -> Observation | None:

@@ -172,6 +172,13 @@ TEMPLATES = [
             ],
         },
     },
+    {   # the partials rendered for every analysis, the page's longest loops (explainer/web/jinja.py)
+        "NAME": "jinja2",
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates" / "jinja2"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "explainer.web.jinja.environment"},
+    },
 ]
 
 # SQLite by default so a fresh checkout needs no server; WAL lets readers

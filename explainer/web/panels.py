@@ -1,5 +1,5 @@
 """The parts of a result page that are worked out before the page renders: a Pod's pitfalls (findings)
-panel, rendered from `partials/_findings.html` when its view is made (present.py keeps it with the
+panel, rendered from `templates/jinja2/partials/_findings.html` (Jinja2: web/jinja.py) when its view is made (present.py keeps it with the
 view, so a cached page does not render it again), and how the page writes seconds.
 
 A Pod's article (`partials/_pod.html`) and the what-if panel (`partials/_whatif.html`) are templates the
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.template.loader import render_to_string
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
 
 def secs(t: Any) -> str:
@@ -26,4 +26,4 @@ def secs(t: Any) -> str:
 
 def findings_html(pod: Any, counter: int) -> SafeString:
     """The pitfalls panel of the ``counter``-th Pod of the page (1-based), in the active language."""
-    return render_to_string("partials/_findings.html", {"pod": pod, "counter": counter})
+    return mark_safe(render_to_string("partials/_findings.html", {"pod": pod, "counter": counter}, using="jinja2"))   # noqa: S308 - the template escapes what it prints

@@ -28,7 +28,7 @@ from explainer.lifecycle.numbers import whole_number
 from explainer.render import inline
 from explainer.render.graphviz.diagram import DiagramError, render_svg
 from explainer.web.cache import EXPORT_CACHE_SECONDS, FAILURE_CACHE_SECONDS, Failure
-from explainer.web.fit import panel_px
+from explainer.web.fit import DEFAULT_PANEL_PX, panel_px
 from explainer.web.forms import ExplainForm
 from explainer.web.isolate import gated
 from explainer.web.lookup import find_link
@@ -150,8 +150,12 @@ def index(request: HtmxHttpRequest) -> HttpResponse:
                 if written is not None:   # "Make the prediction match": the scenario into the editor, controls emptied
                     scenario = written
                     context["form"] = matched_form(request.POST, written)
+                # An htmx request comes from a page whose script runs: a phone's drawing for readers without
+                # JavaScript (a <noscript> beside the picture) would never be shown, so it is not drawn; a panel
+                # the script did not measure is the default one, as the full page lays it out.
+                panel = panel_px(request) or (DEFAULT_PANEL_PX if request.htmx else None)
                 context.update(run_explain(data["manifest"], scenario, data["version"], defer_cache=True,
-                                           observed=observed, panel=panel_px(request)))
+                                           observed=observed, panel=panel))
                 context["scenario_yaml"] = scenario_as_yaml(scenario)
                 keep_whatif_values(context, request.POST if written is None else {})
     else:

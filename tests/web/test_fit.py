@@ -65,6 +65,17 @@ def test_a_page_without_a_measure_has_its_default_and_a_phones_drawing(client: C
     assert 'data-fit="384"' in measured and "<noscript><div" not in measured
 
 
+def test_an_htmx_explain_without_a_measure_draws_no_phone_picture_but_a_page_does(client: Client) -> None:
+    """An htmx request comes from a page whose script runs: a <noscript> drawing would never be shown (and cost
+    a second layout of each chart); the same input posted without JavaScript keeps it (not the htmx answer
+    from the cache)."""
+    manifest = load_manifest("seeds/lifecycle-demo")
+    fragment = client.post("/", {"manifest": manifest, "version": "1.34"}, **HX).content.decode()
+    assert f'data-fit="{DEFAULT_PANEL_PX}"' in fragment and "<noscript><div" not in fragment
+    page = client.post("/", {"manifest": manifest, "version": "1.34"}).content.decode()
+    assert f'data-fit="{DEFAULT_PANEL_PX}"' in page and '<noscript><div class="timeline timeline-narrow"' in page
+
+
 def test_the_rollout_picture_is_laid_out_for_the_measure_too(client: Client) -> None:
     body = client.get("/?example=rollout-surge-vs-unavailable&tlw=300").content.decode()
     rollout = body[body.index('class="panel tl-panel rollout"'):]
