@@ -8,6 +8,7 @@ from typing import Any
 from ..explain import Explanation, PodReport
 from ..lifecycle.i18n import Text, gettext_noop as _
 from ..lifecycle.kubelet.trace import StatusPoint
+from explainer.lifecycle.records import record
 
 EPS = 1e-6
 
@@ -49,7 +50,7 @@ def _names(names: Iterable[str]) -> str:
 
 
 # ---- the result -------------------------------------------------------------------------------
-@dataclass(frozen=True, slots=True)
+@record
 class StartChange(_Moved):
     """When one container first starts, before and after (None: never, or not in that manifest)."""
 
@@ -65,7 +66,7 @@ class StartChange(_Moved):
         return self.in_before != self.in_after
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SharingChange:
     topic: str                     # volume | namespace | port
     change: str                    # added | removed
@@ -74,7 +75,7 @@ class SharingChange:
     text: Text
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MomentChange(_Moved):
     """When one container, present on both sides, first reaches a moment of its run, before and after
     (None: never).  ``kind``: ready (first Ready), stopping (the kubelet first begins to stop it: a preStop
@@ -94,7 +95,7 @@ class MomentChange(_Moved):
         return self.code_before != self.code_after
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RoleChange:
     """A container of both sides whose role differs (init, sidecar, app, ephemeral)."""
 
@@ -103,7 +104,7 @@ class RoleChange:
     after: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DeletionChange:
     """The Pod's deletion on each side: when it is asked for (None: never), the grace period it uses, and
     when the last container has exited after it (None: not within the run)."""

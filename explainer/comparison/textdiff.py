@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import difflib
 from bisect import bisect_left
-from dataclasses import dataclass
+
+from explainer.lifecycle.records import record
 
 MAX_LINES = 5000          # per side; a permalink holds at most 256 KB, some thousands of lines
 MAX_LINE_CHARS = 400      # characters of a line shown and compared character by character
@@ -24,7 +25,7 @@ MAX_MARKED_PAIRS = 500    # changed lines whose differing characters are marked;
 GAP_BUDGET = 250_000      # lines before × lines after of a gap that difflib matches (some 50 ms at worst)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Cell:
     """One side of a row: its line number and text, in parts that are the same or changed."""
 
@@ -37,7 +38,7 @@ class Cell:
         return "".join(p for p, _c in self.parts)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Row:
     kind: str                     # same | changed | removed | added | folded
     left: Cell | None = None
@@ -45,7 +46,7 @@ class Row:
     folded: int = 0               # a folded row: how many unchanged lines it stands for
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TextDiff:
     rows: tuple[Row, ...]
     same: bool                    # the two texts have the same lines

@@ -6,15 +6,15 @@ page draws under the prediction and compares with it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..render.i18n import gettext_noop as _
+from explainer.lifecycle.records import record
 
 HERE = Path(__file__).resolve().parent
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Example:
     slug: str
     title: str          # message ids: the web layer translates them

@@ -22,6 +22,7 @@ from explainer.lifecycle.manifest.yamlload import format_path, parse_path, posit
 
 from .facts import Facts
 from .i18n import Text, gettext_noop
+from explainer.lifecycle.records import record
 
 if TYPE_CHECKING:   # read when a rule asks for the deletion or the traffic (below), not at start-up
     from explainer.lifecycle.traffic.deletion import DeletionRun
@@ -47,7 +48,7 @@ class Severity(str, Enum):
 _RANKS = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Finding:
     id: str
     severity: Severity
@@ -80,7 +81,7 @@ class Finding:
                 self.id, self.container or "")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Draft:
     """What a rule's ``check`` yields: a finding about one Pod in the rule's words for this Pod,
     without the rule's own (title, default severity, references), which the registry adds."""
@@ -112,7 +113,7 @@ class TraceTime(str):
         return (TraceTime, (self.t,))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Deletion:
     """A deletion of the Pod and what it did to one container: from the timeline's own trace when the
     scenario deletes the Pod (``on_trace``), else from the same model deleting it at 0 s."""

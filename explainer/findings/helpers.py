@@ -9,10 +9,10 @@ exporter dial the app, per request and with retries: the app does not need them 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from explainer.lifecycle.model import Container, Pod
 
 from .scripts import image_name, localhost_ports, may_name_proxy, program, sources, wait_loops
+from explainer.lifecycle.records import record
 
 # Outbound helpers: the app's traffic goes through them, so it needs them from its first request.
 # (key, pattern on the container's name, image name or program); the rule words each key.
@@ -38,7 +38,7 @@ _ADMIN_ARG = re.compile(r"admin|metrics|health|telemetry|debug|probe", re.I)
 _ADDR_ENV = re.compile(r"ADDR|LISTEN|PORT", re.I)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Dial:
     """Container ``user`` reaches ``port`` on localhost, as its ``field`` says."""
 

@@ -16,6 +16,7 @@ from explainer.lifecycle.manifest.yamlload import parse_path, position
 
 from .base import Draft, Finding, Severity
 from .i18n import Text
+from explainer.lifecycle.records import record
 
 INPUT = "input"
 
@@ -24,7 +25,7 @@ def is_input_rule(rule: ModuleType) -> bool:
     return getattr(rule, "SCOPE", "pod") == INPUT
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class InputDraft:
     """What an input rule's ``check`` yields: the draft and the object it is about."""
 
@@ -34,7 +35,7 @@ class InputDraft:
     document: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class InputFinding:
     """A finding about one object of the input (JSON: the top-level ``findings``)."""
 

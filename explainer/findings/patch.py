@@ -10,12 +10,12 @@ name or script a person must pick; nothing the chosen Kubernetes version drops o
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Union
 
 from explainer.lifecycle.model import Container, Pod
 
 from .helpers import dials
+from explainer.lifecycle.records import record
 
 if TYPE_CHECKING:
     from .base import RuleContext
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 Path = tuple[Any, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SetKey:
     """Set ``path``'s last key in its mapping (missing parent mappings are created). A new key
     goes right after the sibling ``after`` when that exists, else at the end."""
@@ -33,14 +33,14 @@ class SetKey:
     after: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Remove:
     """Remove the key or list item at ``path``; an emptied list or mapping is removed with it."""
 
     path: Path
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class MoveItem:
     """Move the list item at ``path`` to the end of the list at ``to`` (created right before
     the sibling ``before`` when absent), then set ``set`` keys on it (after ``set_after``)."""
@@ -52,7 +52,7 @@ class MoveItem:
     set_after: str | None = "image"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CopyOf:
     """A value in a SetKey: a copy of what the document holds at ``path``, written as it is
     there (flow or block style); ``value`` is the same as plain data."""

@@ -8,7 +8,6 @@ An annotation that names no rule is reported, so a typo does not pass for a sile
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from explainer.lifecycle.model import Pod, ServiceRef
@@ -16,11 +15,12 @@ from explainer.lifecycle.manifest.yamlload import format_path, position
 
 from .base import Finding
 from .inputs import InputFinding
+from explainer.lifecycle.records import record
 
 PREFIX = "ignore-check.podlife.io/"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Suppression:
     """One annotation that silences ``rule`` for a Pod: where it stands and the reason it gives."""
 
@@ -34,7 +34,7 @@ class Suppression:
                 "line": self.line}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Suppressed:
     """A finding that an annotation silenced."""
 
@@ -45,7 +45,7 @@ class Suppressed:
         return {**self.finding.to_dict(), "suppression": self.suppression.to_dict()}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SuppressedInput:
     """A finding about a Service that an annotation on the Service silenced."""
 

@@ -1,12 +1,13 @@
 """The one error type of the core, and the record it becomes in the JSON contract."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from .i18n import Text
+from explainer.lifecycle.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ErrorRecord:
     """One problem with the input: what, where (1-based line and column) and which field.
 

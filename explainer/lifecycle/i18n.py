@@ -9,15 +9,17 @@ id are doubled, as for ``str.format``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Callable
+
+from explainer.lifecycle.records import record
 
 
 def gettext_noop(message: str) -> str:
     return message
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Text:
     """A message id and its fields; ``render()`` formats it, translated when given a gettext."""
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from explainer.lifecycle.records import record
+
 ROLE_INIT, ROLE_SIDECAR, ROLE_APP, ROLE_EPHEMERAL = "init", "sidecar", "app", "ephemeral"
 
 
@@ -21,7 +23,7 @@ TEMPLATE_PATHS: dict[str, tuple[str, ...]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Probe:
     kind: str                      # startup | readiness | liveness
     handler: str                   # exec | httpGet | tcpSocket | grpc
@@ -44,7 +46,7 @@ class Probe:
     written: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Hook:
     kind: str                      # postStart | preStop
     handler: str                   # exec | httpGet | tcpSocket | sleep
@@ -56,7 +58,7 @@ class Hook:
     written: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Port:
     container_port: int
     protocol: str
@@ -65,7 +67,7 @@ class Port:
     line: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Mount:
     volume: str
     mount_path: str
@@ -74,14 +76,14 @@ class Mount:
     line: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EnvVar:
     name: str
     value: str | None
     line: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SourceRef:
     """A Secret or ConfigMap a container can read, and how."""
 
@@ -91,7 +93,7 @@ class SourceRef:
     line: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RestartRule:
     """One entry of ``restartPolicyRules`` (docs/lifecycle-model.md §17): on these exit codes, do ``action``."""
 
@@ -109,7 +111,7 @@ class RestartRule:
         return False
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Container:
     name: str
     role: str                      # init | sidecar | app | ephemeral
@@ -164,7 +166,7 @@ class Container:
         return text + "".join(f"\n{body}" for path, body in self.files if path in text)   # not a hook's
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Volume:
     name: str
     type: str                      # emptyDir | configMap | secret | projected | persistentVolumeClaim | ...
@@ -175,7 +177,7 @@ class Volume:
     size_limit: str | int | float | None = None   # emptyDir.sizeLimit as written
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ServicePort:
     """One entry of a Service's spec.ports, as the EndpointSlice controller reads it (FindPort)."""
 
@@ -187,7 +189,7 @@ class ServicePort:
     line: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ServiceRef:
     """A Service of the same input: which Pods it selects and the ports it sends traffic to."""
 
@@ -209,7 +211,7 @@ class ServiceRef:
         return bool(self.selector) and all(labels.get(k) == v for k, v in self.selector)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Workload:
     """What a workload's controller reads when it rolls out a new template (docs/lifecycle-model.md §26),
     every default applied as the API server applies it (pkg/apis/apps/v1/defaults.go)."""
@@ -227,7 +229,7 @@ class Workload:
     line: int | None = None                 # the line of the workload's spec
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class PodSource:
     document: int                  # 0-based index of the YAML document
     kind: str                      # Pod, Deployment, CronJob, ...

@@ -7,7 +7,6 @@ defaults to its limit) and, with the PodLevelResources gate, ``defaultPodRequest
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -16,11 +15,12 @@ from .model import Container, Pod
 from .quantity import as_fraction
 from .admission.versions import gate_enabled
 from .manifest.yamlload import parse_path
+from explainer.lifecycle.records import record
 
 GUARANTEED, BURSTABLE, BEST_EFFORT = "Guaranteed", "Burstable", "BestEffort"
 QOS_RESOURCES = ("cpu", "memory")   # qos.go supportedQoSComputeResources: only these decide the class
 
-@dataclass(frozen=True, slots=True)
+@record
 class ContainerResources:
     """One container's cpu and memory as the API server stores them (requests defaulted)."""
 
@@ -41,7 +41,7 @@ class ContainerResources:
         return tuple(r for r in QOS_RESOURCES if r not in self.requests)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Qos:
     qos_class: str
     containers: tuple[ContainerResources, ...]

@@ -7,9 +7,10 @@ fractions, so "1Gi" > "1000Mi" and "500m" < "1" compare right.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
+
+from explainer.lifecycle.records import record
 
 _BINARY = {"Ki": 10, "Mi": 20, "Gi": 30, "Ti": 40, "Pi": 50, "Ei": 60}
 _DECIMAL = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
@@ -27,7 +28,7 @@ MAX_EXPONENT = 1000
 MAX_QUANTITY_DIGITS = 64
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Quantity:
     value: Fraction
     binary: bool          # written with a binary suffix: printed in binary when that is exact

@@ -17,6 +17,7 @@ from ..lifecycle.observed.kubectl import print_pod
 from ..lifecycle.observed.model import SpecInfo
 from .i18n import Text, gettext_noop as _
 from .story import Step
+from explainer.lifecycle.records import record
 
 # the words of the observed lanes (the chart, the table, the cursor)
 LANE_LABEL = _("↳ observed")
@@ -87,7 +88,7 @@ MAX_EVENT_MARKS = 240     # events drawn at most (the first and the last half of
 DROPPED = _("{n} events of the paste are not drawn: the chart shows its first {k} and its last {k}.")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RawBar:
     container: str
     state: str                 # running | inferred | pull | waiting | backoff
@@ -97,7 +98,7 @@ class RawBar:
     reason: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RawMark:
     container: str | None      # None: the Pod (the strip's Observed row)
     kind: str                  # exit | restart | kill | probe-failed | backoff | failed | seen | snapshot | differs

@@ -1,7 +1,6 @@
 """'What happens, step by step': the events of a simulation told in plain words."""
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..lifecycle.model import Container, Pod
@@ -10,12 +9,13 @@ from ..lifecycle.kubelet.simulate import Simulation
 from ..lifecycle.kubelet.trace import TraceEvent
 from ..lifecycle.traffic.states import DRAINING, GONE, NOT_READY, SERVING
 from .i18n import Text, gettext_noop as _
+from explainer.lifecycle.records import record
 
 if TYPE_CHECKING:   # a type only: a Pod no Service selects is told without the lane (the CLI's start-up)
     from ..lifecycle.traffic.lane import Traffic
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Step:
     t: float
     container: str | None

@@ -10,6 +10,7 @@ import pytest
 
 from explainer.lifecycle.scenario import behaviour
 from explainer.lifecycle.kubelet import trace
+from explainer.lifecycle import records
 from explainer.lifecycle.records import quick_init
 from explainer.render.timeline import axis as timeline_axis, model as timeline_model
 
@@ -64,3 +65,67 @@ def test_quick_init_refuses_what_it_cannot_build() -> None:
     for cls in (Unslotted, KeywordOnly):
         with pytest.raises(TypeError):
             quick_init(cls)
+
+
+def _records() -> list[type]:
+    import importlib
+    import pkgutil
+
+    import explainer
+
+    found: dict[str, type] = {}
+    for info in pkgutil.walk_packages(explainer.__path__, "explainer."):
+        module = importlib.import_module(info.name)
+        for value in vars(module).values():
+            if isinstance(value, type) and "__record_key__" in value.__dict__:
+                found[f"{value.__module__}.{value.__qualname__}"] = value
+    return [found[k] for k in sorted(found)]
+
+
+RECORDS = _records()
+
+
+def test_the_engine_declares_its_records_with_record() -> None:
+    assert len(RECORDS) > 100 and {"Port", "Container", "Probe", "TraceEvent", "Finding"} <= {c.__name__ for c in RECORDS}
+
+
+def _twin(cls: type) -> type:
+    """The class `dataclasses` writes for the same fields: its own __eq__, __hash__ and __repr__."""
+    spec = [(f.name, object, dataclasses.field(compare=f.compare, repr=f.repr, hash=f.hash)) for f in dataclasses.fields(cls)]
+    twin = dataclasses.make_dataclass(cls.__name__, spec, frozen=True, slots=True)
+    twin.__qualname__ = cls.__qualname__
+    return twin
+
+
+@pytest.mark.parametrize("cls", RECORDS, ids=lambda c: f"{c.__module__.rsplit('.', 1)[-1]}.{c.__qualname__}")
+def test_a_record_compares_hashes_and_prints_as_the_dataclass_would(cls: type) -> None:
+    fields = dataclasses.fields(cls)
+    twin = _twin(cls)
+    values = [(i, f"v{i}") for i in range(len(fields))]
+    other = [(i, f"v{i}") for i in range(len(fields))]
+    changed = [[(k, "w") if j == k else v for j, v in enumerate(values)] for k in range(len(fields))]
+
+    def both(vals: list[object]) -> tuple[object, object]:
+        ours = object.__new__(cls)
+        theirs = object.__new__(twin)
+        for f, v in zip(fields, vals):
+            object.__setattr__(ours, f.name, v)
+            object.__setattr__(theirs, f.name, v)
+        return ours, theirs
+
+    a, ta = both(values)
+    b, tb = both(other)
+    shared = {name for name, fn in (("__eq__", records._eq), ("__hash__", records._hash), ("__repr__", records._repr))
+              if cls.__dict__.get(name) is fn}   # a method the class writes itself is its own business
+    if "__repr__" in shared:
+        assert repr(a) == repr(ta)
+    if "__eq__" in shared:
+        assert (a == b) == (ta == tb) is True and (a != b) == (ta != tb)
+        for vals in changed:
+            c, tc = both(vals)
+            assert (a == c) == (ta == tc)   # a field that is compared tells them apart; one that is not does not
+        assert (a == ta) is False and a.__eq__(ta) is NotImplemented   # another class is never equal
+    if "__hash__" in shared:
+        assert hash(a) == hash(ta) == hash(b)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(a, fields[0].name if fields else "x", 1)

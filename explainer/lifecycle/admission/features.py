@@ -5,16 +5,16 @@ gate table in versions.py, so the page and the model cannot disagree.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable
 
 from ..i18n import gettext_noop as _
 from .versions import gate_enabled, gate_stage
+from explainer.lifecycle.records import record
 
 SHOWN_VERSIONS = ("1.34", "1.35", "1.36", "1.37")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Feature:
     slug: str
     title: str                 # message ids

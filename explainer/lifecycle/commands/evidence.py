@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from ..i18n import Phrase, gettext_noop as _
@@ -20,6 +19,7 @@ from ..model import Container, Pod
 from ..numbers import is_whole_number, whole_number
 from ..quantity import as_bytes
 from ..manifest.yamlload import parse_path
+from explainer.lifecycle.records import record
 
 _SCAN_LIMIT = 16_384
 LOOPBACK_HOSTS = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
@@ -57,7 +57,7 @@ def memory_limit(pod: Pod, c: Container) -> tuple[float, str] | None:
     return (size, str(raw)) if size else None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Heap:
     bytes: float
     written: str          # -Xmx2g
@@ -163,7 +163,7 @@ def scheme_mismatch(c: Container, get: dict) -> tuple[str, str, Phrase] | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Bind:
     """A server started bound to loopback only."""
 
@@ -285,7 +285,7 @@ _RETRIES = re.compile(r"--retry-connrefused|--retry-all-errors|\buntil\b|\bwhile
 _SLEEP_FIRST = re.compile(r"\bsleep\s+\d")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SelfCall:
     port: int
     how: str              # "httpGet" or the program: curl

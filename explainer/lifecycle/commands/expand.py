@@ -17,9 +17,9 @@ marked assumed.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from ..model import Container
+from explainer.lifecycle.records import record
 
 UNKNOWN = None                  # a variable whose value the manifest does not hold
 _SHELL = re.compile(r"^(/usr)?(/bin/)?(ba|a|da|z)?sh$")
@@ -31,7 +31,7 @@ _SHELL_TOKEN = re.compile(
     r"|(?:^|(?<=[\s;&|(]))(?:export\s+)?(?P<assign>[A-Za-z_]\w*)=(?P<value>[^\s;&|)]*)")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Expanded:
     command: tuple[str, ...]
     args: tuple[str, ...]

@@ -9,12 +9,12 @@ agree about which init container never completes.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from ..i18n import Phrase, gettext_noop as _
 from ..defaults import ASSUMED_FINITE_RUN_SECONDS as d_ASSUMED_RUN
 from ..model import Container
 from .stopping import Trap, guess_stop, term_trap   # re-exported: callers found them here
+from explainer.lifecycle.records import record
 
 __all__ = ["RunGuess", "Trap", "finite_run", "guess_run", "guess_stop", "hook_seconds", "runs_only_known",
            "shell_script", "term_trap"]
@@ -57,7 +57,7 @@ _SETUP_NAMES = re.compile(r"(^|[-_])(init|setup|bootstrap|prepare|migrate)([-_]|
 _SERVER_VERBS = {"serve", "server", "run", "start", "daemon", "agent", "proxy", "listen", "watch"}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RunGuess:
     seconds: float | None          # None: runs until stopped
     why: Phrase                    # English, translatable (a str: the findings quote it)

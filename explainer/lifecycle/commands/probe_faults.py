@@ -16,7 +16,6 @@ treats them differently (docs/lifecycle-model.md §8.1):
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Callable
 
 from .guess import runs_only_known
@@ -24,12 +23,13 @@ from .evidence import LOOPBACK_HOSTS, loopback_bind, missing_binary, resolve_por
 from .files import missing_file
 from ..i18n import Phrase, gettext_noop as _
 from ..model import Container, Pod, Probe
+from explainer.lifecycle.records import record
 
 ERRORS, FAILS = "errors", "fails"
 _NETWORK = ("httpGet", "tcpSocket", "grpc")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ProbeFault:
     outcome: str                   # ERRORS | FAILS (see the module docstring)
     why: Phrase                    # English, translatable: "port name http is not declared by app"

@@ -13,13 +13,13 @@ cloud-sql-proxy (``--admin-port``, 9091) only when started with ``--quitquitquit
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from .guess import hook_seconds
 from ..i18n import Phrase, gettext_noop as _
 from ..model import Container, Pod
 from ..numbers import is_whole_number, whole_number
 from ..manifest.yamlload import parse_path
+from explainer.lifecycle.records import record
 
 SIGNAL, ENDPOINT, PAUSE = "signal", "endpoint", "pause"
 _SCAN_LIMIT = 16_384
@@ -38,7 +38,7 @@ _LINKERD_IMAGE = re.compile(r"(^|/)(proxy|linkerd2?-proxy)([:@]|$)")
 _CLOUD_SQL_IMAGE = re.compile(r"(^|/)(cloud-sql-proxy|cloudsql-proxy|gce-proxy)([:@]|$)")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Stop:
     """One call in a script that ends ``target``'s main process."""
 

@@ -8,11 +8,11 @@ docs/lifecycle-model.md.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from ..i18n import Phrase, gettext_noop as _
 from ..model import Container
 from .mounted_scripts import runs_shell_script
+from explainer.lifecycle.records import record
 
 _EXITS_ON_SIGTERM = Phrase(_("assumed to exit at once on SIGTERM (code 143)"))
 _SHELL_IGNORES_SIGTERM = Phrase(_("a shell as PID 1 ignores SIGTERM unless it traps it"))
@@ -65,7 +65,7 @@ def guess_stop(c: Container, pid1: bool = True) -> tuple[float | None, Phrase]:
 _EXEC = re.compile(r"\bexec\s+(\S+)")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Trap:
     """A shell's handler for SIGTERM (`trap '…' TERM`): how soon it runs and the code it exits with."""
 

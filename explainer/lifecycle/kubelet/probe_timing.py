@@ -16,13 +16,14 @@ trigger): that is the ``immediate`` check.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+
+from explainer.lifecycle.records import record
 
 INF = math.inf
 _EPS = 1e-9
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Checks:
     base: float                    # start + initialDelaySeconds
     period: float

@@ -30,9 +30,10 @@ from ..scenario.document import Scenario
 from .scheduler import DECIDE, Scheduler
 from .status import EXITED, WAITING, StatusBook
 from .trace import EventKind, StatusPoint, TraceEvent
+from explainer.lifecycle.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FastForward:
     """One jump over steady crash loops (fastforward.py): the events resume at ``event_index``; ``at`` is
     the time before the jump, ``shift`` its length, ``restarts`` the restarts (per container) that the
@@ -48,7 +49,7 @@ class FastForward:
     points_left_out: int = 0
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class KubeletConfig:
     """What one run is given: it never changes while the run goes on."""
 

@@ -1,11 +1,12 @@
 """What the simulation records: events in causal order and the Pod's status over time."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 
 from ..i18n import Text
 from ..records import quick_init
+from explainer.lifecycle.records import record
 
 
 class EventKind(StrEnum):
@@ -41,7 +42,7 @@ EVENT_TYPES: tuple[str, ...] = tuple(k.value for k in EventKind)   # the contrac
 
 
 @quick_init   # the simulation makes one per event (records.py)
-@dataclass(frozen=True, slots=True)
+@record
 class TraceEvent:
     t: float
     container: str | None          # None for Pod-level events
@@ -57,7 +58,7 @@ class TraceEvent:
 
 
 @quick_init   # fast-forward repeats a period's points, hundreds of thousands at worst
-@dataclass(frozen=True, slots=True)
+@record
 class StatusPoint:
     t: float
     status: str                    # kubectl's STATUS column
@@ -70,7 +71,7 @@ class StatusPoint:
 
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Dependency:
     """Why a container waited: ``container`` starts only after ``waits_for`` reaches ``condition``.
 

@@ -19,9 +19,10 @@ from ..model import TEMPLATE_PATHS, Pod, PodSource, ServicePort, ServiceRef
 from .workload import annotations_of, labels_of, read_workload
 from .parse_container import _A_LIST, _TRUE_OR_FALSE, ContainerReader, _err, _kind_of
 from .yamlload import Limits, format_path, load_documents, position
+from explainer.lifecycle.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Skipped:
     document: int
     kind: str

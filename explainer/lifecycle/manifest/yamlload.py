@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import json
 import re
-from dataclasses import dataclass
 from typing import Any
 
 import yaml
@@ -22,6 +21,7 @@ from ..errors import ManifestError
 from ..i18n import Text, gettext_noop as _
 from .yamlfast import CONSTRUCTED_TAGS as _CONSTRUCTED_TAGS, MERGE_TAG as _MERGE_TAG, STR_TAGS as _STR_TAGS
 from .yamlfast import compose_documents
+from explainer.lifecycle.records import record
 
 try:  # the C parser is ~10x faster; fall back to pure Python where libyaml is missing
     from yaml import CSafeLoader as _Loader
@@ -29,7 +29,7 @@ except ImportError:  # pragma: no cover - depends on the build of PyYAML
     from yaml import SafeLoader as _Loader
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Limits:
     """Bounds on the work one input may cause; each is a clear error when exceeded."""
 
@@ -68,7 +68,7 @@ class LList(list):
         self.pos: list[tuple[int, int]] = []
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Document:
     index: int
     line: int

@@ -9,16 +9,16 @@ suite checks the simulation's columns against it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from .model import ABSOLUTE, ContainerObs, Snapshot, SpecInfo
 from .times import human_duration
+from explainer.lifecycle.records import record
 
 TERMINAL = ("Succeeded", "Failed")
 NODE_LOST = "NodeLost"          # pkg/util/node `NodeUnreachablePodReason`
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Columns:
     ready: str                     # "1/2"
     status: str                    # "CrashLoopBackOff", "Init:0/1", ...

@@ -7,15 +7,15 @@ kubelet's crash-loop back-off between them (docs/lifecycle-model.md §7.4, §35)
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from .. import defaults as d
 from .view import ContainerView, PodView
+from explainer.lifecycle.records import record
 
 MAX_INFERRED = 200        # a lane draws at most this many inferred runs (a day-long crash loop has ~300)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Stretch:
     container: str
     state: str                     # pulling | running | waiting

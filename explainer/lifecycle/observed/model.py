@@ -12,12 +12,13 @@ from dataclasses import dataclass, field
 
 from ..i18n import Text
 from ..records import quick_init
+from explainer.lifecycle.records import record
 
 ABSOLUTE, AGO, SINCE = "absolute", "ago", "since"
 
 
 @quick_init   # the readers make one per row (records.py)
-@dataclass(frozen=True, slots=True)
+@record
 class When:
     kind: str                      # ABSOLUTE (Unix seconds) | AGO (seconds before the print) | SINCE (Pod's age)
     value: float
@@ -25,7 +26,7 @@ class When:
     slack: float = 1.0             # the true moment is up to this much later (AGO: earlier) than ``value`` says
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Termination:
     """A ``terminated`` state: the current one, or ``lastState`` (only the last one is kept)."""
 
@@ -39,7 +40,7 @@ class Termination:
     line: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ContainerObs:
     name: str | None
     role: str                      # init | app | ephemeral (a sidecar is an init container; the spec says which)
@@ -56,7 +57,7 @@ class ContainerObs:
     line: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Condition:
     type: str
     status: str
@@ -64,7 +65,7 @@ class Condition:
     since: When | None = None      # lastTransitionTime
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SpecInfo:
     """The part of the spec `printPod` reads: init containers in order with their restartPolicy, the
     number of app containers, readiness gates; and each container's name by role."""
@@ -75,7 +76,7 @@ class SpecInfo:
     restart_policy: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Snapshot:
     """One reading of a Pod's status: a pasted object, or a `describe`."""
 
@@ -104,7 +105,7 @@ class Snapshot:
 
 
 @quick_init   # the readers make one per row (records.py)
-@dataclass(frozen=True, slots=True)
+@record
 class EventObs:
     """One event (or one merged series: ``count`` occurrences from ``first`` to ``last``)."""
 
@@ -122,7 +123,7 @@ class EventObs:
 
 
 @quick_init   # the readers make one per row (records.py)
-@dataclass(frozen=True, slots=True)
+@record
 class PodRow:
     """A row of `kubectl get pod`: the columns as kubectl printed them."""
 
@@ -136,13 +137,13 @@ class PodRow:
 
 
 @quick_init   # the readers make one per row (records.py)
-@dataclass(frozen=True, slots=True)
+@record
 class Unread:
     line: int
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Source:
     kind: str                      # pod | events | events-table | describe | pod-table | fragment
     lines: tuple[int, int]         # first and last line of the paste it was read from

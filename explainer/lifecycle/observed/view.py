@@ -13,9 +13,10 @@ from ..numbers import whole_number
 from .align import Clock, latest, make_clock
 from .kubectl import Columns, print_pod
 from .model import ABSOLUTE, ContainerObs, EventObs, Observation, PodRow, Snapshot, SpecInfo, Termination, When
+from explainer.lifecycle.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Ended:
     """A termination on the axis: ``start``/``end`` in seconds from the Pod's start (None: unknown)."""
 
@@ -27,7 +28,7 @@ class Ended:
     end: float | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Seen:
     """An event on the axis (a merged series: ``count`` times from ``first`` to ``last``)."""
 

@@ -18,15 +18,15 @@ both come to 0.  Nodes are visited in name order (the controller walks a map: it
 from __future__ import annotations
 
 import heapq
-from dataclasses import dataclass
 
 from ..i18n import Text, gettext_noop as _
 from .engine import Engine, RPod, names
 from .model import NEVER_AVAILABLE, NEW, OLD
 from .revision import Revision
+from explainer.lifecycle.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DaemonSetSettings:
     name: str
     nodes: int

@@ -19,16 +19,16 @@ the last (the real order among them is the ranking's tie-break: creation time, t
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from ..i18n import Text, gettext_noop as _
 from .engine import Engine, RPod, names
 from .model import NEW, NO_PROGRESS, NOT_ENOUGH_AVAILABLE, PROGRESS_DEADLINE_EXCEEDED
 from .revision import Revision
 from .. import defaults as d
+from explainer.lifecycle.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DeploymentSettings:
     name: str
     replicas: int

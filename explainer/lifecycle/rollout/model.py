@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..i18n import Text
+from explainer.lifecycle.records import record
 
 OLD, NEW = "old", "new"
 # Stall reasons (`stalled.reason`): the Deployment condition's own reason, or what the controller waits for.
@@ -24,7 +25,7 @@ STALL_REASONS = (PROGRESS_DEADLINE_EXCEEDED, NEVER_AVAILABLE, NEVER_READY, NO_PR
                  NOT_ENOUGH_AVAILABLE)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RolloutPod:
     name: str                      # <workload>-<ordinal> for StatefulSets; <workload>-<old|new>-<n> otherwise
     revision: str                  # old | new
@@ -37,7 +38,7 @@ class RolloutPod:
     ready: tuple[tuple[float, float | None], ...] = ()   # every Ready interval (None: to the end)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RolloutCount:
     t: float
     desired: int
@@ -48,7 +49,7 @@ class RolloutCount:
     terminating: int               # deleted Pods whose containers have not all stopped yet
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Stall:
     at: float
     reason: str                    # one of STALL_REASONS
@@ -57,7 +58,7 @@ class Stall:
     old: int | None = None         # old Pods still serving then
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RolloutStep:
     """One sentence of the rollout's story: at ``t`` the controller did or saw this."""
 

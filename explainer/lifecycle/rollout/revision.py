@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
-from dataclasses import dataclass
 from typing import Any
 
 from .. import defaults as d
@@ -20,6 +19,7 @@ from ..i18n import Text, gettext_noop as _
 from ..model import Pod
 from ..scenario.document import Scenario
 from ..kubelet.simulate import simulate
+from explainer.lifecycle.records import record
 
 INF = float("inf")
 HORIZON = d.MAX_HORIZON_SECONDS      # the longest a revision is known after its creation
@@ -27,7 +27,7 @@ FIRST_HORIZON = 900.0                # tried first: a rollout that needs more is
 _DELETION_MARGIN = 60.0              # room after the grace period for the last kill to finish
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Revision:
     """One revision's Pod, seconds after its creation (its creation is the kubelet's t = 0: scheduling is
     taken to be immediate, §26)."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 from .. import defaults as d
 from ..i18n import Text, gettext_noop as _
@@ -17,11 +16,12 @@ from .engine import Engine
 from .model import OLD, ON_DELETE, Rollout
 from .revision import FIRST_HORIZON, HORIZON, Revision, learn, merged_containers
 from .statefulset import StatefulSetController, StatefulSetSettings
+from explainer.lifecycle.records import record
 
 KINDS = ("Deployment", "StatefulSet", "DaemonSet")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Revisions:
     """The old and the new revision's Pod, each learnt once from the kubelet model."""
 
@@ -29,7 +29,7 @@ class Revisions:
     new: Revision
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Knobs:
     """What the scenario's ``rollout`` says (None: not said)."""
 

@@ -21,17 +21,17 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from ..i18n import Text, gettext_noop as _
 from .engine import Engine, RPod, names
 from .model import NEVER_AVAILABLE, NEVER_READY, NEW, OLD
 from .revision import Revision
+from explainer.lifecycle.records import record
 
 _RUNNING_AND_READY = Text(_("Running and Ready: {names}."))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StatefulSetSettings:
     name: str
     replicas: int

@@ -7,7 +7,7 @@ reported as assumed.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Mapping, Protocol
 
 from .. import defaults as d
@@ -22,9 +22,10 @@ from ..records import quick_init
 from ..commands.probe_faults import ProbeFault, probe_faults
 from ..commands.shutdown import PAUSE, Stop, exit_stops, prestop_stops
 from ..signals import exit_code as signal_exit_code
+from explainer.lifecycle.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Run:
     seconds: float | None          # None: runs until stopped
     exit_code: int
@@ -32,7 +33,7 @@ class Run:
 
 
 @quick_init   # one per container, and per debug container (records.py)
-@dataclass(frozen=True, slots=True)
+@record
 class Behaviour:
     """How one container behaves in this scenario; ``assumed`` maps a field to why."""
 

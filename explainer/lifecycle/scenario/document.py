@@ -7,7 +7,7 @@ SIGTERM.  The scenario supplies that (read and checked here); whatever it leaves
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from .. import defaults as d
@@ -18,6 +18,7 @@ from ..i18n import Text, gettext_noop as _
 from ..model import Pod
 from .rollout import RolloutScenario, read_propagation, read_rollout
 from ..manifest.yamlload import Limits, format_path, load_documents, position
+from explainer.lifecycle.records import record
 
 __all__ = ["PROBE_KINDS", "Behaviour", "DebugRequest", "ImageUpdate", "Run", "Scenario", "behaviour_for",
            "check_names", "parse_scenario", "scenario_from_data", "validate_behaviour"]
@@ -31,7 +32,7 @@ _TOP_KEYS = {"kubernetesVersion", "deleteAt", "deleteGracePeriodSeconds", "sandb
              "trafficPropagationSeconds", "rollout"}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DebugRequest:
     """``kubectl debug`` at time ``at``: an ephemeral container joins the running Pod."""
 
@@ -43,7 +44,7 @@ class DebugRequest:
     line: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ImageUpdate:
     """``kubectl set image`` at time ``at``: the one Pod field a running Pod lets you change."""
 
@@ -53,7 +54,7 @@ class ImageUpdate:
     line: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Scenario:
     kubernetes_version: str | None = None
     delete_at: float | None = None

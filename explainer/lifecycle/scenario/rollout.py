@@ -6,20 +6,21 @@ replicas, the controllers' sync delay, and how the new revision's containers beh
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from collections.abc import Callable
 from typing import Any
 
 from ..errors import ErrorRecord
 from ..i18n import Text, gettext_noop as _
 from ..manifest.yamlload import format_path, position
+from explainer.lifecycle.records import record
 
 ROLLOUT_KEYS = ("replicas", "nodes", "otherReadyReplicas", "syncDelaySeconds", "newRevision")
 MAX_ROLLOUT_REPLICAS = 1000      # a rollout draws a lane per Pod: more is refused, with this number
 MAX_ROLLOUT_NODES = 1000
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RolloutScenario:
     replicas: int | None = None               # overrides spec.replicas
     nodes: int | None = None                  # DaemonSet: how many nodes run it (assumed: 3)

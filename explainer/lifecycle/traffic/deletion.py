@@ -11,20 +11,20 @@ deterministic and nothing differs until the deletion.
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 
 from .. import defaults as d
 from ..model import Pod
 from ..scenario.document import Scenario
 from ..kubelet.simulate import Simulation, simulate
 from ..kubelet.trace import TraceEvent
+from explainer.lifecycle.records import record
 
 # Events after which a Pod counts as "everything has started".
 _STARTED = frozenset({"started", "ready", "poststart_done", "startup_probe_ok"})
 ASSUMED_DELETION_DELAY = 1.0   # seconds after the last start: the deletion comes once the Pod has settled
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class DeletionRun:
     at: float                      # when the Pod is deleted (deletionTimestamp)
     simulation: Simulation         # the run that shows it: the timeline's own, or the assumed deletion's

@@ -12,7 +12,6 @@ the container they are for does not listen.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from .. import defaults as d
@@ -27,6 +26,7 @@ from ..kubelet.trace import TraceEvent
 from .text import interval_text, notes_for, window_text
 
 from .states import DRAINING, EXITED, GONE, KILLED, NOT_LISTENING_YET, NOT_READY, SERVING, SIGTERM
+from explainer.lifecycle.records import record
 # At most this many intervals, endpoint rows and windows per Pod (a day of crash loops has thousands).
 MAX_ROWS = 500
 _TERMINAL = frozenset({"Succeeded", "Failed"})
@@ -34,7 +34,7 @@ _ENDS = {"terminating": SIGTERM, "killed": KILLED, "exited": EXITED}
 _LISTENING = frozenset(_ENDS) | {"started"}
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TrafficInterval:
     """From ``start`` to ``end`` (None: the end of the simulation) the proxies treat the Pod as ``state``."""
 
@@ -44,7 +44,7 @@ class TrafficInterval:
     text: Text | None = None       # why, in words (the story and the tooltip)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class EndpointConditions:
     """The Pod's endpoint in the EndpointSlice (discovery/v1, KEP-1672) from ``start`` on: its
     ``ready``, ``serving`` and ``terminating`` conditions as the EndpointSlice controller writes them."""
@@ -56,7 +56,7 @@ class EndpointConditions:
     terminating: bool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class FailureWindow:
     """Requests may still arrive but nothing listens, from ``start`` to ``end``."""
 
@@ -67,7 +67,7 @@ class FailureWindow:
     text: Text | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Traffic:
     propagation_seconds: float
     propagation_assumed: bool      # no trafficPropagationSeconds in the scenario: the model's default

@@ -10,16 +10,16 @@ long-running Pod whose app containers declare a port (or have a readinessProbe),
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from .. import defaults as d
 from ..commands.evidence import raw_at
 from ..i18n import Text, gettext_noop as _
 from ..model import TEMPLATE_PATHS, Container, Pod, ServicePort, ServiceRef
 from ..scenario.document import Scenario
+from explainer.lifecycle.records import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Route:
     """One port of a Service and the container it reaches."""
 
@@ -29,7 +29,7 @@ class Route:
     assumed: bool = False          # a number no container declares: taken to be the first app container's
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Serving:
     services: tuple[ServiceRef, ...]   # the Services of the input that select the Pod (empty: one assumed)
     routes: tuple[Route, ...]

@@ -5,18 +5,18 @@ the surge ceiling drawn as labelled lines, with the arithmetic of the workload's
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from explainer.lifecycle.records import quick_init
 from explainer.lifecycle.rollout.model import Rollout, RolloutCount
 from ..timeline.model import Gettext, _r, _secs
+from explainer.lifecycle.records import record
 
 SERIES = ("desired", "total", "available", "ready", "terminating")     # drawn in this order
 CHART_MIN, CHART_MAX = 96.0, 168.0
 
 
 @quick_init
-@dataclass(frozen=True, slots=True)
+@record
 class Series:
     key: str                     # one of SERIES
     label: str
@@ -29,7 +29,7 @@ class Series:
 
 
 @quick_init
-@dataclass(frozen=True, slots=True)
+@record
 class Level:
     """A horizontal line across the chart: the capacity floor or the surge ceiling."""
 
@@ -43,7 +43,7 @@ class Level:
 
 
 @quick_init
-@dataclass(frozen=True, slots=True)
+@record
 class CountsChart:
     top: float
     bottom: float

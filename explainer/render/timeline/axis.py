@@ -7,10 +7,10 @@ stretch where nothing happens that would otherwise squeeze the events into a cor
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from explainer.lifecycle.records import quick_init
 from .model import _r, _secs, nice_step
+from explainer.lifecycle.records import record
 
 FIT_PLOT = 760.0        # the plot's width in the viewBox; the label column comes on top
 BREAK_PX = 40.0         # what a break takes on the axis
@@ -20,7 +20,7 @@ MIN_TICK_PX = 56.0
 
 
 @quick_init
-@dataclass(frozen=True, slots=True)
+@record
 class AxisBreak:
     t0: float                    # the skipped stretch, from t0 to t1
     t1: float
@@ -30,7 +30,7 @@ class AxisBreak:
 
 
 @quick_init
-@dataclass(frozen=True, slots=True)
+@record
 class TimeAxis:
     """x(t) for t in [0, end]: linear at ``pps`` px/s except over ``breaks``."""
 

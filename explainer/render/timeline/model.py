@@ -10,9 +10,9 @@ import functools
 import math
 import unicodedata
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from explainer.lifecycle.records import quick_init
+from explainer.lifecycle.records import record
 
 Gettext = Callable[[str], str]
 
@@ -56,7 +56,7 @@ ROLE_ORDER = {"init": 0, "sidecar": 0, "app": 1, "ephemeral": 2}
 
 # ---- the layout --------------------------------------------------------------------------------
 @quick_init
-@dataclass(frozen=True, slots=True)
+@record
 class Lane:
     index: int
     name: str
@@ -70,7 +70,7 @@ class Lane:
 
 
 @quick_init
-@dataclass(frozen=True, slots=True)
+@record
 class Bar:
     lane: int
     state: str                   # one of STATES
@@ -86,7 +86,7 @@ class Bar:
 
 
 @quick_init
-@dataclass(frozen=True, slots=True)
+@record
 class Marker:
     lane: int
     # poststart | startup-ok | startup-failed | liveness-failed | sigterm | sigkill | restart | exit |
@@ -103,7 +103,7 @@ class Marker:
 
 
 @quick_init
-@dataclass(frozen=True, slots=True)
+@record
 class StripRow:
     key: str                     # phase | status | ready
     label: str
@@ -112,7 +112,7 @@ class StripRow:
 
 
 @quick_init
-@dataclass(frozen=True, slots=True)
+@record
 class Segment:
     row: str
     value: str
@@ -131,7 +131,7 @@ class Segment:
 
 
 @quick_init
-@dataclass(frozen=True, slots=True)
+@record
 class Tick:
     t: float
     x: float
@@ -139,7 +139,7 @@ class Tick:
 
 
 @quick_init
-@dataclass(frozen=True, slots=True)
+@record
 class Arrow:
     container: str
     waits_for: str
@@ -151,7 +151,7 @@ class Arrow:
 
 
 @quick_init
-@dataclass(frozen=True, slots=True)
+@record
 class Guide:
     """A Pod-level moment (deleted, sandbox lost, deadline, kubectl debug) across all lanes."""
 
@@ -168,7 +168,7 @@ class Guide:
 
 
 @quick_init
-@dataclass(frozen=True, slots=True)
+@record
 class LegendItem:
     kind: str                    # bar | assumed | marker | arrow
     key: str                     # the state, marker kind or arrow style
@@ -179,7 +179,7 @@ class LegendItem:
 
 
 @quick_init
-@dataclass(frozen=True, slots=True)
+@record
 class TimelineLayout:
     pod: str
     width: float

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from explainer.lifecycle.observed import ObservedReport, spec_of
@@ -29,6 +28,7 @@ from ..story import Step
 from .model import SMALL, Gettext, Lane, Segment, StripRow, _r, _secs, text_width
 from .place import _label_place
 from .walk import lane_containers
+from explainer.lifecycle.records import record
 
 OBS_ROW = 16.0          # an observed lane's height, under its container's lane
 OBS_INSET = 3.0
@@ -38,7 +38,7 @@ _CSS = {"running": "tl-running", "inferred": "tl-running tl-obs-inferred", "pull
 
 
 @quick_init
-@dataclass(frozen=True, slots=True)
+@record
 class ObsLane:
     lane: int                    # the predicted lane it is under
     name: str
@@ -50,7 +50,7 @@ class ObsLane:
 
 
 @quick_init
-@dataclass(frozen=True, slots=True)
+@record
 class ObsBar:
     lane: int
     state: str                   # running | inferred | pull | waiting | backoff
@@ -67,7 +67,7 @@ class ObsBar:
 
 
 @quick_init
-@dataclass(frozen=True, slots=True)
+@record
 class ObsMark:
     lane: int                    # -1: the strip's Observed row
     kind: str                    # observed_pieces.RawMark.kind

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..svg_text import _n, _q, _t
@@ -30,6 +29,7 @@ from .model import (
 from .style import STACKED_STYLE, STYLE, TRAFFIC_STYLE
 from . import observed_svg
 from . import traffic_svg
+from explainer.lifecycle.records import record
 
 if TYPE_CHECKING:
     from explainer.explain import PodReport
@@ -80,7 +80,7 @@ def _id_of(key: str) -> str:
     return "tl" + hashlib.sha1(key.encode("utf-8")).hexdigest()[:8]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Placement:
     """Where a timeline sits when two share one time axis (`render.compare.shared_axis_svgs`): its
     drawing moved ``offset`` px right inside a document ``width`` px wide whose t = 0 is at

@@ -16,7 +16,6 @@ Times only and labels, plus the pixels of `timeline.layout_timeline`'s axis: the
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from explainer.lifecycle.i18n import Text
@@ -26,12 +25,13 @@ from explainer.lifecycle.traffic.states import DRAINING, GONE, NOT_READY, SERVIN
 from .model import SMALL, Gettext, Segment, StripRow, _r, _secs, text_width
 from ..story import assumed_from
 from .place import _label_place
+from explainer.lifecycle.records import record
 
 TRAFFIC_STATES = (NOT_READY, SERVING, DRAINING, GONE)
 
 
 @quick_init
-@dataclass(frozen=True, slots=True)
+@record
 class FailureMark:
     """A failure window on the chart: requests may arrive from ``t0`` to ``t1`` but nothing listens."""
 
@@ -51,7 +51,7 @@ class FailureMark:
 
 
 @quick_init
-@dataclass(frozen=True, slots=True)
+@record
 class ReachMark:
     """The moment an endpoint change has reached kube-proxy, ingress controllers and load balancers."""
 
@@ -63,7 +63,7 @@ class ReachMark:
 
 
 @quick_init
-@dataclass(frozen=True, slots=True)
+@record
 class DeletionMark:
     """A deletion the traffic row assumes (the scenario deletes nothing; the Pod's lanes show none)."""
 

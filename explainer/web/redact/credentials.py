@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from explainer.lifecycle.i18n import Text, gettext_noop as _
 from .scan import LAST_APPLIED, REDACTED, Found, scan, scan_read, secret_name
 from .tokens import token_spans
 from explainer.lifecycle.manifest.yamlload import load_documents
+from explainer.lifecycle.records import record
 
 __all__ = ["IN_OUTPUT", "LAST_APPLIED", "REDACTED", "Hit", "RedactionFailed", "find_output_secrets", "find_secrets",
            "redact", "redact_output"]
@@ -32,7 +33,7 @@ class RedactionFailed(Exception):
     """The credentials could not be taken out of the text safely: it must not be stored."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Hit:
     line: int
     what: str                      # "Secret db-creds: data.password", "env DB_PASSWORD of app", ...

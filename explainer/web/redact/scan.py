@@ -26,7 +26,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 import yaml
@@ -34,6 +33,7 @@ import yaml
 from explainer.lifecycle.i18n import Text, gettext_noop as _
 from .tokens import token_spans
 from explainer.lifecycle.manifest.yamlload import Limits
+from explainer.lifecycle.records import record
 
 REDACTED = "<redacted>"
 LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
@@ -60,7 +60,7 @@ _SECRET_OPTION = re.compile(r"(?i)^--?[a-z0-9_.-]{0,40}(?:password|passwd|pwd|to
 _MYSQL = re.compile(r"(?:^|/)(?:mysql|mysqldump|mysqladmin|mariadb|mariadb-dump)$")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Found:
     """A credential: ``text[start:end]`` is replaced by ``prefix`` + <redacted> (``whole``: the whole
     scalar, written as a quoted "<redacted>" that keeps the lines it spanned); ``value`` as parsed."""
