@@ -116,6 +116,11 @@ def row(name: str, seconds: float, base: float | None = None, target: str = "") 
 def main() -> int:
     # The server parts run in-process with the production settings (DEBUG off) over plain HTTP.
     os.environ.setdefault("EXPLAINER_SSL_REDIRECT", "false")
+    # Every in-process row measures a first reading of its input: the pipeline's memory of the texts it read
+    # (explain.py `_parsed`, which a what-if change over HTTP rightly uses) would turn a row that explains the
+    # same text again and again into a row that reads it once.
+    import explainer.explain as pipeline
+    pipeline.PARSED_MAX_CHARS = 0
     print("Pod Lifecycle Explainer benchmarks (medians; every ratio paired in alternating rounds)")
     print(f"  python {sys.version.split()[0]}, {os.cpu_count()} cpu(s), load average "
           f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}\n")
