@@ -15,8 +15,15 @@ threads = int(os.environ.get("EXPLAINER_THREADS", "4"))
 timeout = 30               # a worker whose main loop stops for this long is replaced
 graceful_timeout = 20
 keepalive = 5
-max_requests = 5000        # recycled now and then: memory a worker once needed is given back
-max_requests_jitter = 500
+# Recycled now and then, a safety net for memory (a large request's memory is handed back after it, below).
+# Rarely: a new worker starts with an empty cache (the fragments, pictures and analyses of the local-memory
+# cache), so its first requests do all the work again, and at `make loadtest`'s rates (2,000 requests a
+# second) one recycle every few seconds was the p99 of the cached paths.
+max_requests = 100_000
+max_requests_jitter = 10_000
+# The application is loaded once, in the arbiter, and each worker starts as a copy of it (wsgi.py also reads
+# the URLconf and the templates there): a recycled worker answers at once instead of after a second of imports.
+preload_app = True
 
 
 # Memory (issue 11): glibc gives each thread a malloc arena of its own and keeps what a large

@@ -138,6 +138,9 @@ class Server:
                                      cwd=ROOT, env=self.env, start_new_session=True)
         try:
             _wait(self.base + "/healthz")
+            deadline = time.time() + 30   # the first worker answers while gunicorn forks the others (preload_app)
+            while len(self.worker_pids()) < self.workers and time.time() < deadline:
+                time.sleep(0.05)
         except BaseException:
             self.__exit__()
             raise

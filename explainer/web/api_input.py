@@ -152,6 +152,7 @@ def _scenario(data: dict[str, Any]) -> dict[str, Any] | None:
             return None
     elif not isinstance(raw, dict):
         raise _field_error("scenario", "scenario must be an object or YAML text (deleteAt, containers, ...).")
+    _within_the_container_limit(raw)
     try:
         scenario_from_data(raw)
     except ManifestError as exc:
@@ -160,6 +161,22 @@ def _scenario(data: dict[str, Any]) -> dict[str, Any] | None:
     if isinstance(plain_data.get("containers"), dict):
         plain_data["containers"] = {k: v for k, v in plain_data["containers"].items() if v}
     return {k: v for k, v in plain_data.items() if v not in ({}, [], None)} or None
+
+
+# The scenario's keys of one entry per container: each entry names (debug: adds) a container, so a scenario
+# with more of them than a request may hold containers is refused before any entry is read (issue 27: 40,000
+# debug entries cost the worker a second of checking before explain() named the limit).
+_PER_CONTAINER = {"debug": "debug entries", "imageUpdates": "image updates", "containers": "container entries"}
+
+
+def _within_the_container_limit(raw: dict[str, Any]) -> None:
+    limit = settings.MAX_CONTAINERS
+    for key, what in _PER_CONTAINER.items():
+        entries = raw.get(key)
+        if isinstance(entries, (list, dict)) and limit is not None and len(entries) > limit:
+            raise _field_error(f"scenario.{key}", f"The scenario holds {len(entries):,} {what}; the limit is "
+                               f"{limit:,} containers per request (EXPLAINER_MAX_CONTAINERS raises it where the "
+                               "explainer runs).")
 
 
 def _as_scenario(r: ErrorRecord) -> ErrorRecord:

@@ -61,10 +61,18 @@ def test_debug_entries_of_a_scenario_count_against_the_container_limit() -> None
     manifest = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - {name: app, image: nginx}\n"
     debug = [{"name": f"d{i}", "image": "busybox", "at": 5} for i in range(40_000)]
     status, content = api(Client(), manifest, {"debug": debug})
-    assert status == 400
+    assert status == 400   # refused before any entry is read (api_input._within_the_container_limit)
     error = json.loads(content)["errors"][0]
-    assert error["kind"] == "limit" and "40,000 of them the scenario's debug containers" in error["message"]
+    assert error["path"] == "scenario.debug" and "40,000 debug entries" in error["message"]
+    assert f"the limit is {settings.MAX_CONTAINERS:,} containers" in error["message"]
     assert "EXPLAINER_MAX_CONTAINERS" in error["message"]
+    # under the entries' own bound, the Pods' containers and the debug ones count together (explain.py)
+    pods = "".join(f"---\napiVersion: v1\nkind: Pod\nmetadata: {{name: p{i}}}\nspec:\n  containers:\n"
+                   f"  - {{name: app, image: nginx}}\n" for i in range(3))
+    few = [{"name": f"d{i}", "image": "busybox", "at": 5} for i in range(settings.MAX_CONTAINERS // 2)]
+    status, content = api(Client(), pods, {"debug": few})
+    error = json.loads(content)["errors"][0]
+    assert status == 400 and error["kind"] == "limit" and "of them the scenario's debug containers" in error["message"]
     updates = [{"container": "app", "image": f"nginx:{i}", "at": i} for i in range(600)]
     status, content = api(Client(), manifest, {"imageUpdates": updates})
     assert status == 400 and "600 image updates" in json.loads(content)["errors"][0]["message"]
