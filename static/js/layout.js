@@ -154,6 +154,21 @@
       if (window.innerWidth !== wide) { wide = window.innerWidth; refitSoon(400); }
     });
     document.addEventListener("htmx:afterSettle", function () { refitSoon(); });
+    // A refit draws the same result for another width: what the reader opened meanwhile (a finding, the event
+    // table, a folded crash loop) stays open, and what they closed stays closed.
+    var opened = null;
+    document.addEventListener("htmx:beforeSwap", function () {
+      var result = $("result");
+      opened = document.documentElement.getAttribute("data-charts") === "refitting" && result
+        ? Array.prototype.map.call(result.querySelectorAll("details"), function (d) { return d.open; }) : null;
+    });
+    document.addEventListener("htmx:afterSwap", function () {
+      var result = $("result"), all = result ? result.querySelectorAll("details") : [];
+      if (opened && all.length === opened.length) {
+        Array.prototype.forEach.call(all, function (d, i) { d.open = opened[i]; });
+      }
+      opened = null;
+    });
     document.addEventListener("htmx:afterRequest", function (e) {      // a failed answer: nothing more to wait for
       if (!e.detail.successful && document.documentElement.getAttribute("data-charts") === "refitting") { mark("fitted"); }
     });

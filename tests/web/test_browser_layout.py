@@ -300,3 +300,30 @@ def test_the_permalink_and_embed_pages_fit_their_charts_too(browser, live_server
                     no_sideways_scroll(page)
             finally:
                 context.close()
+
+
+def test_what_the_reader_opens_while_a_phone_refits_the_result_stays_open(page: Page, live_server) -> None:
+    """At 390 px an example opens laid out for the default panel and is explained again for the phone's
+    (the refit swaps the result): a finding opened before that answer lands is still open after it."""
+    held: list = []
+
+    def hold(route) -> None:   # the refit's answer waits until the finding is opened
+        held.append(route)
+
+    page.set_viewport_size({"width": 390, "height": 800})
+    page.route(lambda url: url.rstrip("/") == live_server.url.rstrip("/"), lambda route: hold(route)
+               if route.request.method == "POST" else route.continue_())
+    page.goto(live_server.url + "?example=web-app-pod")
+    expect(page.locator("html")).to_have_attribute("data-charts", "refitting", timeout=20_000)
+    summaries = page.locator("#result details.finding > summary")
+    closed = page.locator("#result details.finding:not([open]) > summary").first
+    index = summaries.evaluate_all("(all, one) => all.indexOf(one)", closed.element_handle())
+    closed.click()
+    page.wait_for_timeout(50)
+    page.unroute(lambda url: url.rstrip("/") == live_server.url.rstrip("/"))
+    for route in held:
+        route.continue_()
+    expect(page.locator("html")).to_have_attribute("data-charts", "fitted", timeout=20_000)
+    assert held, "the phone's refit asked the server again"
+    assert page.locator("#result .timeline-wide").first.get_attribute("data-fit") != "800"   # the refit landed
+    assert page.locator("#result details.finding").nth(index).evaluate("d => d.open")
