@@ -16,14 +16,15 @@ prints nothing, even followed by ``.field`` (ChainableUndefined, as Django's sil
 """
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
-from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 from jinja2 import ChainableUndefined, Environment, Undefined
+from markupsafe import Markup
 
 from explainer.web.panels import secs
 from explainer.web.templatetags.explainer_tags import code_tag, lookup
@@ -48,7 +49,9 @@ def field_value(form: Any, name: str) -> Any:
 def _escaped(value: Any) -> Any:
     """Each printed value escaped by Django's rules (``&#x27;``, ``&quot;``), as a Django template writes it:
     a page reads the same whichever engine drew its parts.  SafeStrings and Markup print as they are."""
-    return value if hasattr(value, "__html__") else conditional_escape(value)
+    if hasattr(value, "__html__"):
+        return value
+    return Markup(html.escape(str(value)))   # what django.utils.html.escape does, without its lazy-text wrapper
 
 
 def environment(**options: Any) -> Environment:
