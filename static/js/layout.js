@@ -155,19 +155,31 @@
     });
     document.addEventListener("htmx:afterSettle", function () { refitSoon(); });
     // A refit draws the same result for another width: what the reader opened meanwhile (a finding, the event
-    // table, a folded crash loop) stays open, and what they closed stays closed.
+    // table, a folded crash loop) stays open, and what they closed stays closed. Each <details> is known by its
+    // class and its summary's words (the n-th of those), so a part the new drawing lacks or adds moves nothing.
     var opened = null;
-    document.addEventListener("htmx:beforeSwap", function () {
+    function detailsOf(result) {
+      var seen = {}, found = [];
+      Array.prototype.forEach.call(result.querySelectorAll("details"), function (d) {
+        var summary = d.querySelector("summary"), key = d.className + "|" + (summary ? summary.textContent.trim() : "");
+        seen[key] = (seen[key] || 0) + 1;
+        found.push({ key: key + "|" + seen[key], el: d });
+      });
+      return found;
+    }
+    document.addEventListener("htmx:beforeSwap", function (e) {
       var result = $("result");
-      opened = document.documentElement.getAttribute("data-charts") === "refitting" && result
-        ? Array.prototype.map.call(result.querySelectorAll("details"), function (d) { return d.open; }) : null;
+      opened = null;
+      if (!e.detail.shouldSwap || !result || e.detail.target !== result ||
+          document.documentElement.getAttribute("data-charts") !== "refitting") { return; }
+      opened = {};
+      detailsOf(result).forEach(function (d) { opened[d.key] = d.el.open; });
     });
     document.addEventListener("htmx:afterSwap", function () {
-      var result = $("result"), all = result ? result.querySelectorAll("details") : [];
-      if (opened && all.length === opened.length) {
-        Array.prototype.forEach.call(all, function (d, i) { d.open = opened[i]; });
-      }
+      var result = $("result"), was = opened;
       opened = null;
+      if (!was || !result) { return; }
+      detailsOf(result).forEach(function (d) { if (d.key in was) { d.el.open = was[d.key]; } });
     });
     document.addEventListener("htmx:afterRequest", function (e) {      // a failed answer: nothing more to wait for
       if (!e.detail.successful && document.documentElement.getAttribute("data-charts") === "refitting") { mark("fitted"); }
