@@ -89,10 +89,10 @@ SERVICE_TESTS = $(PY) -m pytest -p tests.services_plugin -m "postgres or redis" 
 
 # The whole suite tries every property-test example (the Hypothesis profile "ci", tests/profiles.py);
 # a plain `pytest` while working tries a fifth of them.
-# Four pytest workers on two cores: the suite waits as much as it computes (browsers, servers, pip), so two
-# more workers fill the waits (9:42 -> 8:32 on this 2-core machine); "worksteal" hands a worker left idle the
-# tests another has not started, so the slow ones (pip installs, the browser matrix) do not end the run alone.
-XDIST ?= -n 4 --dist worksteal
+# Two pytest workers, one per core; "worksteal" hands a worker left idle the tests the other has not started,
+# so the slow ones (pip installs, the browser matrix) do not end the run alone. (Four workers on two cores
+# finish sooner, 7:44 against ~9:40, but the browser tests then race the page's own re-layout.)
+XDIST ?= -n 2 --dist worksteal
 test: export HYPOTHESIS_PROFILE ?= ci
 test: setup
 	@status=0; \

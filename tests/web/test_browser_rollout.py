@@ -9,6 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.web.test_browser_page import axe_violations, open_what_if
+from tests.web.test_browser_timeline import wait_fitted
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -18,7 +19,9 @@ ROLLOUT = "#result .rollout"
 
 
 def assert_fits(page: Page, box: str = f"{ROLLOUT} .timeline") -> None:
-    """Nothing scrolls sideways: not the picture's box, not the page; the picture ends inside the window."""
+    """Nothing scrolls sideways: not the picture's box, not the page; the picture ends inside the window (once
+    the page has laid its charts out for their panels: before that, the first drawing is the default panel's)."""
+    wait_fitted(page)
     holder = page.locator(box).locator("visible=true").first     # without scripts, a narrow panel's drawing
     expect(holder).to_be_visible()
     sizes = holder.evaluate("e => [e.scrollWidth, e.clientWidth, e.querySelector('svg').getBoundingClientRect().right,"
