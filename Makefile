@@ -89,10 +89,11 @@ SERVICE_TESTS = $(PY) -m pytest -p tests.services_plugin -m "postgres or redis" 
 
 # The whole suite tries every property-test example (the Hypothesis profile "ci", tests/profiles.py);
 # a plain `pytest` while working tries a fifth of them.
-# Two pytest workers, one per core; "worksteal" hands a worker left idle the tests the other has not started,
-# so the slow ones (pip installs, the browser matrix) do not end the run alone. (Four workers on two cores
-# finish sooner, 7:44 against ~9:40, but the browser tests then race the page's own re-layout.)
-XDIST ?= -n 2 --dist worksteal
+# Four pytest workers on two cores: the suite waits as much as it computes (browsers, servers, pip), and two
+# more workers fill those waits (a fresh clone's pytest: 7:44 against 11:06 with two); "worksteal" hands a
+# worker left idle the tests another has not started, so the slow ones do not end the run alone. Browser tests
+# wait for the page to be laid out (html[data-charts="fitted"]) before they measure it.
+XDIST ?= -n 4 --dist worksteal
 test: export HYPOTHESIS_PROFILE ?= ci
 test: setup
 	@status=0; \
