@@ -3,14 +3,17 @@
 gunicorn reads this file from the directory it starts in.  Threads (gthread): a worker busy
 with a long explanation still answers /healthz and short requests from its other threads, and
 the worker's heartbeat does not depend on any one request, so a slow request is never the
-reason a whole worker is killed.  Slow clients: gunicorn reads request bodies in the worker;
+reason a whole worker is killed; and /healthz and /livez have threads of their own
+(explainer/web/worker.py).  Slow clients: gunicorn reads request bodies in the worker;
 put a buffering proxy (nginx, a cloud load balancer) in front, as the README says.
 """
 import os
 
 bind = os.environ.get("EXPLAINER_BIND", "127.0.0.1:8000")
 workers = int(os.environ.get("EXPLAINER_WORKERS", "4"))
-worker_class = "gthread"
+# gthread, with a lane of its own for /healthz and /livez: a probe never waits behind the other requests
+# (explainer/web/worker.py; the readiness probe times out after 1 s)
+worker_class = "explainer.web.worker.ProbeLaneWorker"
 threads = int(os.environ.get("EXPLAINER_THREADS", "4"))
 timeout = 30               # a worker whose main loop stops for this long is replaced
 graceful_timeout = 20
