@@ -130,7 +130,7 @@ def hostile_requests(base: str, pid: str, csrf: tuple[str, str], big_pid: str = 
         ("JSON export of a 500-container link", lambda n: urllib.request.Request(f"{base}/p/{big_pid}.json"),
          {200, 429}),
         ("timeline.svg export of a 500-container link", lambda n: urllib.request.Request(
-            f"{base}/p/{big_pid}/timeline.svg"), {200, 429, 503}),
+            f"{base}/p/{big_pid}/timeline.svg"), {200, 422, 429}),
     ] if big_pid else []) + ([
         ("500-container comparison (API)", lambda n: urllib.request.Request(f"{base}/api/v1/permalinks/{compare_pid}"),
          {200, 429}),

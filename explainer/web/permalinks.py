@@ -243,18 +243,20 @@ def _draw(request: HttpRequest, link: Permalink, which: str, fmt: str) -> bytes 
         if report.simulation is None:
             raise Http404("the API server would reject this Pod: there is no timeline")
         svg = render_timeline_svg(report, gettext=gettext)
-        if len(svg) > MAX_PAGE_SVG_BYTES:   # the page's cap holds for the export too (issue 27)
+        size = len(svg.encode("utf-8"))
+        if size > MAX_PAGE_SVG_BYTES:   # the page's cap holds for the export too (issue 27)
             raise PngError(gettext("The timeline picture is %(size)s bytes, more than an export holds (%(limit)s); "
                                    "shorten `until` to draw it.")
-                           % {"size": f"{len(svg):,}", "limit": f"{MAX_PAGE_SVG_BYTES:,}"})
+                           % {"size": f"{size:,}", "limit": f"{MAX_PAGE_SVG_BYTES:,}"})
         return svg if fmt == "svg" else svg_to_png(svg)
     if which == "rollout":          # the workload's rollout (issue 22)
         if report.rollout is None:
             raise Http404("this Pod's kind has no rollout")
         svg = render_rollout_svg(report.rollout, report.pod.source.name or report.pod.name, gettext=gettext)
-        if len(svg) > MAX_PAGE_SVG_BYTES:   # the same cap as the timeline's (issue 27)
+        size = len(svg.encode("utf-8"))
+        if size > MAX_PAGE_SVG_BYTES:   # the same cap as the timeline's (issue 27)
             raise PngError(gettext("The rollout picture is %(size)s bytes, more than an export holds (%(limit)s).")
-                           % {"size": f"{len(svg):,}", "limit": f"{MAX_PAGE_SVG_BYTES:,}"})
+                           % {"size": f"{size:,}", "limit": f"{MAX_PAGE_SVG_BYTES:,}"})
         return svg if fmt == "svg" else svg_to_png(svg)
     dot = sharing_diagram(report, gettext=gettext)
     if fmt == "dot":

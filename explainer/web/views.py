@@ -104,10 +104,13 @@ def cacheable(context: dict[str, Any]) -> bool:
 
 
 def failure_response(failure: Failure) -> HttpResponse:
-    """A picture that could not be drawn: 503 with why; a passing failure says when to ask again."""
+    """A picture that could not be drawn, with why: a passing failure (busy, `dot` timed out) is 503 with when to
+    ask again; one that asking again cannot change (the picture is over the export's cap, `dot` refused the
+    graph) is 422, so that no client or proxy retries it."""
+    if not failure.transient:
+        return HttpResponse(failure.message, status=422, content_type="text/plain; charset=utf-8")
     response = HttpResponse(failure.message, status=503, content_type="text/plain; charset=utf-8")
-    if failure.transient:
-        response["Retry-After"] = "5"
+    response["Retry-After"] = "5"
     return response
 
 
