@@ -70,7 +70,7 @@ def _body(request: HttpRequest) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ApiError(400, "The body must be a JSON object: {\"manifest\": ..., \"scenario\": ..., "
                        "\"kubernetesVersion\": ...}.")
-    where = _lone_surrogate(data, "")
+    where = _lone_surrogate(data, "") if _SURROGATE_ESCAPE.search(raw) else None
     if where is not None:
         raise ApiError(400, f"The body holds a lone UTF-16 surrogate (an escape such as \\ud800 without its "
                        f"pair) in {where or 'a key'}: that is not text. Send valid Unicode.",
@@ -79,26 +79,47 @@ def _body(request: HttpRequest) -> dict[str, Any]:
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+# A surrogate can only reach the parsed body through a JSON escape (the body was read as UTF-8, which has none):
+# a body without one is not walked at all.
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 
 
 def _lone_surrogate(value: Any, path: str) -> str | None:
     """The path of the first string (or key) in ``value`` that holds a lone surrogate, or None.
-    `json.loads` accepts "\\ud800"; such a string cannot be written as UTF-8 anywhere later."""
-    stack = [(value, path)]
+    `json.loads` accepts "\\ud800"; such a string cannot be written as UTF-8 anywhere later.
+
+    Paired surrogates (an emoji written as two escapes) are joined by `json.loads`, so UTF-8 writes the value
+    whole exactly when nothing is lone: that one C-speed check answers for the common case, and the walk that
+    names the place runs only when there is something to name (a walk of a 2 MB body of 40,000 entries took
+    0.36 s of the worker's interpreter lock)."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+        return None
+    except UnicodeEncodeError:
+        pass
+    stack: list[tuple[Any, Any]] = [(value, (None, path))]
     while stack:
-        item, where = stack.pop()
+        item, chain = stack.pop()
         if isinstance(item, str):
             if _SURROGATE.search(item):
-                return where
+                return _path(chain)
         elif isinstance(item, dict):
             for key, v in item.items():
-                name = f"{where}.{key}" if where else str(key)
                 if _SURROGATE.search(key):
-                    return name.encode("ascii", "backslashreplace").decode("ascii")
-                stack.append((v, name))
+                    return _path((chain, f".{key}")).encode("ascii", "backslashreplace").decode("ascii")
+                stack.append((v, (chain, f".{key}")))
         elif isinstance(item, list):
-            stack.extend((v, f"{where}[{i}]") for i, v in enumerate(item))
+            stack.extend((v, (chain, f"[{i}]")) for i, v in enumerate(item))
     return None
+
+
+def _path(chain: Any) -> str:
+    """``a.b[2].c`` from the chain of (parent, part) pairs the walk kept."""
+    parts = []
+    while chain is not None:
+        chain, part = chain
+        parts.append(part)
+    return "".join(reversed(parts)).lstrip(".")
 
 
 def _field_error(path: str, message: str, status: int = 400) -> ApiError:

@@ -397,6 +397,31 @@ def test_lone_surrogates_anywhere_in_a_json_body_answer_400_json(client: Client,
     assert "surrogate" in response.json()["error"]
 
 
+@pytest.mark.parametrize(("body", "where"), [
+    (SURROGATE_BODIES["manifest"], "manifest"),
+    (SURROGATE_BODIES["version"], "kubernetesVersion"),
+    (SURROGATE_BODIES["scenario key"], "scenario.\\udfff"),
+    (SURROGATE_BODIES["scenario value"], "scenario.containers.app.imagePull"),
+    ('{"manifest": "kind: Pod", "scenario": {"debug": [{"name": "a"}, {"name": "b", "image": "x\\udc00"}]}}',
+     "scenario.debug[1].image"),
+    ('{"manifest": "kind: Pod", "scenario": {"debug": [{"name": "\\ud83d\\ude00"}, {"name": "\\ud83d"}]}}',
+     "scenario.debug[1].name"),   # a pair is text; the lone half after it is not
+])
+def test_a_lone_surrogate_is_named_where_it_is(client: Client, body: str, where: str) -> None:
+    error = post_json(client, EXPLAIN, body).json()
+    assert error["error"].endswith(f"in {where}: that is not text. Send valid Unicode."), error["error"]
+    assert error["errors"][0]["path"] == where
+
+
+@pytest.mark.parametrize("body", [
+    '{"manifest": "apiVersion: v1\\nkind: Pod\\nmetadata: {name: \\"\\ud83d\\ude00\\"}\\n"}',  # a pair: an emoji
+    '{"manifest": "apiVersion: v1\\nkind: Pod\\nmetadata: {name: a}\\n# \\\\ud800 written out\\n"}',  # a backslash, then text
+])
+def test_what_only_looks_like_a_lone_surrogate_is_read(client: Client, body: str) -> None:
+    response = post_json(client, EXPLAIN, body)
+    assert "surrogate" not in response.content.decode(), response.content[:300]
+
+
 def test_a_lone_surrogate_in_a_delete_token_answers_400_json(client: Client) -> None:
     link, _token = Permalink.store(load_manifest("seeds/init-example"), None, "1.34")
     response = client.delete(f"/api/v1/permalinks/{link.id}", '{"deleteToken": "\\ud800"}',
