@@ -1,7 +1,9 @@
 """Security: headers, no inline scripts, framing, body limits, rate limits, inert names, deploy check."""
 from __future__ import annotations
 
+import importlib
 import os
+import runpy
 import re
 import subprocess
 import sys
@@ -144,8 +146,11 @@ def test_make_serve_refuses_several_workers_on_the_per_process_cache() -> None:
     done = subprocess.run(["make", "-s", "-o", "setup", "serve"], cwd=ROOT, env=env, capture_output=True, text=True,
                           timeout=60)   # -o setup: the check runs before anything is set up or started
     assert done.returncode != 0 and "needs REDIS_URL" in done.stdout
-    gunicorn_conf = (ROOT / "gunicorn.conf.py").read_text()
-    assert 'worker_class = "gthread"' in gunicorn_conf and "timeout = 30" in gunicorn_conf
+    conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    module, _, name = conf["worker_class"].rpartition(".")
+    from gunicorn.workers.gthread import ThreadWorker
+    assert issubclass(getattr(importlib.import_module(module), name), ThreadWorker)   # threads, and a probe lane
+    assert conf["timeout"] == 30 and conf["threads"] >= 2
 
 
 def test_an_oversized_body_is_refused_in_the_readers_language_whatever_the_last_request_used(
