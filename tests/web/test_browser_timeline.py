@@ -487,6 +487,7 @@ def test_no_sideways_scrolling_with_the_findings_open(page: Page, live_server, s
         page.locator("#manifest").fill(generated_pod(30))
         page.get_by_role("button", name="Explain").click()
     expect(page.locator("#result .tl-slider")).to_be_visible()
+    wait_fitted(page)   # the chart laid out for its panel (a refit replaces the result, closing nothing it opens)
     page.evaluate("document.querySelectorAll('#result details').forEach(d => { d.open = true; })")
     links = page.locator("#result .finding .refs a")
     assert links.count() > 0
