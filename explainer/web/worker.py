@@ -69,18 +69,18 @@ class ProbeLaneWorker(ThreadWorker):
             self.probes_waiting -= 1
         return self.handle(conn)
 
-    @staticmethod
-    def _peek(conn: Any) -> bytes | None:
+    def _peek(self, conn: Any) -> bytes | None:
         """The first bytes of the next request, left on the socket; b"" when they cannot be read from it
-        (bytes the parser already holds, an HTTP/2 connection, a closed or failing socket: gthread's own path
-        deals with those), None when the client has sent nothing yet."""
-        if conn.initialized and (conn.is_http2 or conn.parser.unreader.buf.getvalue()):
+        (TLS, whose bytes say nothing before the handshake; bytes the parser already holds; an HTTP/2
+        connection; a closed or failing socket: gthread's own path deals with those), None when the client has
+        sent nothing yet."""
+        if self.cfg.is_ssl or (conn.initialized and (conn.is_http2 or conn.parser.unreader.buf.getvalue())):
             return b""
         try:
             return conn.sock.recv(PEEK_BYTES, socket.MSG_PEEK | socket.MSG_DONTWAIT) or b""
         except (BlockingIOError, InterruptedError):
             return None
-        except OSError:
+        except (OSError, ValueError):   # ValueError: a socket that takes no flags
             return b""
 
     def _wait_for_data(self, conn: Any) -> None:

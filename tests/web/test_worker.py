@@ -3,6 +3,7 @@ while every thread of the worker is busy, and a client that sends nothing holds 
 from __future__ import annotations
 
 import fcntl
+import io
 import json
 import os
 import socket
@@ -16,7 +17,7 @@ import pytest
 
 from benchmarks.hostile_mix import crash_day
 from benchmarks.loadtest import Server
-from explainer.web.worker import is_probe
+from explainer.web.worker import ProbeLaneWorker, is_probe
 
 pytestmark = pytest.mark.slow
 
@@ -40,6 +41,38 @@ pytestmark = pytest.mark.slow
 ])
 def test_which_requests_take_the_probe_lane(first: bytes, probe: bool) -> None:
     assert is_probe(first) is probe
+
+
+class _Conn:
+    """What `_peek` reads of gthread's connection: its socket, and whether its parser already holds bytes."""
+
+    def __init__(self, sock: socket.socket, held: bytes = b"") -> None:
+        self.sock, self.initialized, self.is_http2 = sock, bool(held), False
+        self.parser = type("P", (), {"unreader": type("U", (), {"buf": io.BytesIO(held)})()})()
+
+
+@pytest.mark.parametrize(("case", "expected"), [
+    ("a probe sent", b"GET /healthz HTT"),   # PEEK_BYTES of it
+    ("nothing sent yet", None),
+    ("the client closed", b""),
+    ("TLS", b""),
+    ("bytes the parser holds", b""),
+])
+def test_peeking_leaves_the_request_on_the_socket(case: str, expected: bytes | None) -> None:
+    ours, theirs = socket.socketpair()
+    try:
+        if case == "a probe sent" or case == "TLS":
+            theirs.sendall(b"GET /healthz HTTP/1.1\r\n\r\n")
+        if case == "the client closed":
+            theirs.close()
+        worker = type("W", (), {"cfg": type("C", (), {"is_ssl": case == "TLS"})()})()
+        conn = _Conn(ours, b"GET / HTTP/1.1\r\n" if case == "bytes the parser holds" else b"")
+        assert ProbeLaneWorker._peek(worker, conn) == expected  # type: ignore[arg-type]
+        if expected:
+            assert ours.recv(64).startswith(b"GET /healthz HTTP/1.1")   # still there for gthread's parser
+    finally:
+        ours.close()
+        theirs.close()
 
 
 @pytest.fixture(scope="module")
