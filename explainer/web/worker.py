@@ -10,7 +10,7 @@ load pushed onto the others, the moment they are busiest too.
 `ProbeLaneWorker` reads the first bytes of each request without consuming them (``MSG_PEEK``): a
 ``GET /healthz`` or ``GET /livez`` is answered by a pool of its own (``PROBE_THREADS`` threads), which the
 other requests never fill.  A new connection whose request has not arrived yet waits on the worker's poller,
-not in a thread, until there is something to read (gthread would hold a thread for up to a second first).
+not in a thread, until there is something to read (gthread would hold a thread for up to 5 s first).
 Everything else, including how a probe is answered, is gthread's own code: the probe runs the same
 `handle` and the same Django views; only its queue differs.  A probe still shares the worker's interpreter
 lock, which isolate.py keeps free of costly work.
