@@ -14,9 +14,16 @@ not in a thread, until there is something to read (gthread would hold a thread f
 Everything else, including how a probe is answered, is gthread's own code: the probe runs the same
 `handle` and the same Django views; only its queue differs.  A probe still shares the worker's interpreter
 lock, which isolate.py keeps free of costly work.
+
+A probe must not say all is well while the requests it overtakes never end (a bug that wedges every thread):
+when the worker's other requests have made no progress for ``EXPLAINER_PROBE_STUCK_SECONDS`` (120 s; no request
+runs that long by design: costly work is killed after ``COSTLY_SECONDS``, 60 s) while some are waiting or
+running, probes take their place in the same queue again, and time out as the requests do, so readiness fails
+and liveness has the worker's container restarted.
 """
 from __future__ import annotations
 
+import os
 import re
 import selectors
 import socket
@@ -31,6 +38,7 @@ from gunicorn.workers.gthread import ThreadWorker
 PROBE_THREADS = 2
 PROBE_QUEUE = 8            # probes waiting in the lane at most; more (a flood of them) join the other requests
 PEEK_BYTES = 16
+STUCK_SECONDS = float(os.environ.get("EXPLAINER_PROBE_STUCK_SECONDS", "120"))
 _PROBE = re.compile(rb"GET /(?:healthz|livez)(?:[ ?]|$)")
 
 
@@ -47,7 +55,14 @@ class ProbeLaneWorker(ThreadWorker):
         self.probe_pool = futures.ThreadPoolExecutor(max_workers=PROBE_THREADS, thread_name_prefix="probe")
         self.probes_waiting = 0
         self.probes_lock = threading.Lock()
+        # the other requests, counted on the main thread only (enqueue_req and finish_request run there)
+        self.working = 0                      # handed to the pool and not finished
+        self.progress_at = time.monotonic()   # when one last finished, or the pool last took one while idle
         super().init_process()
+
+    def stuck(self) -> bool:
+        """Whether the other requests have made no progress for STUCK_SECONDS while some wait or run."""
+        return self.working > 0 and time.monotonic() - self.progress_at > STUCK_SECONDS
 
     def enqueue_req(self, conn: Any) -> None:
         first = self._peek(conn)
@@ -55,14 +70,25 @@ class ProbeLaneWorker(ThreadWorker):
             self._wait_for_data(conn)
             return
         with self.probes_lock:
-            lane = is_probe(first) and self.probes_waiting < PROBE_QUEUE
+            lane = is_probe(first) and self.probes_waiting < PROBE_QUEUE and not self.stuck()
             if lane:
                 self.probes_waiting += 1
+        conn.probe_lane = lane
         if not lane:
+            if self.working == 0:
+                self.progress_at = time.monotonic()
+            self.working += 1
             super().enqueue_req(conn)
             return
         fs = self.probe_pool.submit(self._probe, conn)
         fs.add_done_callback(lambda fut: self.method_queue.defer(self.finish_request, conn, fut))
+
+    def finish_request(self, conn: Any, fs: Any) -> None:
+        if not getattr(conn, "probe_lane", True):
+            self.working -= 1
+            self.progress_at = time.monotonic()
+        conn.probe_lane = True   # counted once; the next request on the connection is counted when enqueued
+        super().finish_request(conn, fs)
 
     def _probe(self, conn: Any) -> Any:
         with self.probes_lock:

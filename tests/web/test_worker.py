@@ -158,3 +158,42 @@ def test_a_client_that_sends_nothing_holds_no_thread(server: Server) -> None:
     finally:
         for s in silent:
             s.close()
+
+
+def test_probes_queue_with_the_requests_again_once_those_make_no_progress(tmp_path: Path) -> None:
+    """A costly request waits for the slot, which the test holds: the worker's only thread makes no progress.
+    Past EXPLAINER_PROBE_STUCK_SECONDS (1 s here) a probe no longer overtakes it (it times out, as a user's
+    request would: readiness fails); once the slot is let go and the request ends, probes take the lane again."""
+    with Server(1, EXPLAINER_THREADS="1", EXPLAINER_COSTLY_SLOTS="1", EXPLAINER_COSTLY_WAIT_SECONDS="60",
+                EXPLAINER_COSTLY_DIR=str(tmp_path), EXPLAINER_PROBE_STUCK_SECONDS="1") as server:
+        assert _get(server, "/healthz") == 200
+        held = os.open(tmp_path / "slot-0", os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(held, fcntl.LOCK_EX)
+        answers: list[int] = []
+        body = json.dumps(crash_day(50, cap=1, command=True)).encode()
+
+        def costly() -> None:
+            req = urllib.request.Request(server.base + "/api/v1/explain", data=body, method="POST",
+                                         headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(req, timeout=120) as r:
+                r.read()
+                answers.append(r.status)
+
+        waiting = threading.Thread(target=costly)
+        try:
+            waiting.start()
+            deadline, timed_out = time.monotonic() + 30, False
+            while not timed_out and time.monotonic() < deadline:
+                try:
+                    urllib.request.urlopen(server.base + "/healthz", timeout=2).read()
+                    time.sleep(0.2)
+                except TimeoutError:
+                    timed_out = True
+            assert timed_out, "a probe was answered for 30 s while the worker's only request made no progress"
+            assert not answers   # the request is still waiting for the slot
+        finally:
+            os.close(held)       # the slot is free: the request runs and ends
+        waiting.join(120)
+        assert answers == [200]
+        started = time.monotonic()
+        assert _get(server, "/healthz") == 200 and time.monotonic() - started < 5
